@@ -1,0 +1,55 @@
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { version } from "../../package.json";
+import { DeskHost } from "./host/desk-host";
+import { resolveWorkspace } from "./host/workspace";
+import { startBrowserHost } from "./web/browser-host";
+import { isLoopbackAddress } from "./web/request-guard";
+
+/** The browser host's entry: `npm run serve -- --workspace <folder> [--port <n>] [--host <address>]`. */
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      workspace: { type: "string", short: "w" },
+      port: { type: "string", short: "p", default: "0" },
+      host: { type: "string", default: "127.0.0.1" },
+    },
+  });
+  if (!values.workspace) {
+    throw new Error("Give the folder to work in: npm run serve -- --workspace <folder>");
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(
+      `--port must be a whole number from 0 to 65535 (0 picks a free port), got "${values.port}".`,
+    );
+  }
+  // npm runs scripts from the package folder; INIT_CWD is where the person typed the command.
+  const workspace = await resolveWorkspace(resolve(process.env.INIT_CWD ?? process.cwd(), values.workspace));
+  if (!isLoopbackAddress(values.host)) {
+    console.warn(
+      `Warning: listening on ${values.host}, not loopback. Anyone who can reach it and has the token can run ` +
+        "commands on this machine. Prefer an SSH tunnel to a loopback host.",
+    );
+  }
+
+  const host = new DeskHost({ shell: "browser", version, workspace });
+  const rendererDir = fileURLToPath(new URL("../renderer", import.meta.url));
+  const server = await startBrowserHost({ host, rendererDir, port, bindAddress: values.host });
+  console.log(`Pi Desk is serving ${workspace.path}`);
+  console.log(`Open ${server.url}`);
+
+  const stop = async () => {
+    await server.close();
+    await host.dispose();
+    process.exit(0);
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,55 @@
+import { join } from "node:path";
+import { BrowserWindow, session } from "electron";
+
+/** Where the renderer comes from: the dev server in `electron-vite dev`, else the built file. */
+export function rendererUrl(): string {
+  const devServer = process.env.ELECTRON_RENDERER_URL;
+  if (devServer) return devServer;
+  return new URL(`file://${join(import.meta.dirname, "../renderer/index.html")}`).href;
+}
+
+/**
+ * The main window, hardened per Electron's security checklist: an isolated, sandboxed renderer without
+ * Node, which may not navigate, open windows, attach webviews or be granted any permission.
+ */
+export function createMainWindow(): BrowserWindow {
+  const window = new BrowserWindow({
+    width: 1200,
+    height: 800,
+    minWidth: 720,
+    minHeight: 480,
+    show: false,
+    title: "Pi Desk",
+    webPreferences: {
+      preload: join(import.meta.dirname, "../preload/index.cjs"),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      spellcheck: false,
+    },
+  });
+  const contents = window.webContents;
+  const home = rendererUrl();
+
+  // The app is one page: any navigation away from it is refused, and so is every new window.
+  contents.on("will-navigate", (event, url) => {
+    if (url !== home) event.preventDefault();
+  });
+  contents.on("will-redirect", (event) => event.preventDefault());
+  contents.setWindowOpenHandler(() => ({ action: "deny" }));
+  contents.on("will-attach-webview", (event) => event.preventDefault());
+
+  // No camera, microphone, notifications, geolocation or anything else: Pi Desk needs none of them.
+  const ses = session.defaultSession;
+  ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  ses.setPermissionCheckHandler(() => false);
+
+  window.once("ready-to-show", () => window.show());
+  void window.loadURL(home);
+  return window;
+}

@@ -1,0 +1,9 @@
+/// <reference types="vite/client" />
+import type { DeskApi } from "../../shared/desk-api";
+
+declare global {
+  interface Window {
+    /** Set by the Electron preload; absent in the browser host. */
+    piDesk?: DeskApi;
+  }
+}

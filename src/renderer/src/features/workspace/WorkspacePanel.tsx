@@ -1,0 +1,44 @@
+import { useState } from "react";
+import type { DeskApi } from "../../../../shared/desk-api";
+import type { HostState } from "../../../../shared/host-state";
+
+/** The open workspace, or the way to open one. */
+export function WorkspacePanel({ host, api }: { host: HostState; api: DeskApi }) {
+  const [error, setError] = useState<string | null>(null);
+  const choose = () => {
+    setError(null);
+    api.chooseWorkspace().catch((e: Error) => setError(e.message));
+  };
+  const { workspace } = host;
+  return (
+    <section className="workspace-panel" aria-labelledby="workspace-heading">
+      <h2 id="workspace-heading">Workspace</h2>
+      {workspace ? (
+        <div data-testid="workspace">
+          <p className="workspace-name" data-testid="workspace-name">
+            {workspace.name}
+          </p>
+          <p className="workspace-path" data-testid="workspace-path">
+            {workspace.path}
+          </p>
+        </div>
+      ) : (
+        <p data-testid="no-workspace">
+          {host.canChooseWorkspace
+            ? "No folder is open. Open the repository you want to work on."
+            : "No folder is open. Start the host with --workspace <folder>."}
+        </p>
+      )}
+      {host.canChooseWorkspace && (
+        <button type="button" onClick={choose} data-testid="choose-workspace">
+          {workspace ? "Open another folder…" : "Open folder…"}
+        </button>
+      )}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}

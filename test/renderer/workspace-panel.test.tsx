@@ -1,0 +1,36 @@
+import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import { WorkspacePanel } from "../../src/renderer/src/features/workspace/WorkspacePanel";
+import type { DeskApi } from "../../src/shared/desk-api";
+import type { HostState } from "../../src/shared/host-state";
+
+afterEach(cleanup);
+
+const base: HostState = { workspace: null, shell: "electron", canChooseWorkspace: true, version: "1" };
+
+function apiThatFails(message: string): DeskApi {
+  const fail = () => Promise.reject(new Error(message));
+  return { getState: fail, chooseWorkspace: fail, openWorkspace: fail, onHostEvent: () => () => {} };
+}
+
+describe("WorkspacePanel", () => {
+  it("shows the open workspace's name and full path", () => {
+    const host = { ...base, workspace: { name: "repo", path: "/home/ada/repo" } };
+    render(<WorkspacePanel host={host} api={apiThatFails("unused")} />);
+    expect(screen.getByTestId("workspace-name").textContent).toBe("repo");
+    expect(screen.getByTestId("workspace-path").textContent).toBe("/home/ada/repo");
+    expect(screen.getByRole("button", { name: "Open another folder…" })).toBeTruthy();
+  });
+
+  it("tells the browser host's person how to choose a folder, with no dead button", () => {
+    render(<WorkspacePanel host={{ ...base, canChooseWorkspace: false }} api={apiThatFails("unused")} />);
+    expect(screen.getByTestId("no-workspace").textContent).toContain("--workspace <folder>");
+    expect(screen.queryByRole("button")).toBeNull();
+  });
+
+  it("shows the host's error when opening a folder fails", async () => {
+    render(<WorkspacePanel host={base} api={apiThatFails("The folder is gone.")} />);
+    fireEvent.click(screen.getByRole("button", { name: "Open folder…" }));
+    expect((await screen.findByRole("alert")).textContent).toBe("The folder is gone.");
+  });
+});
