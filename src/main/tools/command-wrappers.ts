@@ -1,0 +1,166 @@
+import type { ShellWord } from "./shell-words";
+
+/** How a wrapper's arguments read: which argument starts the command it runs, if any. */
+export type WrapperReading =
+  /** The wrapper runs the command that starts at `args[index]`; `assignments` index `NAME=value` args. */
+  | { kind: "runs"; index: number; assignments: number[] }
+  /** The wrapper runs nothing with these arguments (`env` alone prints, `command -v` looks up). */
+  | { kind: "none" }
+  /** The arguments could not be read with confidence; a policy must refuse. */
+  | { kind: "unclear"; reason: string };
+
+/** Option grammar of a wrapper that runs its remaining arguments as a command (through execvp, not a shell). */
+interface WrapperSpec {
+  /** Options that take no value. */
+  flags?: string[];
+  /** Options that take a value: as the next argument, attached (`-n10`) or after `=` (`--signal=KILL`). */
+  valued?: string[];
+  /** Options that make the arguments mean something else; the value is why. */
+  refused?: Record<string, string>;
+  /** Options after which nothing runs. */
+  lookup?: string[];
+  /** Positional arguments before the command (`timeout DURATION cmd`). */
+  positionals?: number;
+  /** Accepts `NAME=value` arguments before the command (`env`). */
+  assignments?: boolean;
+  /** Accepts `-<digits>` (`nice -10 cmd`). */
+  numericFlag?: boolean;
+}
+
+const WRITES_FILE = "writes its report to a file the allowlist does not cover";
+
+/**
+ * Wrappers the parser unwraps so the command they run is checked like any other. Unknown options are
+ * "unclear" on purpose: a wrongly skipped option would hide the real command name.
+ */
+const WRAPPERS: Record<string, WrapperSpec> = {
+  env: {
+    flags: ["-i", "-0", "-v", "-", "--ignore-environment", "--null", "--debug"],
+    valued: ["-u", "--unset", "-C", "--chdir", "--default-signal", "--ignore-signal", "--block-signal"],
+    refused: {
+      "-S": "splits a string into a command line, which the policy cannot check",
+      "--split-string": "splits a string into a command line, which the policy cannot check",
+      "-P": "looks the command up on a different PATH",
+    },
+    assignments: true,
+  },
+  nohup: {},
+  nice: { valued: ["-n", "--adjustment"], numericFlag: true },
+  timeout: {
+    flags: ["--preserve-status", "--foreground", "-v", "--verbose"],
+    valued: ["-s", "--signal", "-k", "--kill-after"],
+    positionals: 1,
+  },
+  time: {
+    flags: ["-p", "-v", "-q", "--verbose", "--quiet", "--portability"],
+    valued: ["-f", "--format"],
+    refused: { "-o": WRITES_FILE, "--output": WRITES_FILE, "-a": WRITES_FILE, "--append": WRITES_FILE },
+  },
+  stdbuf: { valued: ["-i", "-o", "-e", "--input", "--output", "--error"] },
+  setsid: { flags: ["-c", "-f", "-w", "--ctty", "--fork", "--wait"] },
+  ionice: {
+    flags: ["-t", "--ignore"],
+    valued: ["-c", "--class", "-n", "--classdata"],
+    refused: {
+      "-p": "acts on running processes",
+      "-P": "acts on running processes",
+      "-u": "acts on running processes",
+    },
+  },
+  // The next three are shell builtins a policy refuses anyway; unwrapping them shows a person what they run.
+  command: { flags: ["-p"], lookup: ["-v", "-V"] },
+  builtin: {},
+  exec: { flags: ["-c", "-l"], valued: ["-a"] },
+};
+
+/** Names `readWrapper` knows how to unwrap. */
+export const UNWRAPPED_WRAPPERS: ReadonlySet<string> = new Set(Object.keys(WRAPPERS));
+
+/**
+ * Commands that run code the policy cannot see, refused under an allowlist even when listed. The
+ * value completes "refused: <name> ...".
+ */
+export const UNCHECKABLE_COMMANDS: ReadonlyMap<string, string> = new Map([
+  ...["eval", "source", ".", "exec", "command", "builtin"].map(
+    (name) => [name, "runs its arguments as shell code or bypasses the shell's lookup"] as const,
+  ),
+  ...["alias", "unalias", "enable", "hash", "trap", "fc", "bind", "complete", "compgen", "let", "coproc"].map(
+    (name) => [name, "changes what names or signals mean to the shell, or runs code later"] as const,
+  ),
+  ...["sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "busybox"].map(
+    (name) => [name, "is a shell: it runs a script or string of commands the policy cannot check"] as const,
+  ),
+  ...["xargs", "parallel", "watch", "flock", "script", "expect", "unbuffer", "strace", "ltrace", "gdb"].map(
+    (name) =>
+      [name, "runs a command built from its input or arguments, which the policy cannot check"] as const,
+  ),
+  ...["chrt", "taskset", "prlimit", "systemd-run", "firejail"].map(
+    (name) => [name, "runs a command the policy does not unwrap"] as const,
+  ),
+  ...["sudo", "doas", "su", "pkexec", "runuser", "chroot", "unshare", "nsenter", "sg"].map(
+    (name) =>
+      [name, "runs a command as another user or in another root, which the policy does not allow"] as const,
+  ),
+  ...["npx", "pnpx", "bunx"].map(
+    (name) =>
+      [
+        name,
+        "runs whatever package binary it names, possibly downloaded; use an npm script instead",
+      ] as const,
+  ),
+]);
+
+/** Reads a wrapper's arguments to find the command it runs; undefined when `name` is not a known wrapper. */
+export function readWrapper(name: string, args: readonly ShellWord[]): WrapperReading | undefined {
+  const spec = WRAPPERS[name];
+  if (!spec) return undefined;
+  const assignments: number[] = [];
+  let i = 0;
+  for (; i < args.length; i++) {
+    const word = args[i] as ShellWord;
+    if (!word.literal) {
+      return { kind: "unclear", reason: `${name}'s argument ${word.text} is not plain text` };
+    }
+    const arg = word.value;
+    if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(arg)) {
+      assignments.push(i);
+      continue;
+    }
+    // Options come before assignments and the command; after them the next word is the command.
+    if (assignments.length > 0 || !arg.startsWith("-") || (arg === "-" && !spec.flags?.includes("-"))) break;
+    if (arg === "--") {
+      i++;
+      break;
+    }
+    const option = readOption(name, spec, arg);
+    if (option.kind === "none" || option.kind === "unclear") return option;
+    if (option.kind === "valued-next") i++;
+  }
+  i += spec.positionals ?? 0;
+  if (i >= args.length) return { kind: "none" };
+  return { kind: "runs", index: i, assignments };
+}
+
+type OptionReading =
+  | { kind: "flag" }
+  | { kind: "valued-next" }
+  | { kind: "none" }
+  | { kind: "unclear"; reason: string };
+
+function readOption(name: string, spec: WrapperSpec, arg: string): OptionReading {
+  const long = arg.startsWith("--");
+  const key = long ? (arg.split("=")[0] as string) : arg.slice(0, 2);
+  const refused = spec.refused?.[key];
+  if (refused) return { kind: "unclear", reason: `${name} ${key} ${refused}` };
+  if (spec.lookup?.includes(arg)) return { kind: "none" };
+  if (arg === "--help" || arg === "--version") return { kind: "none" };
+  if (spec.flags?.includes(arg)) return { kind: "flag" };
+  if (spec.valued?.includes(arg)) return { kind: "valued-next" };
+  // `--signal=KILL` and `-n10` carry their value.
+  if (spec.valued?.includes(key) && (long ? arg.includes("=") : arg.length > 2)) return { kind: "flag" };
+  if (spec.numericFlag && /^-\d+$/.test(arg)) return { kind: "flag" };
+  return {
+    kind: "unclear",
+    reason: `${name}'s option ${arg} is not one the policy knows, so it cannot tell which argument is the command`,
+  };
+}

@@ -1,0 +1,360 @@
+import { randomBytes } from "node:crypto";
+import { once } from "node:events";
+import { createWriteStream, type WriteStream } from "node:fs";
+import { mkdir, mkdtemp, stat, unlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
+import { finished } from "node:stream/promises";
+import {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_LINES,
+  formatSize,
+  truncateTail,
+} from "@earendil-works/pi-coding-agent";
+
+/** What a command printed, as the runner reports it. */
+export interface CollectedOutput {
+  /** The tail of the output, cut by `truncateTail` to the line and byte limits, without the final newline. */
+  text: string;
+  /** Whether `text` is less than everything the command printed. */
+  truncated: boolean;
+  /** Whether `text` starts in the middle of a line because that one line alone was over the byte limit. */
+  lastLinePartial: boolean;
+  /** Bytes the command printed, raw (before UTF-8 decoding). */
+  totalBytes: number;
+  /** Lines the command printed; a final line without a newline counts. */
+  totalLines: number;
+  /** Lines kept in `text`. */
+  outputLines: number;
+  /** File holding the complete output; only when truncated and the file could be written. */
+  fullOutputPath?: string;
+  /** Why the complete output could not be saved (disk full, unwritable directory); the tail is still good. */
+  fullOutputError?: string;
+}
+
+/** A live view of the output while the command runs. */
+export interface OutputSnapshot {
+  /** Current tail text, cut like the final one. */
+  text: string;
+  /** Bytes so far. */
+  totalBytes: number;
+  /** Lines so far. */
+  totalLines: number;
+}
+
+/** Options of `OutputCollector`. */
+export interface OutputCollectorOptions {
+  /** Directory for full-output files; a private 0700 directory under os.tmpdir() when absent. */
+  outputDir?: string;
+  /** Byte limit of the tail (default Pi's `DEFAULT_MAX_BYTES`). */
+  maxBytes?: number;
+  /** Line limit of the tail (default Pi's `DEFAULT_MAX_LINES`). */
+  maxLines?: number;
+  /** Called after every chunk, for live updates. */
+  onChange?: () => void;
+}
+
+/** Bytes kept beyond the limit, so a line that starts just before the cut can still be dropped whole. */
+const TAIL_SLACK_BYTES = 4096;
+
+/** Full-output writes are buffered up to this much before the child's pipes are paused. */
+const FILE_HIGH_WATER_MARK = 1024 * 1024;
+
+/** The last `size` bytes of a stream (plus one byte before them), in one buffer reused for the whole run. */
+class RollingTail {
+  private readonly buffer: Buffer;
+  private used = 0;
+  private total = 0;
+
+  constructor(private readonly size: number) {
+    // Twice the window, so compaction (one copy) happens at most once per `size` bytes appended.
+    this.buffer = Buffer.alloc(2 * (size + 1));
+  }
+
+  push(chunk: Buffer): void {
+    const keep = this.size + 1;
+    this.total += chunk.length;
+    if (chunk.length >= keep) {
+      chunk.copy(this.buffer, 0, chunk.length - keep);
+      this.used = keep;
+      return;
+    }
+    if (this.used + chunk.length > this.buffer.length) {
+      const retain = Math.min(this.used, keep);
+      this.buffer.copyWithin(0, this.used - retain, this.used);
+      this.used = retain;
+    }
+    chunk.copy(this.buffer, this.used);
+    this.used += chunk.length;
+  }
+
+  /** The kept bytes; `cut` when earlier output was dropped, `startsLine` when the cut fell on a line start. */
+  view(): { bytes: Buffer; cut: boolean; startsLine: boolean } {
+    const start = Math.max(0, this.used - this.size);
+    const cut = this.total > this.used - start;
+    return {
+      bytes: this.buffer.subarray(start, this.used),
+      cut,
+      startsLine: !cut || this.buffer[start - 1] === 10,
+    };
+  }
+}
+
+/** Skips UTF-8 continuation bytes at the start, so a cut never shows half a character. */
+function skipContinuationBytes(bytes: Buffer): Buffer {
+  let start = 0;
+  while (start < 3 && start < bytes.length && ((bytes[start] ?? 0) & 0xc0) === 0x80) start++;
+  return bytes.subarray(start);
+}
+
+/** Drops an incomplete UTF-8 sequence at the end: in a live view the rest of it has not arrived yet. */
+function dropIncompleteEnd(bytes: Buffer): Buffer {
+  for (let back = 1; back <= Math.min(4, bytes.length); back++) {
+    const byte = bytes[bytes.length - back] ?? 0;
+    if ((byte & 0xc0) === 0x80) continue;
+    const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return needed > back ? bytes.subarray(0, bytes.length - back) : bytes;
+  }
+  return bytes;
+}
+
+type TailLimits = { maxBytes: number; maxLines: number };
+
+/**
+ * truncateTail keeps the final newline of output it leaves whole and drops it from output it cuts;
+ * dropping it always gives callers one shape (`totalBytes`/`totalLines` still count it).
+ */
+function withoutFinalNewline(text: string): string {
+  return text.endsWith("\n") ? text.slice(0, -1) : text;
+}
+
+interface RenderedTail {
+  text: string;
+  truncated: boolean;
+  lastLinePartial: boolean;
+  outputLines: number;
+}
+
+/** Decodes the kept bytes (invalid UTF-8 becomes U+FFFD) and cuts them with Pi's `truncateTail`. */
+function renderTail(tail: RollingTail, limits: TailLimits, final: boolean): RenderedTail {
+  const view = tail.view();
+  let bytes = view.bytes;
+  if (view.cut) {
+    bytes = skipContinuationBytes(bytes);
+    // The first kept line is partial: drop it, unless only empty lines follow (then its end is the output).
+    const rest = bytes.subarray(bytes.indexOf(10) + 1);
+    if (!view.startsLine && bytes.indexOf(10) !== -1 && rest.some((byte) => byte !== 10)) bytes = rest;
+  }
+  if (!final) bytes = dropIncompleteEnd(bytes);
+  const text = new TextDecoder().decode(bytes);
+  const result = truncateTail(text, limits);
+  const truncated = view.cut || result.truncated;
+  if (result.content.length > 0 || text.length === 0) {
+    const { content, lastLinePartial, outputLines } = result;
+    return { text: withoutFinalNewline(content), truncated, lastLinePartial, outputLines };
+  }
+  // truncateTail keeps the end of an over-long line only when it is the very last line; after
+  // "<huge line>\n\n" it returns nothing. Keep the last `maxBytes` bytes instead of nothing.
+  const encoded = Buffer.from(text);
+  const end = skipContinuationBytes(
+    encoded.subarray(Math.max(0, encoded.length - limits.maxBytes)),
+  ).toString();
+  const outputLines = end.split("\n").length - (end.endsWith("\n") ? 1 : 0);
+  return { text: withoutFinalNewline(end), truncated, lastLinePartial: true, outputLines };
+}
+
+let defaultOutputDir: string | undefined;
+
+/** The caller's directory (made 0700 if missing), or one private directory per host process. */
+async function resolveOutputDir(outputDir: string | undefined): Promise<string> {
+  if (outputDir !== undefined) {
+    await mkdir(outputDir, { recursive: true, mode: 0o700 });
+    return outputDir;
+  }
+  // Made again (fresh, never re-created by name) when a temp cleaner removed it during a long session.
+  const current = defaultOutputDir;
+  const stillThere = current !== undefined && (await stat(current).catch(() => undefined)) !== undefined;
+  if (stillThere) return current;
+  const made = await mkdtemp(join(tmpdir(), "pi-desk-output-"));
+  defaultOutputDir = made;
+  return made;
+}
+
+/** A readable name, so the path told to the model also says when and what it is. */
+function outputFileName(): string {
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-").replace("Z", "");
+  return `run-${stamp}-${randomBytes(4).toString("hex")}.log`;
+}
+
+/**
+ * Collects a command's merged output in bounded memory: a rolling tail for the model, counts, and once
+ * the output passes the limits a full-output file (what was held so far first, then streamed).
+ */
+export class OutputCollector {
+  private readonly limits: TailLimits;
+  private readonly tail: RollingTail;
+  private readonly streams: Readable[] = [];
+  private totalBytes = 0;
+  private newlines = 0;
+  private endsWithNewline = true;
+  /** Output held until we know whether a file is needed: at most about the limit plus one chunk. */
+  private pending: Buffer[] = [];
+  private file: WriteStream | undefined;
+  private filePath: string | undefined;
+  private fileState: "none" | "opening" | "open" | "failed" = "none";
+  private opening: Promise<void> | undefined;
+  private fileError: string | undefined;
+  /** Set once our `wx` open succeeded: only then is the file at `filePath` ours to delete. */
+  private createdFile = false;
+  private resuming: Promise<void> | undefined;
+  private finished = false;
+
+  constructor(private readonly options: OutputCollectorOptions = {}) {
+    this.limits = {
+      maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
+      maxLines: options.maxLines ?? DEFAULT_MAX_LINES,
+    };
+    this.tail = new RollingTail(this.limits.maxBytes + TAIL_SLACK_BYTES);
+  }
+
+  /** Whether the followed streams are paused, waiting for the full-output file to catch up. */
+  get paused(): boolean {
+    return this.resuming !== undefined;
+  }
+
+  /** Reads a stream into the collector; streams followed together are paused together on backpressure. */
+  follow(stream: Readable): void {
+    this.streams.push(stream);
+    stream.on("data", (chunk: Buffer) => {
+      if (this.append(chunk) || this.resuming) return;
+      for (const s of this.streams) s.pause();
+      this.resuming = this.writable().then(() => {
+        this.resuming = undefined;
+        for (const s of this.streams) s.resume();
+      });
+    });
+  }
+
+  /** Adds a chunk; false means "stop feeding me until `writable()` resolves". */
+  append(chunk: Buffer): boolean {
+    if (this.finished || chunk.length === 0) return true;
+    this.totalBytes += chunk.length;
+    // 0x0a never occurs inside a multibyte UTF-8 sequence, so raw bytes count lines exactly.
+    for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) this.newlines++;
+    this.endsWithNewline = chunk[chunk.length - 1] === 10;
+    this.tail.push(chunk);
+    this.options.onChange?.();
+    switch (this.fileState) {
+      case "none":
+        this.pending.push(chunk);
+        if (!this.overLimits()) return true;
+        this.openFile();
+        return false;
+      case "opening":
+        this.pending.push(chunk);
+        return false;
+      case "open":
+        return this.file?.write(chunk) ?? true;
+      case "failed":
+        return true;
+    }
+  }
+
+  /** Resolves when the collector can take more output (the file is open and drained, or has failed). */
+  async writable(): Promise<void> {
+    if (this.opening) await this.opening;
+    const file = this.file;
+    if (this.fileState !== "open" || !file || !file.writableNeedDrain) return;
+    // Rejects on 'error', which the file's own error handler has already recorded.
+    await once(file, "drain").catch(() => {});
+  }
+
+  /** The live tail and counts. */
+  snapshot(): OutputSnapshot {
+    return { text: renderTail(this.tail, this.limits, false).text, ...this.counts() };
+  }
+
+  /** Ends collection: closes the full-output file and returns the final tail. Call once. */
+  async finish(): Promise<CollectedOutput> {
+    this.finished = true;
+    if (this.opening) await this.opening;
+    const rendered = renderTail(this.tail, this.limits, true);
+    const truncated = this.overLimits() || rendered.truncated;
+    // Decoding can push output over the byte limit (each invalid byte becomes a 3-byte U+FFFD) even
+    // when the raw bytes were under it: the file is still owed then.
+    if (truncated && this.fileState === "none") {
+      this.openFile();
+      await this.opening;
+    }
+    if (this.file && this.fileState === "open") {
+      const file = this.file;
+      file.end();
+      await finished(file).catch((error: unknown) => this.fail(error));
+    }
+    const saved = truncated && this.fileState === "open" ? this.filePath : undefined;
+    return {
+      text: rendered.text,
+      truncated,
+      lastLinePartial: rendered.lastLinePartial,
+      ...this.counts(),
+      outputLines: rendered.outputLines,
+      ...(saved !== undefined ? { fullOutputPath: saved } : {}),
+      ...(this.fileError !== undefined ? { fullOutputError: this.fileError } : {}),
+    };
+  }
+
+  private counts() {
+    const totalLines = this.newlines + (this.totalBytes > 0 && !this.endsWithNewline ? 1 : 0);
+    return { totalBytes: this.totalBytes, totalLines };
+  }
+
+  private overLimits(): boolean {
+    return this.totalBytes > this.limits.maxBytes || this.counts().totalLines > this.limits.maxLines;
+  }
+
+  private openFile(): void {
+    this.fileState = "opening";
+    this.opening = (async () => {
+      try {
+        const path = join(await resolveOutputDir(this.options.outputDir), outputFileName());
+        this.filePath = path;
+        // `wx` never follows a link someone placed at the path; 0600 because output can hold secrets.
+        const file = createWriteStream(path, {
+          flags: "wx",
+          mode: 0o600,
+          highWaterMark: FILE_HIGH_WATER_MARK,
+        });
+        file.on("error", (error) => this.fail(error));
+        await new Promise<void>((resolve, reject) => {
+          file.once("ready", resolve);
+          file.once("error", reject);
+        });
+        this.createdFile = true;
+        this.file = file;
+        this.fileState = "open";
+        for (const chunk of this.pending) file.write(chunk);
+        this.pending = [];
+      } catch (error) {
+        this.fail(error);
+      } finally {
+        this.opening = undefined;
+      }
+    })();
+  }
+
+  private fail(error: unknown): void {
+    if (this.fileState === "failed") return;
+    this.fileState = "failed";
+    this.pending = [];
+    const where = this.filePath ?? this.options.outputDir ?? tmpdir();
+    this.fileError =
+      `Could not save the full output to ${where} after ${formatSize(this.totalBytes)} (${error instanceof Error ? error.message : String(error)}); ` +
+      "only the tail is kept. Free disk space or choose a writable output directory.";
+    const file = this.file;
+    this.file = undefined;
+    file?.destroy();
+    // A partial copy helps nobody and, on a full disk, takes the space others need.
+    if (this.createdFile && this.filePath !== undefined) unlink(this.filePath).catch(() => {});
+  }
+}

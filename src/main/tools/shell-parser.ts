@@ -1,0 +1,279 @@
+import { createRequire } from "node:module";
+import { Language, type Node, Parser } from "web-tree-sitter";
+import { walkShellTree } from "./shell-walker";
+import type { ShellWord } from "./shell-words";
+
+export type { ShellWord } from "./shell-words";
+
+/** Where a command sits in the line: run by the shell itself, or inside something that runs it. */
+export type CommandContext =
+  | "line"
+  | "substitution"
+  | "process-substitution"
+  | "subshell"
+  | "group"
+  | "compound"
+  | "function"
+  | "wrapper";
+
+/** One simple command the line would run. */
+export interface ParsedCommand {
+  /** Command name as the shell sees it after quote removal; "" if not a literal. */
+  name: string;
+  /** Literal args after quote removal; a non-literal arg keeps its source text. */
+  args: string[];
+  /** Source text of the command (for a wrapped command: from its name to its last argument). */
+  text: string;
+  /** `NAME=value` prefixes as written. */
+  assignments: string[];
+  /** True when the name and all args are plain literal words. */
+  literal: boolean;
+  /** Offset of the command's first character in the line. */
+  start: number;
+  /** Offset just past the command's last character. */
+  end: number;
+  /** The name word with its quoting facts. */
+  nameWord: ShellWord;
+  /** The argument words with their quoting facts, for checks that need more than strings. */
+  argWords: ShellWord[];
+  /** Where the command sits in the line. */
+  context: CommandContext;
+  /** The wrapper (`env`, `timeout`, ...) whose arguments this command is; absent when the shell runs it. */
+  wrapper?: string;
+}
+
+/** What kind of construct a risk marks. */
+export type ShellRiskKind =
+  | "command-substitution"
+  | "process-substitution"
+  | "redirection"
+  | "subshell"
+  | "group"
+  | "pipeline"
+  | "list"
+  | "newline"
+  | "background"
+  | "function"
+  | "compound"
+  | "assignment"
+  | "expansion"
+  | "arithmetic"
+  | "heredoc"
+  | "eval"
+  | "wrapper"
+  | "comment"
+  | "hidden-character"
+  | "lookalike"
+  | "parse-error";
+
+/** A construct in the line a person should look at twice; the UI highlights these spans. */
+export interface ShellRisk {
+  /** What the construct is. */
+  kind: ShellRiskKind;
+  /** Its source text. */
+  text: string;
+  /** Offset of its first character in the line. */
+  start: number;
+  /** Offset just past its last character. */
+  end: number;
+  /** A sentence for a person saying why it matters. */
+  note: string;
+}
+
+/** What a redirection does with the file or descriptor it names. */
+export type RedirectKind = "write" | "read" | "read-write" | "duplicate" | "close" | "heredoc" | "herestring";
+
+/** One redirection in the line. */
+export interface ShellRedirect {
+  /** The operator as written: `>`, `>>`, `2>&1`'s `>&`, `<<`, ... */
+  operator: string;
+  /** The file descriptor written before the operator, if any. */
+  descriptor?: string;
+  /** The file or descriptor it names; absent for heredocs and closes. */
+  target?: ShellWord;
+  /** What it does. */
+  kind: RedirectKind;
+  /** True for forms that touch no file: `2>&1`, `>&-`, `>/dev/null`, heredoc and here-string input. */
+  harmless: boolean;
+  /** Its source text. */
+  text: string;
+  /** Offset of its first character in the line. */
+  start: number;
+  /** Offset just past its last character. */
+  end: number;
+}
+
+/** Who sees a variable assignment. */
+export type AssignmentScope = "prefix" | "env" | "export" | "shell" | "loop";
+
+/** One variable assignment in the line: `X=1 cmd`, `X=1`, `export X=1`, `env X=1 cmd`, `for X in ...`. */
+export interface ShellAssignment {
+  /** The variable name as written (may include a subscript). */
+  name: string;
+  /** The value, when one is given. */
+  value?: ShellWord;
+  /** `prefix`/`env`/`export` reach child processes' environments; `shell`/`loop` set a shell variable. */
+  scope: AssignmentScope;
+  /** Its source text. */
+  text: string;
+  /** Offset of its first character in the line. */
+  start: number;
+  /** Offset just past its last character. */
+  end: number;
+}
+
+/** A command line as the shell would read it, reduced to what a policy or a person needs to judge it. */
+export interface ParsedCommandLine {
+  /** The line as given. */
+  source: string;
+  /** Every simple command, including nested ones (substitutions, subshells, unwrapped wrappers), in order. */
+  commands: ParsedCommand[];
+  /** Constructs to look at twice, in order of position. */
+  risks: ShellRisk[];
+  /** Every redirection, harmless ones included. */
+  redirects: ShellRedirect[];
+  /** Every variable assignment. */
+  assignments: ShellAssignment[];
+  /**
+   * True only for one or more plain literal commands joined by nothing but `&&`, `||`, `;` or `|`
+   * (descriptor duplications like `2>&1` and `>/dev/null` allowed): what an "always allow" rule may be offered for.
+   */
+  plain: boolean;
+  /** True when the line spans more than one line of text (a trailing newline does not count). */
+  multiline: boolean;
+  /** Set when the parser could not reduce the line; a policy must refuse it. */
+  error?: string;
+}
+
+/** Zero-width and bidirectional control characters: they change how a line reads, not how it runs. */
+const HIDDEN_CHARACTERS = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+
+/** Longer lines are refused rather than parsed: nobody reviews a 100 KB command, and parsing is not free. */
+export const MAX_COMMAND_LENGTH = 64 * 1024;
+
+let parserPromise: Promise<Parser> | undefined;
+let loadedParser: Parser | undefined;
+
+/** Loads the WASM runtime and the bash grammar once; later calls share the same parser. */
+export function loadShellParser(): Promise<Parser> {
+  parserPromise ??= createParser().catch((error: unknown) => {
+    // Let a later call retry instead of caching the failure forever.
+    parserPromise = undefined;
+    throw error;
+  });
+  return parserPromise;
+}
+
+async function createParser(): Promise<Parser> {
+  // Resolved through Node's resolver rather than relative to this file, so the same code works from
+  // source under vitest and from a bundled main process whose node_modules stay external.
+  const require = createRequire(import.meta.url);
+  const runtimeWasm = require.resolve("web-tree-sitter/tree-sitter.wasm");
+  const grammarWasm = require.resolve("tree-sitter-bash/tree-sitter-bash.wasm");
+  await Parser.init({ locateFile: () => runtimeWasm });
+  const bash = await Language.load(grammarWasm);
+  const parser = new Parser();
+  parser.setLanguage(bash);
+  loadedParser = parser;
+  return parser;
+}
+
+/** Parses a command line with bash's grammar (Linux/macOS semantics). */
+export async function parseCommandLine(source: string): Promise<ParsedCommandLine> {
+  const parser = await loadShellParser();
+  return parseWith(parser, source);
+}
+
+/** Parses synchronously, for callers that awaited `loadShellParser()` once (a UI highlighting as a person types). */
+export function parseCommandLineSync(source: string): ParsedCommandLine {
+  if (!loadedParser) {
+    throw new Error(
+      "The shell parser is not loaded yet: await loadShellParser() once before parsing synchronously.",
+    );
+  }
+  return parseWith(loadedParser, source);
+}
+
+function parseWith(parser: Parser, source: string): ParsedCommandLine {
+  const multiline = source.trimEnd().includes("\n");
+  const empty = { source, commands: [], risks: [], redirects: [], assignments: [], plain: false, multiline };
+  if (source.length > MAX_COMMAND_LENGTH) {
+    return {
+      ...empty,
+      error: `The command line is ${source.length} characters long, more than the ${MAX_COMMAND_LENGTH} that are checked. Split it into shorter commands.`,
+    };
+  }
+  const tree = parser.parse(source);
+  if (!tree) {
+    return { ...empty, error: "The shell parser gave up on this command line. Write it more simply." };
+  }
+  try {
+    const walked = walkShellTree(tree.rootNode, source);
+    const risks = [...walked.risks];
+    let error = walked.problems[0];
+    const broken = tree.rootNode.hasError ? firstBrokenNode(tree.rootNode) : undefined;
+    if (tree.rootNode.hasError && !broken) {
+      error = "The command line does not parse as bash. Check the quoting and brackets.";
+    } else if (broken) {
+      const where = broken.isMissing
+        ? `a missing "${broken.type}" at offset ${broken.startIndex}`
+        : `"${clip(broken.text)}" at offset ${broken.startIndex}`;
+      error = `The command line does not parse as bash (${where}). Check the quoting and brackets, or split it into simpler commands.`;
+      risks.push({
+        kind: "parse-error",
+        text: broken.text,
+        start: broken.startIndex,
+        end: broken.endIndex,
+        note: "The shell grammar could not read this part.",
+      });
+    }
+    for (const match of source.matchAll(HIDDEN_CHARACTERS)) {
+      const note = "An invisible or direction-changing character: the line may not run the way it reads.";
+      risks.push({
+        kind: "hidden-character",
+        text: match[0],
+        start: match.index,
+        end: match.index + match[0].length,
+        note,
+      });
+    }
+    risks.sort((a, b) => a.start - b.start || b.end - a.end);
+    const commands = [...walked.commands].sort((a, b) => a.start - b.start || b.end - a.end);
+    const plain =
+      error === undefined &&
+      commands.length > 0 &&
+      !walked.shellConstructs &&
+      commands.every(
+        (command) => command.literal && command.context === "line" && !command.assignments.length,
+      ) &&
+      risks.every((risk) => risk.kind === "pipeline" || risk.kind === "list");
+    return {
+      source,
+      commands,
+      risks,
+      redirects: walked.redirects,
+      assignments: walked.assignments,
+      plain,
+      multiline,
+      ...(error === undefined ? {} : { error }),
+    };
+  } finally {
+    tree.delete();
+  }
+}
+
+/** The first ERROR or MISSING node, depth first: where a person should look. */
+function firstBrokenNode(node: Node): Node | undefined {
+  if (node.type === "ERROR" || node.isMissing) return node;
+  for (const child of node.children) {
+    if (child && (child.hasError || child.isMissing || child.type === "ERROR")) {
+      const found = firstBrokenNode(child);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+function clip(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}

@@ -1,0 +1,81 @@
+/** How a command ended, or why it never ran; the UI shows one badge per status. */
+export type CommandStatus =
+  /** Exit code 0. */
+  | "succeeded"
+  /** A non-zero exit code. */
+  | "failed"
+  /** Killed at its timeout. */
+  | "timed-out"
+  /** Stopped by the person (or the agent's Stop), before or while it ran. */
+  | "cancelled"
+  /** The person said no. */
+  | "denied"
+  /** The host's policy or validation said no; nothing ran. */
+  | "refused"
+  /** The program could not be started. */
+  | "spawn-error";
+
+/** The person's answer to a pending command. */
+export type ApprovalDecision =
+  | {
+      kind: "approve";
+      /** An edited command to run instead; it is validated and checked by the policy again. */
+      command?: string;
+      /** A different timeout in seconds, within the host's cap. */
+      timeoutSeconds?: number;
+    }
+  | {
+      kind: "deny";
+      /** Why, in the person's words; the model reads it. */
+      reason?: string;
+    };
+
+/** What the host records of every `run_command` call, success or not (the tool result's `details`). */
+export interface RunCommandDetails {
+  /** How it ended. */
+  status: CommandStatus;
+  /** The command as it ran (after any edit by the person), or as asked when it never ran. */
+  command: string;
+  /** Whether the person edited the command or its timeout before approving it. */
+  edited: boolean;
+  /** Where it ran: always the workspace. */
+  cwd: string;
+  /** The effective timeout in seconds (after the default and the cap). */
+  timeoutSeconds: number;
+  /** The command's own exit code; null when it timed out, was cancelled, or never ran. */
+  exitCode: number | null;
+  /** It was killed at its timeout. */
+  timedOut: boolean;
+  /** It was cancelled. */
+  cancelled: boolean;
+  /** Wall time in milliseconds from the start of the run (0 when it never ran). */
+  durationMs: number;
+  /** Whether the model saw only the tail of the output. */
+  truncated: boolean;
+  /** The file with the complete output, when truncated. */
+  fullOutputPath?: string;
+  /** Why the complete output could not be saved, when that failed. */
+  fullOutputError?: string;
+  /** Bytes the command printed. */
+  totalBytes: number;
+  /** Lines the command printed. */
+  totalLines: number;
+  /** Why it was denied or refused, or could not start. */
+  reason?: string;
+}
+
+/** A live view of a running command (the `details` of the tool's partial results). */
+export interface RunCommandProgress {
+  /** Always "running": final results carry a `CommandStatus` instead. */
+  status: "running";
+  /** The command as it runs. */
+  command: string;
+  /** The effective timeout in seconds, for the countdown. */
+  timeoutSeconds: number;
+  /** Milliseconds since it started. */
+  elapsedMs: number;
+  /** Bytes printed so far. */
+  totalBytes: number;
+  /** Lines printed so far. */
+  totalLines: number;
+}
