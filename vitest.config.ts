@@ -9,6 +9,7 @@ export default defineConfig({
           name: "host",
           include: ["test/main/**/*.test.ts", "test/shared/**/*.test.ts"],
           environment: "node",
+          setupFiles: ["test/setup/pi-environment.ts"],
           testTimeout: 30_000,
         },
       },
