@@ -1,8 +1,9 @@
-import { resolve } from "node:path";
-import { app, dialog, ipcMain } from "electron";
+import { join, resolve } from "node:path";
+import { app, type BrowserWindow, dialog, ipcMain, type OpenDialogOptions } from "electron";
 import { DeskHost } from "./host/desk-host";
 import { resolveWorkspace } from "./host/workspace";
 import { registerDeskIpc } from "./ipc";
+import { createKeychainSecretStore } from "./secret-store";
 import { createMainWindow, rendererUrl } from "./window";
 
 // Every renderer is sandboxed, whatever a window's own settings say.
@@ -17,20 +18,25 @@ function workspaceArgument(argv: string[]): string | undefined {
 async function start(): Promise<void> {
   const requested = workspaceArgument(process.argv);
   const workspace = requested ? await resolveWorkspace(resolve(requested)).catch(() => undefined) : undefined;
-  const window = createMainWindow();
-  const host = new DeskHost({
+  let window: BrowserWindow | undefined;
+  const host = await DeskHost.create({
     shell: "electron",
     version: app.getVersion(),
     workspace,
+    secrets: createKeychainSecretStore(join(app.getPath("userData"), "api-keys.json")),
     pickFolder: async () => {
-      const picked = await dialog.showOpenDialog(window, {
-        properties: ["openDirectory", "createDirectory"],
-      });
+      const options: OpenDialogOptions = { properties: ["openDirectory", "createDirectory"] };
+      const picked = window
+        ? await dialog.showOpenDialog(window, options)
+        : await dialog.showOpenDialog(options);
       return picked.canceled ? null : (picked.filePaths[0] ?? null);
     },
   });
+  window = createMainWindow();
+  // Registered before the page's scripts run (loading is asynchronous), so its first call finds a handler.
   const unregister = registerDeskIpc(ipcMain, host, window.webContents, rendererUrl());
-  window.on("closed", () => {
+  // Quitting kills every running command's process tree and closes the Pi session.
+  app.once("before-quit", () => {
     unregister();
     void host.dispose();
   });

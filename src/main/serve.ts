@@ -7,13 +7,17 @@ import { resolveWorkspace } from "./host/workspace";
 import { startBrowserHost } from "./web/browser-host";
 import { isLoopbackAddress } from "./web/request-guard";
 
-/** The browser host's entry: `npm run serve -- --workspace <folder> [--port <n>] [--host <address>]`. */
+/**
+ * The browser host's entry:
+ * `npm run serve -- --workspace <folder> [--port <n>] [--host <address>] [--allow <program,program>]`.
+ */
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       workspace: { type: "string", short: "w" },
       port: { type: "string", short: "p", default: "0" },
       host: { type: "string", default: "127.0.0.1" },
+      allow: { type: "string" },
     },
   });
   if (!values.workspace) {
@@ -34,7 +38,11 @@ async function main(): Promise<void> {
     );
   }
 
-  const host = new DeskHost({ shell: "browser", version, workspace });
+  const allowedBinaries = values.allow
+    ?.split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const host = await DeskHost.create({ shell: "browser", version, workspace, commands: { allowedBinaries } });
   const rendererDir = fileURLToPath(new URL("../renderer", import.meta.url));
   const server = await startBrowserHost({ host, rendererDir, port, bindAddress: values.host });
   console.log(`Pi Desk is serving ${workspace.path}`);

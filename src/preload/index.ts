@@ -1,18 +1,25 @@
 import { contextBridge, type IpcRendererEvent, ipcRenderer } from "electron";
-import { type DeskApi, HOST_EVENT_CHANNEL, requestChannel } from "../shared/desk-api";
+import { DESK_METHODS, type DeskApi, HOST_EVENT_CHANNEL, requestChannel } from "../shared/desk-api";
 import type { HostEvent } from "../shared/host-events";
 
-// Exactly the DeskApi methods, one per call; never ipcRenderer itself and no generic on(channel), so a
-// compromised page can reach nothing the contract does not name. No logic lives here.
-const api: DeskApi = {
-  getState: () => ipcRenderer.invoke(requestChannel("getState")),
-  chooseWorkspace: () => ipcRenderer.invoke(requestChannel("chooseWorkspace")),
-  openWorkspace: (params) => ipcRenderer.invoke(requestChannel("openWorkspace"), params),
-  onHostEvent: (listener) => {
+// Exactly the DeskApi methods, one function per call on its own channel; never ipcRenderer itself and no
+// generic on(channel), so a compromised page can reach nothing the contract does not name. No logic here.
+const calls = Object.fromEntries(
+  DESK_METHODS.map((method) => [
+    method,
+    (params?: unknown) => ipcRenderer.invoke(requestChannel(method), params),
+  ]),
+);
+
+const api = {
+  ...calls,
+  onHostEvent: (listener: (event: HostEvent) => void) => {
     const forward = (_event: IpcRendererEvent, hostEvent: HostEvent) => listener(hostEvent);
     ipcRenderer.on(HOST_EVENT_CHANNEL, forward);
-    return () => ipcRenderer.removeListener(HOST_EVENT_CHANNEL, forward);
+    return () => {
+      ipcRenderer.removeListener(HOST_EVENT_CHANNEL, forward);
+    };
   },
-};
+} as DeskApi;
 
 contextBridge.exposeInMainWorld("piDesk", api);

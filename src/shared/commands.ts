@@ -79,3 +79,80 @@ export interface RunCommandProgress {
   /** Lines printed so far. */
   totalLines: number;
 }
+
+/** Where a command is in its life: checked, waiting for the person, running, or ended (a `CommandStatus`). */
+export type CommandPhase = "pending" | "running" | CommandStatus;
+
+/** One command the line would run, as the parser read it (for the card's parsed view). */
+export interface CommandPart {
+  /** The program, after quote removal. */
+  name: string;
+  /** Its source text. */
+  text: string;
+  /** Offset of its first character in the command. */
+  start: number;
+  /** Offset just past its last character. */
+  end: number;
+}
+
+/** A construct the person should look at twice; the card highlights its span. */
+export interface CommandRiskMark {
+  /** What it is: redirection, command-substitution, pipeline, ... */
+  kind: string;
+  /** Its source text. */
+  text: string;
+  /** Offset of its first character in the command. */
+  start: number;
+  /** Offset just past its last character. */
+  end: number;
+  /** Why it matters, in a sentence. */
+  note: string;
+}
+
+/** What an "always allow" rule may be made of for a command; absent when none may be offered. */
+export interface RuleOffer {
+  /** The exact command. */
+  exact: string;
+  /** Word prefixes the person may pick, shortest first (e.g. "npm", "npm test"). */
+  prefixes: string[];
+}
+
+/** Everything the UI shows of one `run_command` call, from the moment the agent asks to the end. */
+export interface CommandView {
+  /** The agent's tool call id: stable for the whole life of the command. */
+  id: string;
+  /** Where it is now. */
+  phase: CommandPhase;
+  /** The command: as asked while pending, as run once approved (edits included). */
+  command: string;
+  /** Where it runs: the workspace. */
+  cwd: string;
+  /** The effective timeout in seconds. */
+  timeoutSeconds: number;
+  /** The most an edited timeout may ask. */
+  maxTimeoutSeconds: number;
+  /** The id a decision must name; set only while pending. */
+  approvalId?: string;
+  /** The commands the line would run. */
+  parts: CommandPart[];
+  /** Risky constructs in the line. */
+  risks: CommandRiskMark[];
+  /** What an "always allow" rule may be, when one may be offered. */
+  ruleOffer?: RuleOffer;
+  /** Why the agent wants it, in its own words, when it said so. */
+  why?: string;
+  /** When it started running (ms since the epoch), for the elapsed time and the countdown. */
+  startedAt?: number;
+  /** The tail of its output so far. */
+  output: string;
+  /** Bytes printed so far. */
+  totalBytes: number;
+  /** Lines printed so far. */
+  totalLines: number;
+  /** Who decided: the person, or a rule (named in `rule`). */
+  decidedBy?: "person" | "rule";
+  /** The rule that decided, as the person would read it. */
+  rule?: string;
+  /** The final record, once it ended. */
+  details?: RunCommandDetails;
+}

@@ -1,8 +1,8 @@
+import type { ApprovalDecision } from "./commands";
 import type { HostEvent } from "./host-events";
-import type { HostState, WorkspaceInfo } from "./host-state";
-import type { OpenWorkspaceParams } from "./request-schemas";
-
-export type { OpenWorkspaceParams };
+import type { HostState, SessionSummary, WorkspaceInfo } from "./host-state";
+import type { ThinkingLevel } from "./models";
+import type { AuditEntry, CommandRule, RuleDraft } from "./rules";
 
 /** Stops a subscription. */
 export type Unsubscribe = () => void;
@@ -18,13 +18,85 @@ export interface DeskApi {
   /** Ask the person for a folder and open it; null when they cancel. Only where `canChooseWorkspace`. */
   chooseWorkspace(): Promise<WorkspaceInfo | null>;
   /** Open the folder at an absolute path as the workspace. */
-  openWorkspace(params: OpenWorkspaceParams): Promise<WorkspaceInfo>;
+  openWorkspace(params: { path: string }): Promise<WorkspaceInfo>;
+  /** The workspace's past conversations, newest first. */
+  listSessions(): Promise<SessionSummary[]>;
+  /** Start a new conversation in the workspace. */
+  newSession(): Promise<void>;
+  /** Reopen a past conversation of the workspace by its session file. */
+  openSession(params: { path: string }): Promise<void>;
+  /** Send the person's message; resolves once the agent has it (the answer streams as events). */
+  prompt(params: { text: string }): Promise<void>;
+  /** Stop the agent's turn: every pending command is cancelled and every running one killed. */
+  stop(): Promise<void>;
+  /**
+   * Decide a pending command by the id the host issued. `rule` also makes an "always allow" (or deny)
+   * rule. An unknown, already decided or expired id is refused.
+   */
+  decide(params: { approvalId: string; decision: ApprovalDecision; rule?: RuleDraft }): Promise<void>;
+  /** Cancel one running (or pending) command, and only that one. */
+  cancelCommand(params: { commandId: string }): Promise<void>;
+  /** A piece of a command's saved full output, from `offset` (bytes). */
+  readFullOutput(params: { commandId: string; offset?: number }): Promise<FullOutputChunk>;
+  /** Use this model from the next message on. */
+  setModel(params: { provider: string; id: string }): Promise<void>;
+  /** Set how hard the model thinks. */
+  setThinkingLevel(params: { level: ThinkingLevel }): Promise<void>;
+  /** Give a provider's API key; kept by the OS keychain in the desktop app, in memory in the browser host. */
+  setApiKey(params: { provider: string; key: string }): Promise<void>;
+  /** Make a rule. */
+  addRule(params: RuleDraft): Promise<CommandRule>;
+  /** Change a rule. */
+  updateRule(params: { id: string; rule: RuleDraft }): Promise<CommandRule>;
+  /** Remove a rule. */
+  removeRule(params: { id: string }): Promise<void>;
+  /** The workspace's command decisions from the audit log, newest first, optionally filtered by text. */
+  getHistory(params: { query?: string; limit?: number }): Promise<AuditEntry[]>;
   /** Receive every event the host pushes, in order. */
   onHostEvent(listener: (event: HostEvent) => void): Unsubscribe;
 }
 
+/** A piece of a saved full output. */
+export interface FullOutputChunk {
+  /** The text of this piece (invalid UTF-8 replaced). */
+  text: string;
+  /** Where the next piece starts, in bytes. */
+  nextOffset: number;
+  /** The file's size in bytes. */
+  totalBytes: number;
+  /** The file's path, to open it elsewhere. */
+  path: string;
+}
+
 /** The request-response calls of `DeskApi` (everything but the event subscription). */
 export type DeskMethod = Exclude<keyof DeskApi, "onHostEvent">;
+
+/** Every call by name, for the shells that pass them on one by one (the preload, the WebSocket client). */
+export const DESK_METHODS = [
+  "getState",
+  "chooseWorkspace",
+  "openWorkspace",
+  "listSessions",
+  "newSession",
+  "openSession",
+  "prompt",
+  "stop",
+  "decide",
+  "cancelCommand",
+  "readFullOutput",
+  "setModel",
+  "setThinkingLevel",
+  "setApiKey",
+  "addRule",
+  "updateRule",
+  "removeRule",
+  "getHistory",
+] as const satisfies readonly DeskMethod[];
+
+// A method added to DeskApi but not to DESK_METHODS fails to compile here.
+const everyMethodListed: Exclude<DeskMethod, (typeof DESK_METHODS)[number]> extends never ? true : false =
+  true;
+void everyMethodListed;
 
 /** The parameter a call takes (undefined for calls without one). */
 export type DeskParams<M extends DeskMethod> = Parameters<DeskApi[M]>[0];

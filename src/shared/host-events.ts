@@ -1,18 +1,93 @@
-import type { HostState, WorkspaceInfo } from "./host-state";
+import type { CommandView } from "./commands";
+import type { HostState } from "./host-state";
+import type { ModelsState } from "./models";
+import type { CommandRule } from "./rules";
+import type { TranscriptItem } from "./transcript";
 
-/** The host's whole state, sent when a client connects or asks for it; it replaces whatever the UI had. */
+/**
+ * The host's whole state. Sent when a client connects or asks, and whenever the workspace or the
+ * conversation is replaced: it replaces whatever the UI had.
+ */
 export interface SnapshotEvent {
   type: "snapshot";
   /** The state at the moment of sending. */
   state: HostState;
 }
 
-/** A workspace was opened (or closed, when null). */
-export interface WorkspaceChangedEvent {
-  type: "workspace-changed";
-  /** The workspace now open. */
-  workspace: WorkspaceInfo | null;
+/** The agent started or finished working. */
+export interface SessionStatusEvent {
+  type: "session-status";
+  /** Whether it is working now. */
+  running: boolean;
+}
+
+/** A new entry at the end of the conversation. */
+export interface TranscriptAddEvent {
+  type: "transcript-add";
+  /** The entry. */
+  item: TranscriptItem;
+}
+
+/** An entry changed (a message finished, a tool ended): replace the entry with this id. */
+export interface TranscriptUpdateEvent {
+  type: "transcript-update";
+  /** The entry as it is now. */
+  item: TranscriptItem;
+}
+
+/** Streamed text of an assistant message, to append. */
+export interface AssistantDeltaEvent {
+  type: "assistant-delta";
+  /** The assistant entry's id. */
+  id: string;
+  /** Text to append to the answer. */
+  text?: string;
+  /** Text to append to the thinking. */
+  thinking?: string;
+}
+
+/** A command was asked for, decided, started or ended: replace the command with this id. */
+export interface CommandUpdateEvent {
+  type: "command-update";
+  /** The command as it is now. */
+  command: CommandView;
+}
+
+/** A running command's output so far (at most about ten a second per command). */
+export interface CommandOutputEvent {
+  type: "command-output";
+  /** The command's id. */
+  id: string;
+  /** The tail of its output (replaces the previous tail). */
+  output: string;
+  /** Bytes printed so far. */
+  totalBytes: number;
+  /** Lines printed so far. */
+  totalLines: number;
+}
+
+/** The rules in force changed. */
+export interface RulesChangedEvent {
+  type: "rules-changed";
+  /** All of them, as they are now. */
+  rules: CommandRule[];
+}
+
+/** The models or the choice in force changed. */
+export interface ModelsChangedEvent {
+  type: "models-changed";
+  /** The models as they are now. */
+  models: ModelsState;
 }
 
 /** Everything the host pushes to the UI, discriminated by `type`. */
-export type HostEvent = SnapshotEvent | WorkspaceChangedEvent;
+export type HostEvent =
+  | SnapshotEvent
+  | SessionStatusEvent
+  | TranscriptAddEvent
+  | TranscriptUpdateEvent
+  | AssistantDeltaEvent
+  | CommandUpdateEvent
+  | CommandOutputEvent
+  | RulesChangedEvent
+  | ModelsChangedEvent;

@@ -1,3 +1,8 @@
+import type { CommandView } from "./commands";
+import type { ModelsState } from "./models";
+import type { CommandRule } from "./rules";
+import type { TranscriptItem } from "./transcript";
+
 /** The folder the person works in; every command runs here. */
 export interface WorkspaceInfo {
   /** Absolute path of the folder. */
@@ -19,4 +24,52 @@ export interface HostState {
   canChooseWorkspace: boolean;
   /** Pi Desk's version, shown in the UI and in bug reports. */
   version: string;
+  /** The conversation with the agent, once a workspace is open. */
+  session: SessionState | null;
+  /** The limits every command runs under, once a workspace is open. */
+  limits: CommandLimits | null;
+  /** The models and the one in use. */
+  models: ModelsState;
+  /** The rules in force: this session's and the workspace's. */
+  rules: CommandRule[];
+}
+
+/** The open conversation. */
+export interface SessionState {
+  /** Pi's session id. */
+  id: string;
+  /** The session file (continue it with the `pi` command line tool), once written. */
+  file?: string;
+  /** Whether the agent is working (a Stop button shows while it is). */
+  running: boolean;
+  /** The conversation, in order. */
+  transcript: TranscriptItem[];
+  /** Every `run_command` call of the session, by id. */
+  commands: Record<string, CommandView>;
+}
+
+/** What the host enforces on every command, shown in settings. */
+export interface CommandLimits {
+  /** The binaries commands may run; empty means unrestricted. */
+  allowedBinaries: string[];
+  /** The timeout when the agent gives none, in seconds. */
+  defaultTimeoutSeconds: number;
+  /** The cap on any timeout, in seconds. */
+  maxTimeoutSeconds: number;
+  /** The names of the variables a command's environment holds (values are not shown). */
+  environment: string[];
+}
+
+/** A past conversation of the workspace. */
+export interface SessionSummary {
+  /** The session file. */
+  path: string;
+  /** Pi's session id. */
+  id: string;
+  /** Its name, or the first thing asked. */
+  title: string;
+  /** When it last changed (ms since the epoch). */
+  modified: number;
+  /** How many messages it holds. */
+  messageCount: number;
 }

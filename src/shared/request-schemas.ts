@@ -1,32 +1,78 @@
-import { type Static, Type } from "typebox";
-import type { DeskMethod } from "./desk-api";
+import { type Static, type TSchema, Type } from "typebox";
+import { DESK_METHODS, type DeskMethod, type DeskParams } from "./desk-api";
+
+export { DESK_METHODS as deskMethods };
 
 // The schemas every payload is checked against where it crosses into the host. They live apart from the
 // contract's types so the renderer, which only needs the types, does not bundle the schema library.
 
-/** Parameters of `DeskApi.openWorkspace`. */
-export const OpenWorkspaceParams = Type.Object(
-  {
-    /** Absolute path of an existing folder. */
-    path: Type.String({ minLength: 1, maxLength: 4096 }),
-  },
-  { additionalProperties: false },
-);
-/** Parameters of `DeskApi.openWorkspace`. */
-export type OpenWorkspaceParams = Static<typeof OpenWorkspaceParams>;
-
-/** A call without parameters: nothing may be sent. */
+/** Ids the host issued (uuids, tool call ids): short printable strings. */
+const Id = Type.String({ minLength: 1, maxLength: 200, pattern: "^[\\x21-\\x7e]+$" });
+/** An absolute path. */
+const Path = Type.String({ minLength: 1, maxLength: 4096 });
+/** No parameters: nothing may be sent. */
 const NoParams = Type.Undefined();
+/** A closed object: unknown keys (`__proto__` included) are refused. */
+const Params = <T extends Record<string, TSchema>>(properties: T) =>
+  Type.Object(properties, { additionalProperties: false });
+
+const RuleDraftSchema = Params({
+  effect: Type.Union([Type.Literal("allow"), Type.Literal("deny")]),
+  match: Type.Union([Type.Literal("exact"), Type.Literal("prefix")]),
+  pattern: Type.String({ minLength: 1, maxLength: 10_000 }),
+  scope: Type.Union([Type.Literal("session"), Type.Literal("workspace")]),
+});
+
+const DecisionSchema = Type.Union([
+  Params({
+    kind: Type.Literal("approve"),
+    command: Type.Optional(Type.String({ minLength: 1, maxLength: 64 * 1024 })),
+    timeoutSeconds: Type.Optional(Type.Number()),
+  }),
+  Params({ kind: Type.Literal("deny"), reason: Type.Optional(Type.String({ maxLength: 10_000 })) }),
+]);
 
 /** The parameter schema of every call; a method missing here cannot be called. */
 export const requestSchemas = {
   getState: NoParams,
   chooseWorkspace: NoParams,
-  openWorkspace: OpenWorkspaceParams,
-} as const satisfies Record<DeskMethod, unknown>;
+  openWorkspace: Params({ path: Path }),
+  listSessions: NoParams,
+  newSession: NoParams,
+  openSession: Params({ path: Path }),
+  prompt: Params({ text: Type.String({ minLength: 1, maxLength: 1024 * 1024 }) }),
+  stop: NoParams,
+  decide: Params({ approvalId: Id, decision: DecisionSchema, rule: Type.Optional(RuleDraftSchema) }),
+  cancelCommand: Params({ commandId: Id }),
+  readFullOutput: Params({ commandId: Id, offset: Type.Optional(Type.Integer({ minimum: 0 })) }),
+  setModel: Params({
+    provider: Type.String({ minLength: 1, maxLength: 200 }),
+    id: Type.String({ minLength: 1, maxLength: 500 }),
+  }),
+  setThinkingLevel: Params({
+    level: Type.Union(
+      ["off", "minimal", "low", "medium", "high", "xhigh"].map((level) => Type.Literal(level)),
+    ),
+  }),
+  setApiKey: Params({
+    provider: Type.String({ minLength: 1, maxLength: 200 }),
+    key: Type.String({ minLength: 1, maxLength: 10_000 }),
+  }),
+  addRule: RuleDraftSchema,
+  updateRule: Params({ id: Id, rule: RuleDraftSchema }),
+  removeRule: Params({ id: Id }),
+  getHistory: Params({
+    query: Type.Optional(Type.String({ maxLength: 1000 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+  }),
+} as const;
 
-/** The method names, for lookups that must not reach `Object.prototype`. */
-export const deskMethods = Object.keys(requestSchemas) as DeskMethod[];
+// Every schema must accept only what the contract's types say: a schema looser than DeskApi fails here.
+type SchemaFits = {
+  [M in DeskMethod]: Static<(typeof requestSchemas)[M]> extends DeskParams<M> ? true : M;
+}[DeskMethod];
+const schemasFitTheContract: SchemaFits = true;
+void schemasFitTheContract;
 
 /** Is this string one of the calls? (An own-key check, so `__proto__` or `toString` never match.) */
 export function isDeskMethod(name: unknown): name is DeskMethod {

@@ -1,14 +1,17 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from "electron";
 import { describe, expect, it } from "vitest";
 import { DeskHost } from "../../src/main/host/desk-host";
 import { registerDeskIpc } from "../../src/main/ipc";
-import { HOST_EVENT_CHANNEL } from "../../src/shared/desk-api";
+import { DESK_METHODS, HOST_EVENT_CHANNEL } from "../../src/shared/desk-api";
 
 // Electron's binary cannot run on this machine, so these tests stand in the two objects registerDeskIpc
 // touches: a handler table with ipcMain's handle/removeHandler, and a window's WebContents.
 type Handler = (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown>;
 
-function setUp() {
+async function setUp() {
   const handlers = new Map<string, Handler>();
   const sent: [string, unknown][] = [];
   const ipcMain = {
@@ -20,7 +23,7 @@ function setUp() {
     send: (channel: string, payload: unknown) => sent.push([channel, payload]),
   } as unknown as WebContents;
   const mainFrame = { url: "file:///app/out/renderer/index.html", parent: null };
-  const host = new DeskHost({ shell: "electron", version: "test" });
+  const host = await DeskHost.create({ shell: "electron", version: "test" });
   const unregister = registerDeskIpc(ipcMain, host, contents, "file:///app/out/renderer/index.html");
   const invoke = (channel: string, frame: object | null, ...args: unknown[]) => {
     const handler = handlers.get(channel);
@@ -31,17 +34,15 @@ function setUp() {
 }
 
 describe("DeskApi over Electron IPC", () => {
-  it("registers one prefixed channel per call, and nothing else", () => {
-    const { handlers } = setUp();
-    expect([...handlers.keys()].sort()).toEqual([
-      "pi-desk:chooseWorkspace",
-      "pi-desk:getState",
-      "pi-desk:openWorkspace",
-    ]);
+  it("registers one prefixed channel per call, and nothing else", async () => {
+    const { handlers } = await setUp();
+    expect([...handlers.keys()].sort()).toEqual(
+      [...DESK_METHODS].map((method) => `pi-desk:${method}`).sort(),
+    );
   });
 
   it("answers the app's own top frame", async () => {
-    const { invoke, mainFrame } = setUp();
+    const { invoke, mainFrame } = await setUp();
     await expect(invoke("pi-desk:getState", mainFrame)).resolves.toMatchObject({ shell: "electron" });
   });
 
@@ -51,12 +52,12 @@ describe("DeskApi over Electron IPC", () => {
     ["another local file", { url: "file:///tmp/evil.html", parent: null }],
     ["a frame that is gone", null],
   ])("refuses a call from %s", async (_label, frame) => {
-    const { invoke } = setUp();
+    const { invoke } = await setUp();
     await expect(invoke("pi-desk:getState", frame)).rejects.toThrow("did not come from Pi Desk's own page");
   });
 
   it("refuses a malformed payload with a clear error and changes nothing", async () => {
-    const { invoke, mainFrame, host, sent } = setUp();
+    const { invoke, mainFrame, host, sent } = await setUp();
     await expect(invoke("pi-desk:openWorkspace", mainFrame, { path: 1 })).rejects.toThrow(
       /^Invalid parameters for openWorkspace: \/path must be string/,
     );
@@ -68,16 +69,16 @@ describe("DeskApi over Electron IPC", () => {
   });
 
   it("has no handler for an unknown channel", async () => {
-    const { invoke, mainFrame } = setUp();
+    const { invoke, mainFrame } = await setUp();
     await expect(invoke("pi-desk:runAnything", mainFrame)).rejects.toThrow("No handler registered");
   });
 
   it("forwards host events to the window on the event channel, and stops when taken down", async () => {
-    const { invoke, mainFrame, sent, unregister, handlers } = setUp();
-    await invoke("pi-desk:openWorkspace", mainFrame, { path: "/tmp" });
-    expect(sent).toEqual([
-      [HOST_EVENT_CHANNEL, { type: "workspace-changed", workspace: { path: "/tmp", name: "tmp" } }],
-    ]);
+    const { invoke, mainFrame, sent, unregister, handlers, host } = await setUp();
+    const folder = mkdtempSync(join(tmpdir(), "pi-desk-ipc-"));
+    await invoke("pi-desk:openWorkspace", mainFrame, { path: folder });
+    expect(sent).toEqual([[HOST_EVENT_CHANNEL, { type: "snapshot", state: host.state() }]]);
+    await host.dispose();
     unregister();
     expect(handlers.size).toBe(0);
   });

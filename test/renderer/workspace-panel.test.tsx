@@ -3,14 +3,19 @@ import { afterEach, describe, expect, it } from "vitest";
 import { WorkspacePanel } from "../../src/renderer/src/features/workspace/WorkspacePanel";
 import type { DeskApi } from "../../src/shared/desk-api";
 import type { HostState } from "../../src/shared/host-state";
+import { fakeApi, hostState } from "./fixtures";
 
 afterEach(cleanup);
 
-const base: HostState = { workspace: null, shell: "electron", canChooseWorkspace: true, version: "1" };
+const base: HostState = hostState({
+  workspace: null,
+  session: null,
+  shell: "electron",
+  canChooseWorkspace: true,
+});
 
 function apiThatFails(message: string): DeskApi {
-  const fail = () => Promise.reject(new Error(message));
-  return { getState: fail, chooseWorkspace: fail, openWorkspace: fail, onHostEvent: () => () => {} };
+  return fakeApi({ chooseWorkspace: () => Promise.reject(new Error(message)) });
 }
 
 describe("WorkspacePanel", () => {

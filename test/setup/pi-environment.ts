@@ -8,3 +8,5 @@ process.env.PI_OFFLINE = "1";
 process.env.PI_CODING_AGENT_DIR = mkdtempSync(join(tmpdir(), "pi-desk-agent-"));
 delete process.env.PI_CODING_AGENT_SESSION_DIR;
 delete process.env.PI_DESK_SCRIPT;
+// Rules, audit logs and full outputs go to a scratch folder, never the person's ~/.pi-desk.
+process.env.PI_DESK_DATA_DIR = mkdtempSync(join(tmpdir(), "pi-desk-data-"));

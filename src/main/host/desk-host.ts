@@ -1,7 +1,21 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
 import type { DeskApi, DeskMethod, Unsubscribe } from "../../shared/desk-api";
 import type { HostEvent } from "../../shared/host-events";
 import type { HostState, ShellKind, WorkspaceInfo } from "../../shared/host-state";
+import type { ModelsState, ThinkingLevel } from "../../shared/models";
+import { listWorkspaceSessions, type SessionChoice } from "../session/agent-session-factory";
+import { DeskModels } from "../session/model-runtime";
+import { type CommandSettings, WorkspaceSession } from "../session/workspace-session";
 import { resolveWorkspace } from "./workspace";
+
+/** Keeps provider API keys between runs; the desktop app's is backed by the OS keychain. */
+export interface SecretStore {
+  /** Every stored key, by provider. */
+  load(): Promise<Record<string, string>>;
+  /** Stores a provider's key. */
+  save(provider: string, key: string): Promise<void>;
+}
 
 /** How a shell sets up the host core. */
 export interface DeskHostOptions {
@@ -13,6 +27,12 @@ export interface DeskHostOptions {
   workspace?: WorkspaceInfo;
   /** Asks the person for a folder; absent where the shell has no folder dialog. */
   pickFolder?: () => Promise<string | null>;
+  /** Where rules, audit logs and full outputs are kept: `PI_DESK_DATA_DIR`, else `~/.pi-desk`. */
+  dataRoot?: string;
+  /** The limits on commands. */
+  commands?: CommandSettings;
+  /** Where API keys given in the UI are kept; absent: in memory only, never written in plain text. */
+  secrets?: SecretStore;
 }
 
 /** The host's side of a call: what `DeskApi` does once the shell has checked who asks and with what. */
@@ -23,11 +43,27 @@ export type DeskHandlers = { [M in DeskMethod]: DeskApi[M] };
  * subscriber what changed. It imports nothing from Electron, so it runs and is tested under plain Node.
  */
 export class DeskHost {
-  private workspace: WorkspaceInfo | null;
+  private workspace: WorkspaceInfo | null = null;
+  private session: WorkspaceSession | null = null;
   private readonly listeners = new Set<(event: HostEvent) => void>();
+  private readonly dataRoot: string;
 
-  constructor(private readonly options: DeskHostOptions) {
-    this.workspace = options.workspace ?? null;
+  private constructor(
+    private readonly options: DeskHostOptions,
+    private readonly models: DeskModels,
+  ) {
+    this.dataRoot = options.dataRoot ?? process.env.PI_DESK_DATA_DIR ?? join(homedir(), ".pi-desk");
+  }
+
+  /** Sets up the models and opens the start workspace, if any. */
+  static async create(options: DeskHostOptions): Promise<DeskHost> {
+    const models = await DeskModels.create();
+    for (const [provider, key] of Object.entries((await options.secrets?.load()) ?? {})) {
+      await models.setApiKey(provider, key);
+    }
+    const host = new DeskHost(options, models);
+    if (options.workspace) await host.open(options.workspace, { kind: "new" });
+    return host;
   }
 
   /** The state a newly connected UI starts from. */
@@ -37,6 +73,10 @@ export class DeskHost {
       shell: this.options.shell,
       canChooseWorkspace: this.options.pickFolder !== undefined,
       version: this.options.version,
+      session: this.session?.state() ?? null,
+      limits: this.session?.limits ?? null,
+      models: this.modelsState(),
+      rules: this.session?.ruleList() ?? [],
     };
   }
 
@@ -55,21 +95,104 @@ export class DeskHost {
         throw new Error("This host has no folder dialog: start it with --workspace <folder> to choose one.");
       }
       const path = await pick();
-      return path === null ? null : this.open(path);
+      return path === null ? null : this.open(await resolveWorkspace(path), { kind: "new" });
     },
-    openWorkspace: async ({ path }) => this.open(path),
+    openWorkspace: async ({ path }) => this.open(await resolveWorkspace(path), { kind: "new" }),
+    listSessions: async () => {
+      const workspace = this.requireWorkspace();
+      return (await listWorkspaceSessions(workspace.path)).map((past) => ({
+        path: past.path,
+        id: past.id,
+        title: past.name ?? (past.firstMessage.trim().slice(0, 120) || "(empty conversation)"),
+        modified: past.modified.getTime(),
+        messageCount: past.messageCount,
+      }));
+    },
+    newSession: async () => {
+      await this.open(this.requireWorkspace(), { kind: "new" });
+    },
+    openSession: async ({ path }) => {
+      await this.open(this.requireWorkspace(), { kind: "open", path });
+    },
+    prompt: async ({ text }) => this.requireSession().prompt(text),
+    stop: async () => this.requireSession().stop(),
+    decide: async ({ approvalId, decision, rule }) =>
+      this.requireSession().decide(approvalId, decision, rule),
+    cancelCommand: async ({ commandId }) => this.requireSession().cancelCommand(commandId),
+    readFullOutput: async ({ commandId, offset }) => this.requireSession().readFullOutput(commandId, offset),
+    setModel: async ({ provider, id }) => {
+      const model = this.models.pick({ provider, id });
+      if (!model) throw new Error(`There is no model "${provider}/${id}". Pick one from the list.`);
+      await this.requireSession().agent.setModel(model);
+      this.emit({ type: "models-changed", models: this.modelsState() });
+    },
+    setThinkingLevel: async ({ level }) => {
+      this.requireSession().agent.setThinkingLevel(level);
+      this.emit({ type: "models-changed", models: this.modelsState() });
+    },
+    setApiKey: async ({ provider, key }) => {
+      await this.models.setApiKey(provider, key.trim());
+      await this.options.secrets?.save(provider, key.trim());
+      this.emit({ type: "models-changed", models: this.modelsState() });
+    },
+    addRule: async (draft) => this.requireSession().addRule(draft),
+    updateRule: async ({ id, rule }) => this.requireSession().updateRule(id, rule),
+    removeRule: async ({ id }) => this.requireSession().removeRule(id),
+    getHistory: async ({ query, limit }) => this.requireSession().history(query, limit),
   };
 
-  /** Release everything the host holds. */
+  /** Releases everything: the session is disposed and every running command's tree killed. */
   async dispose(): Promise<void> {
+    await this.session?.dispose();
+    this.session = null;
     this.listeners.clear();
   }
 
-  private async open(path: string): Promise<WorkspaceInfo> {
-    const workspace = await resolveWorkspace(path);
+  private async open(workspace: WorkspaceInfo, choice: SessionChoice): Promise<WorkspaceInfo> {
+    const next = await WorkspaceSession.open({
+      workspace,
+      dataRoot: this.dataRoot,
+      models: this.models,
+      commands: this.options.commands,
+      open: choice,
+      emit: (event) => {
+        if (this.session === next) this.emit(event);
+      },
+    });
+    const previous = this.session;
+    this.session = next;
     this.workspace = workspace;
-    this.emit({ type: "workspace-changed", workspace });
+    await previous?.dispose();
+    this.emit({ type: "snapshot", state: this.state() });
     return workspace;
+  }
+
+  private modelsState(): ModelsState {
+    const agent = this.session?.agent;
+    const current = agent?.model;
+    const problem = this.models.problem();
+    return {
+      options: this.models.list().map((model) => ({
+        provider: model.provider,
+        id: model.id,
+        name: model.name,
+        hasKey: model.hasKey,
+        thinkingLevels: model.thinkingLevels as ThinkingLevel[],
+      })),
+      current: current ? { provider: current.provider, id: current.id } : null,
+      thinkingLevel: (agent?.thinkingLevel ?? "off") as ThinkingLevel,
+      ...(problem ? { problem } : {}),
+    };
+  }
+
+  private requireWorkspace(): WorkspaceInfo {
+    if (!this.workspace) throw new Error("No workspace is open: open a folder first.");
+    return this.workspace;
+  }
+
+  private requireSession(): WorkspaceSession {
+    if (!this.session) throw new Error("No workspace is open: open a folder first.");
+    return this.session;
   }
 
   private emit(event: HostEvent): void {

@@ -1,25 +1,74 @@
-import { useEffect } from "react";
+import { useEffect, useMemo, useState } from "react";
 import type { DeskClient } from "./client/desk-client";
+import { ChatView } from "./features/chat/ChatView";
+import { ApprovalTray } from "./features/commands/ApprovalTray";
+import { pendingCommands } from "./features/commands/command-status";
+import { HistoryView } from "./features/history/HistoryView";
+import { SettingsView } from "./features/settings/SettingsView";
 import { ConnectionBadge } from "./features/workspace/ConnectionBadge";
+import { SessionList } from "./features/workspace/SessionList";
 import { WorkspacePanel } from "./features/workspace/WorkspacePanel";
+import type { Messages } from "./i18n/en";
+import { useT } from "./i18n/i18n";
 import { useDesk } from "./use-desk";
 
-/** The whole window: header with workspace and connection, then the workspace panel. */
+/** The views the header switches between. */
+type ViewName = "chat" | "history" | "settings";
+const VIEWS: ViewName[] = ["chat", "history", "settings"];
+
+/** The window title: how many commands wait, then the workspace, then the app. */
+export function windowTitle(t: Messages, workspace: string | undefined, waiting: number): string {
+  const base = workspace ? `${workspace} — ${t.title.base}` : t.title.base;
+  return waiting > 0 ? `${t.title.waiting(waiting)}${base}` : base;
+}
+
+/**
+ * The whole window: the header (workspace, views, connection), the workspace and its chats on the side,
+ * the tray of commands waiting for approval, and the view in use.
+ */
 export function App({ client }: { client: DeskClient }) {
+  const t = useT();
   const view = useDesk(client);
-  const workspace = view.host?.workspace;
+  const [current, setCurrent] = useState<ViewName>("chat");
+  const host = view.host;
+  const workspace = host?.workspace;
+  const session = host?.session;
+  const waiting = useMemo(() => pendingCommands(session), [session]);
+  const historyKey = useMemo(
+    () =>
+      session
+        ? Object.values(session.commands)
+            .map((c) => c.phase)
+            .join()
+        : "",
+    [session],
+  );
 
   useEffect(() => {
-    document.title = workspace ? `${workspace.name} — Pi Desk` : "Pi Desk";
-  }, [workspace]);
+    document.title = windowTitle(t, workspace?.name, waiting.length);
+  }, [t, workspace?.name, waiting.length]);
 
   return (
     <div className="app">
       <header className="app-header">
         <div className="app-title">
-          <h1>Pi Desk</h1>
+          <h1>{t.appName}</h1>
           {workspace && <span className="header-workspace">{workspace.name}</span>}
         </div>
+        <nav aria-label={t.nav.label} className="app-nav">
+          {VIEWS.map((name) => (
+            <button
+              key={name}
+              type="button"
+              className="nav-button"
+              aria-current={current === name ? "page" : undefined}
+              onClick={() => setCurrent(name)}
+              data-testid={`nav-${name}`}
+            >
+              {t.nav[name]}
+            </button>
+          ))}
+        </nav>
         <ConnectionBadge status={view.connection} />
       </header>
       {view.connection.kind === "disconnected" && (
@@ -27,10 +76,27 @@ export function App({ client }: { client: DeskClient }) {
           {view.connection.reason}
         </p>
       )}
-      <main className="app-main">
-        {view.host ? <WorkspacePanel host={view.host} api={client.api} /> : <p className="muted">Loading…</p>}
-      </main>
-      {view.host && <footer className="app-footer">Pi Desk {view.host.version}</footer>}
+      {host ? (
+        <div className="app-body">
+          <aside className="sidebar">
+            <WorkspacePanel host={host} api={client.api} />
+            <SessionList host={host} api={client.api} />
+            <p className="muted app-version">
+              {t.appName} {host.version}
+            </p>
+          </aside>
+          <main className="app-main">
+            <ApprovalTray commands={waiting} api={client.api} />
+            {current === "chat" && <ChatView host={host} api={client.api} />}
+            {current === "history" && <HistoryView api={client.api} refreshKey={historyKey} />}
+            {current === "settings" && <SettingsView host={host} api={client.api} />}
+          </main>
+        </div>
+      ) : (
+        <main className="app-main">
+          <p className="muted">{t.loading}</p>
+        </main>
+      )}
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
 import { connectDesk } from "./client/desk-client";
+import { I18nProvider } from "./i18n/i18n";
 import "./styles.css";
 
 const root = document.getElementById("root");
@@ -9,6 +10,8 @@ if (!root) throw new Error("index.html has no #root element");
 const client = connectDesk();
 createRoot(root).render(
   <StrictMode>
-    <App client={client} />
+    <I18nProvider>
+      <App client={client} />
+    </I18nProvider>
   </StrictMode>,
 );

@@ -1,27 +1,66 @@
 import { useEffect, useReducer } from "react";
 import type { DeskClient } from "./client/desk-client";
-import { type DeskView, deskReducer, initialView } from "./state/desk-reducer";
+import { type DeskAction, type DeskView, deskReducer, initialView } from "./state/desk-reducer";
+
+/** Applies a frame's worth of actions in order: one state change, one render. */
+function reduceAll(view: DeskView, actions: DeskAction[]): DeskView {
+  return actions.reduce(deskReducer, view);
+}
+
+/** When a hidden page gets no animation frames, a timer still flushes, more slowly. */
+const FALLBACK_FLUSH_MS = 250;
+/** Past this many queued actions, flush at once rather than hold them. */
+const MAX_QUEUED = 2000;
 
 /**
  * Follows the host: every event goes through the reducer, and on each (re)connection the whole state is
  * fetched again, so nothing missed while away is lost.
+ *
+ * Events are queued and applied once per animation frame: a command printing as fast as it can, or a
+ * model streaming many small deltas, costs one render a frame, not one per event. Order is kept, the
+ * snapshot fetched on connecting included, since it goes through the same queue.
  */
 export function useDesk(client: DeskClient): DeskView {
-  const [view, dispatch] = useReducer(deskReducer, initialView);
+  const [view, dispatch] = useReducer(reduceAll, initialView);
   useEffect(() => {
-    const stopEvents = client.api.onHostEvent(dispatch);
+    let queue: DeskAction[] = [];
+    let frame: number | null = null;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const hasFrames = typeof requestAnimationFrame === "function";
+
+    const flush = () => {
+      if (frame !== null) cancelAnimationFrame(frame);
+      if (timer !== null) clearTimeout(timer);
+      frame = null;
+      timer = null;
+      if (queue.length === 0) return;
+      const actions = queue;
+      queue = [];
+      dispatch(actions);
+    };
+    const enqueue = (action: DeskAction) => {
+      queue.push(action);
+      if (queue.length >= MAX_QUEUED) return flush();
+      if (hasFrames && frame === null) frame = requestAnimationFrame(flush);
+      if (timer === null) timer = setTimeout(flush, hasFrames ? FALLBACK_FLUSH_MS : 16);
+    };
+
+    const stopEvents = client.api.onHostEvent(enqueue);
     const stopConnection = client.onConnection((status) => {
-      dispatch({ type: "connection", status });
+      enqueue({ type: "connection", status });
       if (status.kind !== "connected") return;
       client.api.getState().then(
-        (state) => dispatch({ type: "snapshot", state }),
+        (state) => enqueue({ type: "snapshot", state }),
         (error: Error) =>
-          dispatch({ type: "connection", status: { kind: "disconnected", reason: error.message } }),
+          enqueue({ type: "connection", status: { kind: "disconnected", reason: error.message } }),
       );
     });
     return () => {
       stopEvents();
       stopConnection();
+      if (frame !== null) cancelAnimationFrame(frame);
+      if (timer !== null) clearTimeout(timer);
+      queue = [];
     };
   }, [client]);
   return view;

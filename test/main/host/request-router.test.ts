@@ -5,20 +5,30 @@ import { describe, expect, it } from "vitest";
 import { DeskHost } from "../../../src/main/host/desk-host";
 import { routeRequest } from "../../../src/main/host/request-router";
 
-function makeHost() {
+async function makeHost() {
   const events: unknown[] = [];
-  const host = new DeskHost({ shell: "browser", version: "test" });
+  const host = await DeskHost.create({
+    shell: "browser",
+    version: "test",
+    dataRoot: mkdtempSync(join(tmpdir(), "pi-desk-data-")),
+  });
   host.subscribe((event) => events.push(event));
   return { host, events };
 }
 
 describe("routeRequest", () => {
   it("answers a valid call with the host's result", async () => {
-    const { host } = makeHost();
+    const { host } = await makeHost();
     const outcome = await routeRequest(host.handlers, "getState", undefined);
-    expect(outcome).toEqual({
+    expect(outcome).toMatchObject({
       ok: true,
-      result: { workspace: null, shell: "browser", canChooseWorkspace: false, version: "test" },
+      result: {
+        workspace: null,
+        shell: "browser",
+        canChooseWorkspace: false,
+        version: "test",
+        session: null,
+      },
     });
   });
 
@@ -30,12 +40,14 @@ describe("routeRequest", () => {
     ["a number", 42],
     ["nothing", undefined],
   ])("refuses %s as an unknown method and names the known ones", async (_label, method) => {
-    const { host, events } = makeHost();
+    const { host, events } = await makeHost();
     const outcome = await routeRequest(host.handlers, method, undefined);
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
     expect(outcome.error.code).toBe("unknown-method");
-    expect(outcome.error.message).toContain("Known methods: getState, chooseWorkspace, openWorkspace");
+    expect(outcome.error.message).toContain(
+      "Known methods: getState, chooseWorkspace, openWorkspace, listSessions",
+    );
     expect(events).toEqual([]);
   });
 
@@ -50,7 +62,7 @@ describe("routeRequest", () => {
     ["null", null],
     ["an array", ["/tmp"]],
   ])("refuses openWorkspace with %s and changes nothing", async (_label, params) => {
-    const { host, events } = makeHost();
+    const { host, events } = await makeHost();
     const outcome = await routeRequest(host.handlers, "openWorkspace", params);
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) {
@@ -63,21 +75,23 @@ describe("routeRequest", () => {
   });
 
   it("refuses parameters sent to a call that takes none", async () => {
-    const { host } = makeHost();
+    const { host } = await makeHost();
     const outcome = await routeRequest(host.handlers, "getState", { sneaky: 1 });
     expect(outcome).toMatchObject({ ok: false, error: { code: "invalid-params" } });
   });
 
   it("opens a workspace and tells subscribers", async () => {
-    const { host, events } = makeHost();
+    const { host, events } = await makeHost();
     const dir = mkdtempSync(join(tmpdir(), "pi-desk-router-"));
     const outcome = await routeRequest(host.handlers, "openWorkspace", { path: dir });
     expect(outcome).toMatchObject({ ok: true, result: { path: dir } });
-    expect(events).toEqual([{ type: "workspace-changed", workspace: host.state().workspace }]);
+    expect(events).toEqual([{ type: "snapshot", state: host.state() }]);
+    expect(host.state().session?.transcript).toEqual([]);
+    await host.dispose();
   });
 
   it("turns a failing call into an error value that says what to do", async () => {
-    const { host } = makeHost();
+    const { host } = await makeHost();
     const outcome = await routeRequest(host.handlers, "openWorkspace", { path: "/no/such/folder/here" });
     expect(outcome).toEqual({
       ok: false,

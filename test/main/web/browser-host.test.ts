@@ -16,13 +16,14 @@ let origin: string;
 beforeEach(async () => {
   const rendererDir = mkdtempSync(join(tmpdir(), "pi-desk-renderer-"));
   writeFileSync(join(rendererDir, "index.html"), "<!doctype html><title>Pi Desk</title>");
-  host = new DeskHost({ shell: "browser", version: "test" });
+  host = await DeskHost.create({ shell: "browser", version: "test" });
   server = await startBrowserHost({ host, rendererDir, token: "secret-token", maxConnections: 3 });
   origin = `http://127.0.0.1:${server.port}`;
 });
 
 afterEach(async () => {
   await server.close();
+  await host.dispose();
 });
 
 /** Opens a WebSocket the way a page would; resolves once open, rejects with the refusal's status. */
@@ -67,7 +68,7 @@ describe("the browser host", () => {
     const dir = mkdtempSync(join(tmpdir(), "pi-desk-open-"));
     ws.send(JSON.stringify({ id: 2, method: "openWorkspace", params: { path: dir } }));
     const event = await waitFor(() => messages.find((m) => m.kind === "event"));
-    expect(event).toMatchObject({ event: { type: "workspace-changed", workspace: { path: dir } } });
+    expect(event).toMatchObject({ event: { type: "snapshot", state: { workspace: { path: dir } } } });
     ws.close();
   });
 

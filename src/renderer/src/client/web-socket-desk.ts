@@ -1,4 +1,10 @@
-import type { DeskApi, DeskError, DeskMethod, Unsubscribe } from "../../../shared/desk-api";
+import {
+  DESK_METHODS,
+  type DeskApi,
+  type DeskError,
+  type DeskMethod,
+  type Unsubscribe,
+} from "../../../shared/desk-api";
 import type { HostEvent } from "../../../shared/host-events";
 import { type ServerMessage, TOKEN_PROTOCOL_PREFIX, WEB_PROTOCOL } from "../../../shared/web-protocol";
 import type { ConnectionStatus, DeskClient } from "./desk-client";
@@ -103,15 +109,16 @@ export function connectWebSocketDesk(location: Location): DeskClient {
       socket.send(JSON.stringify(params === undefined ? { id, method } : { id, method, params }));
     });
 
-  const api: DeskApi = {
-    getState: () => call("getState"),
-    chooseWorkspace: () => call("chooseWorkspace"),
-    openWorkspace: (params) => call("openWorkspace", params),
-    onHostEvent: (listener): Unsubscribe => {
+  const calls = Object.fromEntries(
+    DESK_METHODS.map((method) => [method, (params?: unknown) => call(method, params)]),
+  );
+  const api = {
+    ...calls,
+    onHostEvent: (listener: (event: HostEvent) => void): Unsubscribe => {
       eventListeners.add(listener);
       return () => eventListeners.delete(listener);
     },
-  };
+  } as DeskApi;
 
   connect();
   return {

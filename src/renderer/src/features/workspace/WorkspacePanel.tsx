@@ -1,9 +1,11 @@
 import { useState } from "react";
 import type { DeskApi } from "../../../../shared/desk-api";
 import type { HostState } from "../../../../shared/host-state";
+import { useT } from "../../i18n/i18n";
 
 /** The open workspace, or the way to open one. */
 export function WorkspacePanel({ host, api }: { host: HostState; api: DeskApi }) {
+  const t = useT();
   const [error, setError] = useState<string | null>(null);
   const choose = () => {
     setError(null);
@@ -12,7 +14,7 @@ export function WorkspacePanel({ host, api }: { host: HostState; api: DeskApi })
   const { workspace } = host;
   return (
     <section className="workspace-panel" aria-labelledby="workspace-heading">
-      <h2 id="workspace-heading">Workspace</h2>
+      <h2 id="workspace-heading">{t.workspace.heading}</h2>
       {workspace ? (
         <div data-testid="workspace">
           <p className="workspace-name" data-testid="workspace-name">
@@ -24,14 +26,12 @@ export function WorkspacePanel({ host, api }: { host: HostState; api: DeskApi })
         </div>
       ) : (
         <p data-testid="no-workspace">
-          {host.canChooseWorkspace
-            ? "No folder is open. Open the repository you want to work on."
-            : "No folder is open. Start the host with --workspace <folder>."}
+          {host.canChooseWorkspace ? t.workspace.noneChoosable : t.workspace.noneFixed}
         </p>
       )}
       {host.canChooseWorkspace && (
         <button type="button" onClick={choose} data-testid="choose-workspace">
-          {workspace ? "Open another folder…" : "Open folder…"}
+          {workspace ? t.workspace.openAnother : t.workspace.open}
         </button>
       )}
       {error && (

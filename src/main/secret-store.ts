@@ -1,0 +1,41 @@
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { safeStorage } from "electron";
+import type { SecretStore } from "./host/desk-host";
+
+/**
+ * API keys kept with the OS keychain through Electron's safeStorage: the file holds only ciphertext that
+ * the keychain's key decrypts, so the app never writes a key in plain text. Where no keychain is
+ * available (some Linux desktops), keys are refused here and live in memory for the run only.
+ */
+export function createKeychainSecretStore(file: string): SecretStore {
+  const read = async (): Promise<Record<string, string>> => {
+    const text = await readFile(file, "utf8").catch(() => "{}");
+    return JSON.parse(text) as Record<string, string>;
+  };
+  return {
+    load: async () => {
+      if (!safeStorage.isEncryptionAvailable()) return {};
+      const stored = await read();
+      return Object.fromEntries(
+        Object.entries(stored).map(([provider, sealed]) => [
+          provider,
+          safeStorage.decryptString(Buffer.from(sealed, "base64")),
+        ]),
+      );
+    },
+    save: async (provider, key) => {
+      if (!safeStorage.isEncryptionAvailable()) {
+        throw new Error(
+          "The key works for this run, but the OS keychain is not available to keep it; set the provider's " +
+            "environment variable (e.g. ANTHROPIC_API_KEY) to keep it across restarts.",
+        );
+      }
+      const stored = await read();
+      stored[provider] = safeStorage.encryptString(key).toString("base64");
+      await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+      await writeFile(`${file}.tmp`, JSON.stringify(stored), { mode: 0o600 });
+      await rename(`${file}.tmp`, file);
+    },
+  };
+}

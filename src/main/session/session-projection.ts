@@ -1,0 +1,299 @@
+import type { AgentSession, AgentSessionEvent } from "@earendil-works/pi-coding-agent";
+import type { CommandView, RunCommandDetails, RunCommandProgress } from "../../shared/commands";
+import type { HostEvent } from "../../shared/host-events";
+import type { AssistantItem, ToolItem, TranscriptItem } from "../../shared/transcript";
+
+/** A message of a session's conversation, as Pi stores it. */
+type AgentMessage = AgentSession["messages"][number];
+
+/** The first lines of a read-only tool's result shown in the transcript. */
+const TOOL_RESULT_PREVIEW_LINES = 8;
+
+type ContentBlock = {
+  type: string;
+  text?: string;
+  thinking?: string;
+  id?: string;
+  name?: string;
+  arguments?: unknown;
+};
+
+/**
+ * The conversation as the UI sees it, kept by the host so that any client (a reload, a second tab) can be
+ * given it whole. Pi's session events go in; transcript entries, command views and the host events that
+ * describe each change come out. It does no I/O.
+ */
+export class SessionProjection {
+  readonly transcript: TranscriptItem[] = [];
+  readonly commands = new Map<string, CommandView>();
+  running = false;
+  private readonly index = new Map<string, number>();
+  private assistantCount = 0;
+  private currentAssistant: AssistantItem | undefined;
+  /** The text of the latest assistant message: the one whose tool calls are running. */
+  private lastAssistantText = "";
+
+  constructor(
+    private readonly emit: (event: HostEvent) => void,
+    private readonly cwd: string,
+    private readonly maxTimeoutSeconds: number,
+  ) {}
+
+  /** Rebuilds the projection from a stored conversation (reopening a session), without emitting. */
+  load(messages: readonly AgentMessage[]): void {
+    for (const message of messages) {
+      const m = message as { role: string; content?: unknown; toolCallId?: string; details?: unknown };
+      if (m.role === "user") this.put({ kind: "user", id: this.nextId("u"), text: textOf(m.content) });
+      if (m.role === "assistant") {
+        const item = this.assistantItem(message, false);
+        if (item.text || item.thinking || item.error) this.put(item);
+        for (const block of blocksOf(m.content))
+          if (block.type === "toolCall") this.toolStarted(block, false);
+      }
+      if (m.role === "toolResult" && m.toolCallId) this.toolEnded(m.toolCallId, m, false);
+    }
+  }
+
+  /** Applies one live event from Pi's session. */
+  apply(event: AgentSessionEvent): void {
+    switch (event.type) {
+      case "agent_start":
+        this.setRunning(true);
+        return;
+      case "agent_settled":
+        this.setRunning(false);
+        return;
+      case "message_start": {
+        const role = (event.message as { role: string }).role;
+        if (role === "user") {
+          this.put(
+            {
+              kind: "user",
+              id: this.nextId("u"),
+              text: textOf((event.message as { content?: unknown }).content),
+            },
+            true,
+          );
+        } else if (role === "assistant") {
+          this.currentAssistant = {
+            kind: "assistant",
+            id: this.nextId("a"),
+            text: "",
+            thinking: "",
+            streaming: true,
+          };
+          this.put(this.currentAssistant, true);
+        }
+        return;
+      }
+      case "message_update": {
+        const delta = event.assistantMessageEvent;
+        const current = this.currentAssistant;
+        if (!current) return;
+        if (delta.type === "text_delta") {
+          current.text += delta.delta;
+          this.emit({ type: "assistant-delta", id: current.id, text: delta.delta });
+        } else if (delta.type === "thinking_delta") {
+          current.thinking += delta.delta;
+          this.emit({ type: "assistant-delta", id: current.id, thinking: delta.delta });
+        }
+        return;
+      }
+      case "message_end": {
+        const current = this.currentAssistant;
+        if ((event.message as { role: string }).role !== "assistant" || !current) return;
+        const final = { ...this.assistantItem(event.message, false), id: current.id };
+        this.currentAssistant = undefined;
+        this.lastAssistantText = final.text;
+        this.replace(final);
+        return;
+      }
+      case "tool_execution_start":
+        this.toolStarted({
+          type: "toolCall",
+          id: event.toolCallId,
+          name: event.toolName,
+          arguments: event.args,
+        });
+        return;
+      case "tool_execution_update":
+        this.progress(event.toolCallId, event.partialResult?.details, textOf(event.partialResult?.content));
+        return;
+      case "tool_execution_end":
+        this.toolEnded(event.toolCallId, { ...event.result, isError: event.isError }, true);
+        return;
+      case "auto_retry_start":
+        this.notice(
+          "info",
+          `The model's provider failed (${event.errorMessage}); retrying in ${Math.round(event.delayMs / 1000)} s ` +
+            `(attempt ${event.attempt} of ${event.maxAttempts}).`,
+        );
+        return;
+      case "auto_retry_end":
+        if (!event.success)
+          this.notice("error", `Retrying did not help: ${event.finalError ?? "the provider failed"}.`);
+        return;
+    }
+  }
+
+  /** Replaces a command's view (a decision, the host's own knowledge) and tells the UI. */
+  updateCommand(id: string, patch: Partial<CommandView>): CommandView | undefined {
+    const current = this.commands.get(id);
+    if (!current) return undefined;
+    const next = { ...current, ...patch };
+    this.commands.set(id, next);
+    this.emit({ type: "command-update", command: next });
+    return next;
+  }
+
+  /** What the agent said in the message that asked for a command: its reason, when it gave one. */
+  reasonFor(): string | undefined {
+    const text = this.lastAssistantText.trim();
+    return text ? text.slice(-2000) : undefined;
+  }
+
+  private toolStarted(block: ContentBlock, live = true): void {
+    const id = block.id ?? this.nextId("t");
+    if (this.index.has(id)) return;
+    const args = (block.arguments ?? {}) as Record<string, unknown>;
+    if (block.name === "run_command") {
+      this.commands.set(id, {
+        id,
+        phase: "pending",
+        command: typeof args.command === "string" ? args.command : "",
+        cwd: this.cwd,
+        timeoutSeconds: typeof args.timeout === "number" ? args.timeout : 0,
+        maxTimeoutSeconds: this.maxTimeoutSeconds,
+        parts: [],
+        risks: [],
+        output: "",
+        totalBytes: 0,
+        totalLines: 0,
+      });
+      this.put({ kind: "command", id }, live);
+      if (live) this.emit({ type: "command-update", command: this.commands.get(id) as CommandView });
+      return;
+    }
+    const summary = Object.values(args)
+      .filter((value) => typeof value === "string" || typeof value === "number")
+      .join(" ");
+    this.put(
+      { kind: "tool", id, name: block.name ?? "tool", summary: summary.slice(0, 300), state: "running" },
+      live,
+    );
+  }
+
+  private progress(id: string, details: RunCommandProgress | undefined, text: string): void {
+    const command = this.commands.get(id);
+    if (!command || details?.status !== "running") return;
+    const totals = { output: text, totalBytes: details.totalBytes, totalLines: details.totalLines };
+    if (command.phase !== "running") {
+      const next: CommandView = {
+        ...command,
+        ...totals,
+        phase: "running",
+        command: details.command,
+        timeoutSeconds: details.timeoutSeconds,
+        startedAt: Date.now() - details.elapsedMs,
+      };
+      delete next.approvalId;
+      this.commands.set(id, next);
+      this.emit({ type: "command-update", command: next });
+      return;
+    }
+    this.commands.set(id, { ...command, ...totals });
+    this.emit({ type: "command-output", id, ...totals });
+  }
+
+  private toolEnded(
+    id: string,
+    result: { content?: unknown; details?: unknown; isError?: boolean },
+    live: boolean,
+  ) {
+    const text = textOf(result.content);
+    const command = this.commands.get(id);
+    if (command) {
+      const details = result.details as RunCommandDetails | undefined;
+      const next: CommandView = details?.status
+        ? {
+            ...command,
+            phase: details.status,
+            command: details.command,
+            timeoutSeconds: details.timeoutSeconds,
+            details,
+            output: text,
+          }
+        : // Pi ends a call this way when the turn stopped before the tool ran at all.
+          { ...command, phase: "cancelled", output: text };
+      delete next.approvalId;
+      this.commands.set(id, next);
+      if (live) this.emit({ type: "command-update", command: next });
+      return;
+    }
+    const at = this.index.get(id);
+    const item = at === undefined ? undefined : this.transcript[at];
+    if (item?.kind !== "tool") return;
+    const preview = text.split("\n").slice(0, TOOL_RESULT_PREVIEW_LINES).join("\n");
+    const next: ToolItem = { ...item, state: result.isError ? "failed" : "done", result: preview };
+    if (live) this.replace(next);
+    else this.transcript[at as number] = next;
+  }
+
+  private assistantItem(message: AgentMessage, streaming: boolean): AssistantItem {
+    const m = message as { content?: unknown; stopReason?: string; errorMessage?: string };
+    const blocks = blocksOf(m.content);
+    const item: AssistantItem = {
+      kind: "assistant",
+      id: this.nextId("a"),
+      text: blocks.map((b) => (b.type === "text" ? (b.text ?? "") : "")).join(""),
+      thinking: blocks.map((b) => (b.type === "thinking" ? (b.thinking ?? "") : "")).join(""),
+      streaming,
+    };
+    if (m.stopReason === "error") {
+      item.error =
+        `${m.errorMessage ?? "The model's provider returned an error."} Check the model and its API key in ` +
+        "settings, or try again.";
+    }
+    return item;
+  }
+
+  private notice(level: "info" | "error", text: string): void {
+    this.put({ kind: "notice", id: this.nextId("n"), level, text }, true);
+  }
+
+  private setRunning(running: boolean): void {
+    if (this.running === running) return;
+    this.running = running;
+    this.emit({ type: "session-status", running });
+  }
+
+  private put(item: TranscriptItem, live = false): void {
+    this.index.set(item.id, this.transcript.length);
+    this.transcript.push(item);
+    if (live) this.emit({ type: "transcript-add", item });
+  }
+
+  private replace(item: TranscriptItem): void {
+    const at = this.index.get(item.id);
+    if (at === undefined) return;
+    this.transcript[at] = item;
+    this.emit({ type: "transcript-update", item });
+  }
+
+  private nextId(prefix: string): string {
+    this.assistantCount += 1;
+    return `${prefix}${this.assistantCount}`;
+  }
+}
+
+function blocksOf(content: unknown): ContentBlock[] {
+  return Array.isArray(content) ? (content as ContentBlock[]) : [];
+}
+
+/** The text of a message's content: a plain string, or its text blocks joined. */
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  return blocksOf(content)
+    .map((block) => (block.type === "text" ? (block.text ?? "") : ""))
+    .join("");
+}

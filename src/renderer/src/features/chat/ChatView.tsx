@@ -1,0 +1,61 @@
+import { useState } from "react";
+import type { DeskApi } from "../../../../shared/desk-api";
+import type { HostState } from "../../../../shared/host-state";
+import { useT } from "../../i18n/i18n";
+import { useAction } from "../../lib/use-action";
+import { ModelPicker, modelsUsable } from "../models/ModelPicker";
+import { ModelSetup } from "../models/ModelSetup";
+import { Composer } from "./Composer";
+import { Transcript } from "./Transcript";
+
+/** The conversation: the transcript, the model in use (or how to set one up), and the prompt box. */
+export function ChatView({ host, api }: { host: HostState; api: DeskApi }) {
+  const t = useT();
+  const [setupOpen, setSetupOpen] = useState(false);
+  const start = useAction();
+  if (!host.workspace) return <p className="chat-placeholder muted">{t.chat.noWorkspace}</p>;
+  const session = host.session;
+  if (!session) {
+    return (
+      <div className="chat-placeholder">
+        <p className="muted">{t.chat.noSession}</p>
+        <button
+          type="button"
+          className="primary"
+          disabled={start.busy}
+          onClick={() => start.run(() => api.newSession())}
+        >
+          {t.sessions.newChat}
+        </button>
+        {start.error && (
+          <p className="error" role="alert">
+            {start.error}
+          </p>
+        )}
+      </div>
+    );
+  }
+  const usable = modelsUsable(host.models);
+  return (
+    <div className="chat">
+      <Transcript session={session} api={api} />
+      <div className="chat-footer">
+        {(!usable || setupOpen) && <ModelSetup models={host.models} api={api} />}
+        <div className="model-bar">
+          <ModelPicker models={host.models} api={api} />
+          {usable && (
+            <button
+              type="button"
+              className="small"
+              aria-expanded={setupOpen}
+              onClick={() => setSetupOpen(!setupOpen)}
+            >
+              {t.models.setup}
+            </button>
+          )}
+        </div>
+        <Composer api={api} running={session.running} />
+      </div>
+    </div>
+  );
+}

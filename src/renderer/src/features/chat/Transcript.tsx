@@ -1,0 +1,71 @@
+import { useLayoutEffect, useRef } from "react";
+import type { DeskApi } from "../../../../shared/desk-api";
+import type { SessionState } from "../../../../shared/host-state";
+import type { TranscriptItem } from "../../../../shared/transcript";
+import { useT } from "../../i18n/i18n";
+import { CommandCard } from "../commands/CommandCard";
+import { AssistantMessage, NoticeLine, ToolLine, UserMessage } from "./TranscriptItems";
+
+/**
+ * The conversation in order, each `run_command` call as a card at the place the agent asked for it.
+ * It follows the end while the person is there, and stays put once they scroll up to read.
+ */
+export function Transcript({ session, api }: { session: SessionState; api: DeskApi }) {
+  const t = useT();
+  const box = useRef<HTMLDivElement>(null);
+  const atEnd = useRef(true);
+
+  // Runs after every render: new entries, streamed text and command output all grow the content.
+  useLayoutEffect(() => {
+    const element = box.current;
+    if (element && atEnd.current) element.scrollTop = element.scrollHeight;
+  });
+
+  return (
+    <div
+      ref={box}
+      className="transcript"
+      data-testid="transcript"
+      onScroll={(e) => {
+        const el = e.currentTarget;
+        atEnd.current = el.scrollTop + el.clientHeight >= el.scrollHeight - 24;
+      }}
+    >
+      <ol className="transcript-items" aria-label={t.nav.chat}>
+        {session.transcript.length === 0 && <li className="muted transcript-empty">{t.chat.empty}</li>}
+        {session.transcript.map((item) => (
+          <li key={`${item.kind}:${item.id}`} className="transcript-item">
+            <Entry item={item} session={session} api={api} />
+          </li>
+        ))}
+      </ol>
+      {session.running && (
+        <p className="muted working" role="status">
+          {t.chat.working}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function Entry({ item, session, api }: { item: TranscriptItem; session: SessionState; api: DeskApi }) {
+  const t = useT();
+  switch (item.kind) {
+    case "user":
+      return <UserMessage item={item} />;
+    case "assistant":
+      return <AssistantMessage item={item} />;
+    case "tool":
+      return <ToolLine item={item} />;
+    case "notice":
+      return <NoticeLine item={item} />;
+    case "command": {
+      const command = Object.hasOwn(session.commands, item.id) ? session.commands[item.id] : undefined;
+      return command ? (
+        <CommandCard command={command} api={api} />
+      ) : (
+        <p className="muted">{t.command.preparing}</p>
+      );
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import { memo } from "react";
+import type { AssistantItem, NoticeItem, ToolItem, UserItem } from "../../../../shared/transcript";
+import { useT } from "../../i18n/i18n";
+import { Markdown } from "./Markdown";
+
+/** What the person said, as they wrote it. */
+export const UserMessage = memo(function UserMessage({ item }: { item: UserItem }) {
+  const t = useT();
+  return (
+    <div className="message message-user" data-testid="user-message">
+      <div className="message-author">{t.chat.you}</div>
+      <div className="message-body plain">{item.text}</div>
+    </div>
+  );
+});
+
+/** An assistant message: its thinking folded, its answer as Markdown, and a provider error said plainly. */
+export const AssistantMessage = memo(function AssistantMessage({ item }: { item: AssistantItem }) {
+  const t = useT();
+  return (
+    <div
+      className="message message-assistant"
+      data-testid="assistant-message"
+      data-streaming={item.streaming}
+      aria-busy={item.streaming}
+    >
+      <div className="message-author">{t.chat.agent}</div>
+      {item.thinking && (
+        <details className="thinking">
+          <summary>{t.chat.thinking}</summary>
+          <div className="thinking-body plain">{item.thinking}</div>
+        </details>
+      )}
+      {item.text && <Markdown text={item.text} />}
+      {item.streaming && !item.text && !item.error && <p className="muted streaming">{t.chat.streaming}</p>}
+      {item.error && (
+        <p className="error message-error" role="alert" data-testid="assistant-error">
+          {t.chat.providerError(item.error)}
+        </p>
+      )}
+    </div>
+  );
+});
+
+/** A read-only tool call (read, grep, find, ls) in one line; its result unfolds. */
+export const ToolLine = memo(function ToolLine({ item }: { item: ToolItem }) {
+  const t = useT();
+  const head = (
+    <>
+      <span className={`tool-state tool-${item.state}`}>{t.tool[item.state]}</span>{" "}
+      <span className="tool-name">{item.name}</span> <span className="mono tool-summary">{item.summary}</span>
+    </>
+  );
+  return (
+    <div className="tool-line" data-testid="tool-call" data-state={item.state}>
+      {item.result ? (
+        <details>
+          <summary>{head}</summary>
+          <pre className="tool-result">{item.result}</pre>
+        </details>
+      ) : (
+        <div className="tool-head">{head}</div>
+      )}
+    </div>
+  );
+});
+
+/** A line from the host about the conversation: a retry, or an error outside any message. */
+export const NoticeLine = memo(function NoticeLine({ item }: { item: NoticeItem }) {
+  return (
+    <p
+      className={`notice notice-${item.level}`}
+      role={item.level === "error" ? "alert" : "status"}
+      data-testid="notice"
+    >
+      {item.text}
+    </p>
+  );
+});

@@ -1,0 +1,26 @@
+import { useId } from "react";
+import type { CommandView } from "../../../../shared/commands";
+import type { DeskApi } from "../../../../shared/desk-api";
+import { useT } from "../../i18n/i18n";
+import { CommandCard } from "./CommandCard";
+
+/**
+ * Every command waiting for the person, always in view while any waits (the transcript may have
+ * scrolled far past where the agent asked). Each entry answers on its own.
+ */
+export function ApprovalTray({ commands, api }: { commands: CommandView[]; api: DeskApi }) {
+  const t = useT();
+  const headingId = useId();
+  if (commands.length === 0) return null;
+  return (
+    <section className="approval-tray" aria-labelledby={headingId} data-testid="approval-tray">
+      <h2 id={headingId}>{t.command.trayHeading(commands.length)}</h2>
+      <p className="muted tray-hint">{t.command.trayHint}</p>
+      <div className="tray-items">
+        {commands.map((command) => (
+          <CommandCard key={command.id} command={command} api={api} place="tray" />
+        ))}
+      </div>
+    </section>
+  );
+}

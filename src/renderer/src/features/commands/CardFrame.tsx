@@ -1,0 +1,77 @@
+import { type KeyboardEvent, type ReactNode, type Ref, useContext } from "react";
+import type { CommandView } from "../../../../shared/commands";
+import { useT } from "../../i18n/i18n";
+import { CommandText } from "./CommandText";
+import { CardPlaceContext, useTestId } from "./card-scope";
+import { cardStatus } from "./command-status";
+
+/** The status badge of a card. */
+export function StatusBadge({ command }: { command: CommandView }) {
+  const t = useT();
+  const status = cardStatus(command.phase);
+  return <span className={`status-badge status-${status}`}>{t.command.status[status]}</span>;
+}
+
+/**
+ * The outside of every command card: its hooks (`data-command-id`, `data-status`), the status, the exact
+ * command, where it runs and its timeout. The phase's own part goes in `children`.
+ */
+export function CardFrame({
+  command,
+  children,
+  detail,
+  onKeyDown,
+  ref,
+}: {
+  command: CommandView;
+  children: ReactNode;
+  detail?: ReactNode;
+  onKeyDown?: (e: KeyboardEvent<HTMLElement>) => void;
+  ref?: Ref<HTMLElement>;
+}) {
+  const t = useT();
+  const tid = useTestId();
+  const place = useContext(CardPlaceContext);
+  const status = cardStatus(command.phase);
+  return (
+    <article
+      ref={ref}
+      className={`command-card command-card-${status}`}
+      data-testid={place === "tray" ? "tray-item" : "command-card"}
+      data-command-id={command.id}
+      data-status={status}
+      aria-label={t.command.cardLabel(command.command)}
+      // Focusable so Enter approves and Esc denies from the card itself.
+      tabIndex={status === "pending" ? 0 : -1}
+      onKeyDown={onKeyDown}
+    >
+      <header className="command-card-head">
+        <StatusBadge command={command} />
+        {detail}
+      </header>
+      <CommandText
+        command={command.command}
+        parts={command.parts}
+        risks={command.risks}
+        testId={tid("command-text")}
+      />
+      <dl className="command-meta">
+        <div>
+          <dt>{t.command.cwd}</dt>
+          <dd className="mono">{command.cwd}</dd>
+        </div>
+        <div>
+          <dt>{t.command.timeout}</dt>
+          <dd>{t.command.seconds(command.timeoutSeconds)}</dd>
+        </div>
+      </dl>
+      {command.why && (
+        <p className="command-why">
+          <strong>{t.command.why}: </strong>
+          {command.why}
+        </p>
+      )}
+      {children}
+    </article>
+  );
+}

@@ -1,0 +1,180 @@
+import { memo, useCallback, useState } from "react";
+import type { CommandView } from "../../../../shared/commands";
+import type { DeskApi } from "../../../../shared/desk-api";
+import { useT } from "../../i18n/i18n";
+import { formatClock, formatDuration, reasonOf } from "../../lib/format";
+import { useNow } from "../../lib/use-now";
+import { CardFrame } from "./CardFrame";
+import { CommandOutput } from "./CommandOutput";
+import { type CardPlace, CardPlaceContext, useTestId } from "./card-scope";
+import { cardStatus } from "./command-status";
+import { FullOutputDialog } from "./FullOutputDialog";
+import { PendingCard } from "./PendingCard";
+
+/** One `run_command` call, drawn for where it is in its life: waiting, running, or ended. */
+export const CommandCard = memo(function CommandCard({
+  command,
+  api,
+  place = "transcript",
+}: {
+  command: CommandView;
+  api: DeskApi;
+  place?: CardPlace;
+}) {
+  const status = cardStatus(command.phase);
+  return (
+    <CardPlaceContext.Provider value={place}>
+      {status === "pending" ? (
+        // Keyed by approval id: a new question about the same command starts with a fresh form.
+        <PendingCard key={command.approvalId ?? "checking"} command={command} api={api} />
+      ) : status === "running" ? (
+        <RunningCard command={command} api={api} />
+      ) : (
+        <FinishedCard command={command} api={api} />
+      )}
+    </CardPlaceContext.Provider>
+  );
+});
+
+function useFullOutput(api: DeskApi, commandId: string) {
+  const [open, setOpen] = useState(false);
+  const show = useCallback(() => setOpen(true), []);
+  const dialog = open ? (
+    <FullOutputDialog api={api} commandId={commandId} onClose={() => setOpen(false)} />
+  ) : null;
+  return { show, dialog };
+}
+
+/** A running command: elapsed time, the countdown to its timeout, its live output, and Cancel. */
+function RunningCard({ command, api }: { command: CommandView; api: DeskApi }) {
+  const t = useT();
+  const tid = useTestId();
+  const now = useNow(true);
+  const [cancelling, setCancelling] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const full = useFullOutput(api, command.id);
+  const started = command.startedAt ?? now;
+  const elapsed = Math.max(0, now - started);
+  const left = Math.max(0, command.timeoutSeconds * 1000 - elapsed);
+  const cancel = () => {
+    setCancelling(true);
+    setError(null);
+    api.cancelCommand({ commandId: command.id }).catch((e: unknown) => {
+      setError(t.command.cancelFailed(reasonOf(e)));
+      setCancelling(false);
+    });
+  };
+  return (
+    <CardFrame
+      command={command}
+      detail={
+        <span className="command-clock">
+          <span data-testid={tid("elapsed")}>{t.command.elapsed(formatClock(elapsed))}</span>
+          {" · "}
+          <span data-testid={tid("countdown")} className={left < 10_000 ? "countdown-soon" : undefined}>
+            {t.command.countdown(formatClock(left))}
+          </span>
+        </span>
+      }
+    >
+      <Decider command={command} />
+      <CommandOutput output={command.output} totalLines={command.totalLines} onOpenFull={full.show} />
+      <div className="card-actions">
+        <button
+          type="button"
+          className="danger"
+          onClick={cancel}
+          disabled={cancelling}
+          data-testid={tid("cancel-button")}
+        >
+          {cancelling ? t.command.cancelling : t.command.cancel}
+        </button>
+      </div>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {full.dialog}
+    </CardFrame>
+  );
+}
+
+/** Who let the command run, when it ran: the person, or a rule by name. */
+function Decider({ command }: { command: CommandView }) {
+  const t = useT();
+  if (command.decidedBy === "rule" && command.rule) {
+    return <p className="muted command-decider">{t.command.decidedByRule(command.rule)}</p>;
+  }
+  return null;
+}
+
+/** An ended command: how it ended, its exit code and duration, why when it did not run, and its output. */
+function FinishedCard({ command, api }: { command: CommandView; api: DeskApi }) {
+  const t = useT();
+  const tid = useTestId();
+  const full = useFullOutput(api, command.id);
+  const details = command.details;
+  const status = cardStatus(command.phase);
+  const exitCode = details?.exitCode ?? null;
+  const ran = (details?.durationMs ?? 0) > 0 || command.startedAt !== undefined;
+  const hasOutput = command.output !== "" || (details?.totalBytes ?? 0) > 0;
+  return (
+    <CardFrame
+      command={command}
+      detail={
+        <span className="command-summary">
+          {exitCode !== null && (
+            <span className="exit-code" data-testid={tid("exit-code")}>
+              {t.command.exitCode(exitCode)}
+            </span>
+          )}
+          {details && ran && <span>{t.command.duration(formatDuration(details.durationMs))}</span>}
+          {details?.edited && <span className="tag">{t.command.edited}</span>}
+          {details?.truncated && <span className="tag">{t.command.trimmed}</span>}
+        </span>
+      }
+    >
+      <Decider command={command} />
+      {details?.reason && (
+        <p
+          className={status === "refused" || status === "failed" ? "error" : undefined}
+          data-testid={tid("command-reason")}
+        >
+          <strong>{t.command.reason}: </strong>
+          {details.reason}
+        </p>
+      )}
+      {details?.truncated && details.fullOutputPath && (
+        <p className="command-trimmed">
+          {t.command.trimmedHint}{" "}
+          <button
+            type="button"
+            className="link mono"
+            onClick={full.show}
+            data-testid={tid("full-output-link")}
+          >
+            {details.fullOutputPath}
+          </button>
+        </p>
+      )}
+      {details?.fullOutputError && (
+        <p className="error">{t.command.fullOutputError(details.fullOutputError)}</p>
+      )}
+      {hasOutput && (
+        <details className="command-output-details" open>
+          <summary>
+            {t.command.output}
+            {details ? ` (${t.command.lines(details.totalLines)})` : ""}
+          </summary>
+          <CommandOutput
+            output={command.output}
+            totalLines={details?.totalLines ?? command.totalLines}
+            onOpenFull={details?.fullOutputPath ? full.show : undefined}
+          />
+        </details>
+      )}
+      {full.dialog}
+    </CardFrame>
+  );
+}

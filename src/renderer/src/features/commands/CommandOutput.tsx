@@ -1,0 +1,69 @@
+import { memo, useLayoutEffect, useMemo, useRef } from "react";
+import { useT } from "../../i18n/i18n";
+import { tailLines } from "../../lib/output-tail";
+import { AnsiText } from "./AnsiText";
+import { useTestId } from "./card-scope";
+
+/**
+ * A command's output: only its last lines are in the DOM (a command printing millions of lines costs
+ * the same as one printing 500), with how many came before and a way to the full output. While the
+ * person is at the bottom it follows new output; once they scroll up it stays where they are.
+ */
+export const CommandOutput = memo(function CommandOutput({
+  output,
+  totalLines,
+  onOpenFull,
+}: {
+  output: string;
+  totalLines: number;
+  onOpenFull?: () => void;
+}) {
+  const t = useT();
+  const tid = useTestId();
+  const box = useRef<HTMLPreElement>(null);
+  const atBottom = useRef(true);
+  const tail = useMemo(() => tailLines(output), [output]);
+  const shownLines = useMemo(() => countLines(tail.text), [tail.text]);
+  const hidden = tail.cut ? Math.max(totalLines - shownLines, 1) : Math.max(totalLines - shownLines, 0);
+
+  useLayoutEffect(() => {
+    const element = box.current;
+    if (element && atBottom.current && tail.text) element.scrollTop = element.scrollHeight;
+  }, [tail.text]);
+
+  if (!output) return <p className="muted command-no-output">{t.command.noOutput}</p>;
+  return (
+    <div className="command-output-wrap">
+      {hidden > 0 && (
+        <p className="muted command-hidden">
+          {t.command.hiddenLines(hidden)}{" "}
+          {onOpenFull && (
+            <button type="button" className="link" onClick={onOpenFull} data-testid={tid("open-full-output")}>
+              {t.command.openFull}
+            </button>
+          )}
+        </p>
+      )}
+      <pre
+        ref={box}
+        className="command-output"
+        data-testid={tid("command-output")}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls, so the keyboard must be able to reach it.
+        tabIndex={0}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          atBottom.current = el.scrollTop + el.clientHeight >= el.scrollHeight - 8;
+        }}
+      >
+        <AnsiText text={tail.text} />
+      </pre>
+    </div>
+  );
+});
+
+function countLines(text: string): number {
+  if (!text) return 0;
+  let count = text.endsWith("\n") ? 0 : 1;
+  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) count += 1;
+  return count;
+}

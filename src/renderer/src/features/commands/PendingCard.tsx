@@ -1,0 +1,205 @@
+import { type KeyboardEvent, useRef, useState } from "react";
+import type { ApprovalDecision, CommandView } from "../../../../shared/commands";
+import type { DeskApi } from "../../../../shared/desk-api";
+import type { RuleDraft } from "../../../../shared/rules";
+import type { Messages } from "../../i18n/en";
+import { useT } from "../../i18n/i18n";
+import { reasonOf } from "../../lib/format";
+import { CardFrame } from "./CardFrame";
+import { useTestId } from "./card-scope";
+import { AlwaysAllowForm, DenyForm, EditForm, type RuleChoice } from "./PendingForms";
+
+type Mode = "idle" | "deny" | "edit" | "always";
+
+/** Why an edit cannot be approved, or null when it can. */
+export function editProblem(t: Messages, command: string, timeout: string, max: number): string | null {
+  if (command.trim() === "") return t.command.editEmpty;
+  const seconds = Number(timeout);
+  if (timeout.trim() === "" || !Number.isInteger(seconds) || seconds < 1 || seconds > max) {
+    return t.command.editTimeoutRange(max);
+  }
+  return null;
+}
+
+/**
+ * A command waiting for the person: the command and what to look at twice, then Approve (Enter on the
+ * card), Deny (Esc) with an optional reason, Edit the command or timeout, and "Always allow" when the host
+ * offers a rule. Every answer goes through `decide` with the approval id the host issued.
+ */
+export function PendingCard({ command, api }: { command: CommandView; api: DeskApi }) {
+  const t = useT();
+  const tid = useTestId();
+  const card = useRef<HTMLElement>(null);
+  const [mode, setMode] = useState<Mode>("idle");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [reason, setReason] = useState("");
+  const [draft, setDraft] = useState({ command: command.command, timeout: String(command.timeoutSeconds) });
+  const [choice, setChoice] = useState<RuleChoice>({ pattern: -1, scope: "session" });
+  const { approvalId, ruleOffer } = command;
+  const problem =
+    mode === "edit" ? editProblem(t, draft.command, draft.timeout, command.maxTimeoutSeconds) : null;
+
+  const send = (decision: ApprovalDecision, rule?: RuleDraft) => {
+    if (!approvalId || busy) return;
+    setBusy(true);
+    setError(null);
+    // On success the host moves the command on and this card is replaced; stay busy until then.
+    api.decide(rule ? { approvalId, decision, rule } : { approvalId, decision }).catch((e: unknown) => {
+      setError(t.command.decideFailed(reasonOf(e)));
+      setBusy(false);
+    });
+  };
+  const approve = () => {
+    if (mode !== "edit") return send({ kind: "approve" });
+    if (problem) return;
+    const decision: ApprovalDecision = { kind: "approve" };
+    if (draft.command !== command.command) decision.command = draft.command;
+    const seconds = Number(draft.timeout);
+    if (seconds !== command.timeoutSeconds) decision.timeoutSeconds = seconds;
+    send(decision);
+  };
+  const deny = () => {
+    const text = reason.trim();
+    send(text ? { kind: "deny", reason: text } : { kind: "deny" });
+  };
+  const alwaysAllow = () => {
+    if (!ruleOffer) return;
+    const prefix = ruleOffer.prefixes[choice.pattern];
+    const rule: RuleDraft =
+      prefix === undefined
+        ? { effect: "allow", match: "exact", pattern: ruleOffer.exact, scope: choice.scope }
+        : { effect: "allow", match: "prefix", pattern: prefix, scope: choice.scope };
+    send({ kind: "approve" }, rule);
+  };
+  const back = () => {
+    setMode("idle");
+    card.current?.focus();
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
+    if (e.defaultPrevented || e.nativeEvent.isComposing) return;
+    if (e.key === "Escape") {
+      e.preventDefault();
+      if (mode !== "idle") back();
+      else setMode("deny");
+    } else if (e.key === "Enter" && e.target === e.currentTarget && (mode === "idle" || mode === "edit")) {
+      e.preventDefault();
+      approve();
+    }
+  };
+
+  if (!approvalId) {
+    return (
+      <CardFrame command={command}>
+        <p className="muted">{t.command.checking}</p>
+      </CardFrame>
+    );
+  }
+  return (
+    <CardFrame command={command} ref={card} onKeyDown={onKeyDown}>
+      <RiskList command={command} />
+      {mode === "edit" && (
+        <EditForm
+          command={draft.command}
+          timeout={draft.timeout}
+          maxTimeoutSeconds={command.maxTimeoutSeconds}
+          problem={problem}
+          onChange={setDraft}
+        />
+      )}
+      {mode === "deny" && (
+        <DenyForm reason={reason} onReason={setReason} onDeny={deny} onBack={back} busy={busy} />
+      )}
+      {mode === "always" && ruleOffer && (
+        <AlwaysAllowForm
+          offer={ruleOffer}
+          choice={choice}
+          onChoice={setChoice}
+          onConfirm={alwaysAllow}
+          onBack={back}
+          busy={busy}
+        />
+      )}
+      {(mode === "idle" || mode === "edit") && (
+        <div className="card-actions">
+          <button
+            type="button"
+            className="primary"
+            onClick={approve}
+            disabled={busy || problem !== null}
+            title={t.command.approveHint}
+            data-testid={tid("approve-button")}
+          >
+            {mode === "edit" ? t.command.runEdited : t.command.approve}
+          </button>
+          <button
+            type="button"
+            className="danger"
+            onClick={() => setMode("deny")}
+            disabled={busy}
+            title={t.command.denyHint}
+            data-testid={tid("deny-button")}
+          >
+            {t.command.deny}
+          </button>
+          <button
+            type="button"
+            onClick={() => (mode === "edit" ? back() : setMode("edit"))}
+            disabled={busy}
+            aria-pressed={mode === "edit"}
+            data-testid={tid("edit-button")}
+          >
+            {mode === "edit" ? t.command.editDone : t.command.edit}
+          </button>
+          {ruleOffer && mode === "idle" && (
+            <button
+              type="button"
+              onClick={() => setMode("always")}
+              disabled={busy}
+              data-testid={tid("always-allow-button")}
+            >
+              {t.command.alwaysAllow}
+            </button>
+          )}
+        </div>
+      )}
+      {error && (
+        <p className="error" role="alert" data-testid={tid("decide-error")}>
+          {error}
+        </p>
+      )}
+    </CardFrame>
+  );
+}
+
+/** The parsed commands of the line and its risky constructs, in words (the text view marks them). */
+function RiskList({ command }: { command: CommandView }) {
+  const t = useT();
+  return (
+    <>
+      {command.parts.length > 1 && (
+        <div className="command-parts">
+          <span className="muted">{t.command.parts}: </span>
+          {command.parts.map((part) => (
+            <code key={`${part.start}-${part.end}`} className="part-chip">
+              {part.text}
+            </code>
+          ))}
+        </div>
+      )}
+      {command.risks.length > 0 && (
+        <div className="command-risks">
+          <strong>{t.command.risks}</strong>
+          <ul>
+            {command.risks.map((risk) => (
+              <li key={`${risk.kind}-${risk.start}-${risk.end}`}>
+                <code className="risk-chip">{risk.text}</code> {risk.note}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,38 @@
+import type { CommandPhase, CommandView } from "../../../../shared/commands";
+import type { SessionState } from "../../../../shared/host-state";
+
+/** What a card shows as its status (`data-status`): the phase, with a start failure counted as failed. */
+export type CardStatus = Exclude<CommandPhase, "spawn-error">;
+
+/** The card status of a command's phase. */
+export function cardStatus(phase: CommandPhase): CardStatus {
+  return phase === "spawn-error" ? "failed" : phase;
+}
+
+/** Whether the command has ended (or never ran): nothing about it changes any more. */
+export function isFinished(phase: CommandPhase): boolean {
+  return phase !== "pending" && phase !== "running";
+}
+
+/**
+ * The commands waiting for the person, in the order the agent asked for them (their place in the
+ * transcript), then any the transcript does not hold yet.
+ */
+export function pendingCommands(session: SessionState | null | undefined): CommandView[] {
+  if (!session) return [];
+  const waiting = (command: CommandView | undefined): command is CommandView => command?.phase === "pending";
+  const seen = new Set<string>();
+  const ordered: CommandView[] = [];
+  for (const item of session.transcript) {
+    if (item.kind !== "command" || !Object.hasOwn(session.commands, item.id)) continue;
+    const command = session.commands[item.id];
+    if (waiting(command)) {
+      ordered.push(command);
+      seen.add(command.id);
+    }
+  }
+  for (const command of Object.values(session.commands)) {
+    if (waiting(command) && !seen.has(command.id)) ordered.push(command);
+  }
+  return ordered;
+}

@@ -1,0 +1,94 @@
+import { useEffect, useId, useState } from "react";
+import type { DeskApi } from "../../../../shared/desk-api";
+import type { AuditEntry } from "../../../../shared/rules";
+import { useI18n } from "../../i18n/i18n";
+import { reasonOf } from "../../lib/format";
+
+/** How many entries a search shows; the audit log may hold far more. */
+const HISTORY_LIMIT = 200;
+/** Wait for a pause in typing before asking the host, so each keystroke is not a read of the log. */
+const SEARCH_DELAY_MS = 250;
+
+/** The workspace's command decisions, newest first, searchable by text. */
+export function HistoryView({ api, refreshKey }: { api: DeskApi; refreshKey?: unknown }) {
+  const { t, language } = useI18n();
+  const searchId = useId();
+  const [query, setQuery] = useState("");
+  const [entries, setEntries] = useState<AuditEntry[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: refreshKey only says when to read again.
+  useEffect(() => {
+    let current = true;
+    const timer = setTimeout(
+      () => {
+        const trimmed = query.trim();
+        api.getHistory(trimmed ? { query: trimmed, limit: HISTORY_LIMIT } : { limit: HISTORY_LIMIT }).then(
+          (found) => {
+            if (!current) return;
+            setEntries(found);
+            setError(null);
+          },
+          (e: unknown) => current && setError(t.history.failed(reasonOf(e))),
+        );
+      },
+      entries === null ? 0 : SEARCH_DELAY_MS,
+    );
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [api, query, refreshKey, t]);
+
+  const time = new Intl.DateTimeFormat(language, { dateStyle: "short", timeStyle: "medium" });
+  return (
+    <div className="history" data-testid="history-view">
+      <h2>{t.history.heading}</h2>
+      <label htmlFor={searchId} className="visually-hidden">
+        {t.history.search}
+      </label>
+      <input
+        id={searchId}
+        type="search"
+        className="history-search"
+        placeholder={t.history.search}
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+        data-testid="history-search"
+      />
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {entries?.length === 0 && <p className="muted">{query.trim() ? t.history.noMatch : t.history.none}</p>}
+      {entries && entries.length > 0 && (
+        <ol className="history-list">
+          {entries.map((entry) => (
+            <li
+              key={`${entry.commandId}-${entry.event}-${entry.at}`}
+              className="history-entry"
+              data-testid="history-entry"
+            >
+              <div className="history-head">
+                <span className={`tag history-${entry.event}`}>{t.history.events[entry.event]}</span>
+                <span className="muted">{t.history.by[entry.by]}</span>
+                {entry.exitCode !== undefined && entry.exitCode !== null && (
+                  <span className="muted">{t.history.exit(entry.exitCode)}</span>
+                )}
+                {entry.status && entry.event === "finished" && <span className="muted">{entry.status}</span>}
+                {entry.edited && <span className="tag">{t.command.edited}</span>}
+                <time className="muted history-time" dateTime={new Date(entry.at).toISOString()}>
+                  {time.format(entry.at)}
+                </time>
+              </div>
+              <code className="history-command">{entry.command}</code>
+              {entry.rule && <p className="muted">{t.history.rule(entry.rule)}</p>}
+              {entry.reason && <p className="history-reason">{entry.reason}</p>}
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}

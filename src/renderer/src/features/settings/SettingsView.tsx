@@ -1,0 +1,91 @@
+import { useId } from "react";
+import type { DeskApi } from "../../../../shared/desk-api";
+import type { CommandLimits, HostState } from "../../../../shared/host-state";
+import { dictionaries, type Language, useI18n } from "../../i18n/i18n";
+import { ModelSetup } from "../models/ModelSetup";
+import { RulesEditor } from "./RulesEditor";
+
+/** Settings: the language, the rules, the limits the host enforces, models and keys, and the version. */
+export function SettingsView({ host, api }: { host: HostState; api: DeskApi }) {
+  const { t, language, setLanguage } = useI18n();
+  const languageId = useId();
+  return (
+    <div className="settings" data-testid="settings-view">
+      <h2>{t.settings.heading}</h2>
+      <section className="settings-section">
+        <h3>
+          <label htmlFor={languageId}>{t.settings.language}</label>
+        </h3>
+        <select
+          id={languageId}
+          value={language}
+          onChange={(e) => setLanguage(e.target.value as Language)}
+          data-testid="language-select"
+        >
+          {(Object.keys(dictionaries) as Language[]).map((code) => (
+            <option key={code} value={code} lang={code}>
+              {t.settings.languageNames[code]}
+            </option>
+          ))}
+        </select>
+      </section>
+      <section className="settings-section">
+        <h3>{t.settings.rules}</h3>
+        <RulesEditor rules={host.rules} api={api} />
+      </section>
+      <section className="settings-section">
+        <h3>{t.settings.limits}</h3>
+        {host.limits ? (
+          <LimitsPanel limits={host.limits} />
+        ) : (
+          <p className="muted">{t.settings.limitsNone}</p>
+        )}
+      </section>
+      <section className="settings-section">
+        <h3>{t.settings.models}</h3>
+        <ModelSetup models={host.models} api={api} />
+      </section>
+      <section className="settings-section">
+        <h3>{t.settings.about}</h3>
+        <p className="muted">{t.settings.version(host.version, host.shell)}</p>
+      </section>
+    </div>
+  );
+}
+
+/** What every command runs under: the allowlist, the timeouts and the names of the variables passed. */
+export function LimitsPanel({ limits }: { limits: CommandLimits }) {
+  const { t } = useI18n();
+  return (
+    <dl className="limits" data-testid="limits">
+      <dt>{t.settings.allowlist}</dt>
+      <dd>
+        {limits.allowedBinaries.length === 0 ? (
+          t.settings.unrestricted
+        ) : (
+          <ul className="chips">
+            {limits.allowedBinaries.map((name) => (
+              <li key={name}>
+                <code className="chip">{name}</code>
+              </li>
+            ))}
+          </ul>
+        )}
+      </dd>
+      <dt>{t.settings.defaultTimeout}</dt>
+      <dd>{t.command.seconds(limits.defaultTimeoutSeconds)}</dd>
+      <dt>{t.settings.maxTimeout}</dt>
+      <dd>{t.command.seconds(limits.maxTimeoutSeconds)}</dd>
+      <dt>{t.settings.environment}</dt>
+      <dd>
+        <ul className="chips">
+          {limits.environment.map((name) => (
+            <li key={name}>
+              <code className="chip">{name}</code>
+            </li>
+          ))}
+        </ul>
+      </dd>
+    </dl>
+  );
+}

@@ -1,0 +1,28 @@
+/** How hard the model thinks before answering, as Pi names the levels. */
+export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
+
+/** A model the person can pick. */
+export interface ModelOption {
+  /** The provider's id, e.g. "anthropic". */
+  provider: string;
+  /** The model's id. */
+  id: string;
+  /** Its display name. */
+  name: string;
+  /** Whether a key or login for its provider is configured. */
+  hasKey: boolean;
+  /** The thinking levels it accepts ("off" only when it does not think). */
+  thinkingLevels: ThinkingLevel[];
+}
+
+/** The models and the choice in force. */
+export interface ModelsState {
+  /** Every model Pi knows of, configured ones first. */
+  options: ModelOption[];
+  /** The model in use, if any. */
+  current: { provider: string; id: string } | null;
+  /** The thinking level in use. */
+  thinkingLevel: ThinkingLevel;
+  /** When no model can be used: what to do about it. */
+  problem?: string;
+}

@@ -1,0 +1,62 @@
+/** Whether a rule lets a command run without asking, or refuses it without asking. */
+export type RuleEffect = "allow" | "deny";
+
+/** How a rule's pattern matches a command: the whole command, or its first words. */
+export type RuleMatch = "exact" | "prefix";
+
+/** How long a rule lasts: this conversation, or the workspace (kept on disk). */
+export type RuleScope = "session" | "workspace";
+
+/** A rule the person made so they are not asked the same thing again. */
+export interface CommandRule {
+  /** Host-issued id, to edit or remove it. */
+  id: string;
+  /** Allow or deny; deny wins over allow. */
+  effect: RuleEffect;
+  /** Exact command or word prefix. */
+  match: RuleMatch;
+  /** The command, or its first words. */
+  pattern: string;
+  /** This session or the workspace. */
+  scope: RuleScope;
+  /** When it was made (ms since the epoch). */
+  createdAt: number;
+}
+
+/** A new rule, or the new content of an existing one. */
+export interface RuleDraft {
+  /** Allow or deny. */
+  effect: RuleEffect;
+  /** Exact command or word prefix. */
+  match: RuleMatch;
+  /** The command, or its first words. */
+  pattern: string;
+  /** This session or the workspace. */
+  scope: RuleScope;
+}
+
+/** One line of a workspace's audit log: every decision about a command, who made it, and how it ended. */
+export interface AuditEntry {
+  /** When (ms since the epoch). */
+  at: number;
+  /** The session the command belongs to. */
+  sessionId: string;
+  /** The command's id (its tool call id). */
+  commandId: string;
+  /** The command as decided (after any edit). */
+  command: string;
+  /** What happened. */
+  event: "approved" | "denied" | "refused" | "cancelled" | "finished";
+  /** Who or what decided: the person, a rule, the host's policy, or the agent's Stop. */
+  by: "person" | "rule" | "policy" | "stop" | "host";
+  /** The rule that matched, when a rule decided. */
+  rule?: string;
+  /** The person's reason, or the host's. */
+  reason?: string;
+  /** Whether the person edited the command or its timeout. */
+  edited?: boolean;
+  /** The final status, for `finished`. */
+  status?: string;
+  /** The exit code, for `finished`. */
+  exitCode?: number | null;
+}
