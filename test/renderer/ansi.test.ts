@@ -33,11 +33,19 @@ describe("parseAnsi", () => {
 
   it("drops other escape sequences: cursor moves, erase line, window titles, hyperlinks", () => {
     const text = `${ESC}[2K${ESC}[1Gstep${ESC}]0;title${ESC}\\ ${ESC}]8;;http://x${ESC}\\link${ESC}]8;;${ESC}\\ ${ESC}(Bend${ESC}[?25l`;
-    expect(parseAnsi(text).map((s) => s.text).join("")).toBe("step link end");
+    expect(
+      parseAnsi(text)
+        .map((s) => s.text)
+        .join(""),
+    ).toBe("step link end");
   });
 
   it("drops stray control characters but keeps newlines and tabs", () => {
-    expect(parseAnsi("a\x00b\x07c\td\n").map((s) => s.text).join("")).toBe("abc\td\n");
+    expect(
+      parseAnsi("a\x00b\x07c\td\n")
+        .map((s) => s.text)
+        .join(""),
+    ).toBe("abc\td\n");
   });
 
   it("shows what a progress bar redrawn with carriage returns ends as, with its colour", () => {

@@ -21,7 +21,9 @@ describe("parseBlocks", () => {
       { kind: "code", language: "ts", code: "const a = 1;\n\n# not a heading", open: false },
       { kind: "paragraph", text: "after" },
     ]);
-    expect(parseBlocks("~~~\npartial")).toEqual([{ kind: "code", language: "", code: "partial", open: true }]);
+    expect(parseBlocks("~~~\npartial")).toEqual([
+      { kind: "code", language: "", code: "partial", open: true },
+    ]);
   });
 
   it("reads lists, ordered and nested", () => {
@@ -62,7 +64,9 @@ describe("parseInline", () => {
   });
 
   it("leaves snake_case and lone asterisks alone", () => {
-    expect(parseInline("run_command and 2 * 3 * 4")).toEqual([{ kind: "text", text: "run_command and 2 * 3 * 4" }]);
+    expect(parseInline("run_command and 2 * 3 * 4")).toEqual([
+      { kind: "text", text: "run_command and 2 * 3 * 4" },
+    ]);
   });
 
   it("reads links and bare URLs, without the sentence's final punctuation", () => {
