@@ -10,6 +10,7 @@ import { AuditLog } from "../approvals/audit-log";
 import { describeRule, RuleBook, ruleOffer } from "../approvals/command-rules";
 import { auditFile, rulesFile, workspaceDataDir } from "../approvals/workspace-data";
 import { buildCommandEnvironment } from "../tools/command-environment";
+import { pruneFullOutputs } from "../tools/output-retention";
 import { RUN_MARKER_ENV } from "../tools/process-tree";
 import { type CommandRequest, createRunCommandTool, type RunCommandOptions } from "../tools/run-command";
 import { createDeskSession, type SessionChoice } from "./agent-session-factory";
@@ -76,13 +77,15 @@ export class WorkspaceSession {
         RUN_MARKER_ENV,
       ].sort(),
     };
+    const outputDir = `${dataDir}/outputs`;
+    await pruneFullOutputs(outputDir);
     const projection = new SessionProjection(options.emit, workspace.path, limits.maxTimeoutSeconds);
     // The tool is created before the session (Pi needs it), and asks through the session once it exists.
     let self: WorkspaceSession | undefined;
     const tool = createRunCommandTool({
       ...settings,
       workspaceRoot: workspace.path,
-      outputDir: `${dataDir}/outputs`,
+      outputDir,
       approve: (request, signal) => {
         if (!self) throw new Error("The session is not ready yet.");
         return self.approve(request, signal);
