@@ -31,6 +31,8 @@ export function createMainWindow(): BrowserWindow {
       allowRunningInsecureContent: false,
       webviewTag: false,
       spellcheck: false,
+      // A middle click would open links in a new window before setWindowOpenHandler sees it.
+      disableBlinkFeatures: "Auxclick",
     },
   });
   const contents = window.webContents;
