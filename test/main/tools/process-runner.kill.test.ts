@@ -19,7 +19,9 @@ describe.runIf(process.platform === "linux")("runProcess: timeout, cancel and le
       env: TEST_ENV,
       timeoutMs: 2_000,
     });
-    expect(outcome).toMatchObject({ exitCode: null, timedOut: true, cancelled: false, signal: "SIGTERM" });
+    expect(outcome).toMatchObject({ exitCode: null, timedOut: true, cancelled: false });
+    // SIGTERM first; on a loaded machine the SIGKILL after the grace period may land before sleep runs.
+    expect(["SIGTERM", "SIGKILL"]).toContain(outcome.signal);
     expect(outcome.durationMs).toBeGreaterThanOrEqual(1_900);
     expect(outcome.durationMs).toBeLessThan(5_000);
     expect(liveSleeps(seconds)).toEqual([]);
