@@ -23,6 +23,8 @@ export type ApprovalDecision =
       command?: string;
       /** A different timeout in seconds, within the host's cap. */
       timeoutSeconds?: number;
+      /** Let this one command use the network although the workspace's sandbox has it off. */
+      network?: boolean;
     }
   | {
       kind: "deny";
@@ -153,6 +155,8 @@ export interface CommandView {
   decidedBy?: "person" | "rule";
   /** The rule that decided, as the person would read it. */
   rule?: string;
+  /** Whether it runs sandboxed, and with the network. */
+  sandbox?: { enabled: boolean; network: boolean };
   /** The final record, once it ended. */
   details?: RunCommandDetails;
 }

@@ -50,6 +50,8 @@ export interface DeskApi {
   updateRule(params: { id: string; rule: RuleDraft }): Promise<CommandRule>;
   /** Remove a rule. */
   removeRule(params: { id: string }): Promise<void>;
+  /** Turn the sandbox on or off for this workspace, and its network (kept for the workspace). */
+  setSandbox(params: { enabled: boolean; network: boolean }): Promise<void>;
   /** The workspace's command decisions from the audit log, newest first, optionally filtered by text. */
   getHistory(params: { query?: string; limit?: number }): Promise<AuditEntry[]>;
   /** Receive every event the host pushes, in order. */
@@ -90,6 +92,7 @@ export const DESK_METHODS = [
   "addRule",
   "updateRule",
   "removeRule",
+  "setSandbox",
   "getHistory",
 ] as const satisfies readonly DeskMethod[];
 

@@ -58,6 +58,22 @@ export interface CommandLimits {
   maxTimeoutSeconds: number;
   /** The names of the variables a command's environment holds (values are not shown). */
   environment: string[];
+  /** The OS sandbox commands run in. */
+  sandbox: SandboxState;
+}
+
+/** The OS sandbox: whether this machine has one, and whether the workspace uses it. */
+export interface SandboxState {
+  /** Which sandbox this platform uses. */
+  kind: "bubblewrap" | "seatbelt" | "none";
+  /** Whether it works here (the start-up check ran a sandboxed command). */
+  available: boolean;
+  /** What is missing and how to fix it, when it is not available. */
+  problem?: string;
+  /** Whether this workspace's commands run in it (on by default where available). */
+  enabled: boolean;
+  /** Whether they may use the network (otherwise only a command the person allows it for). */
+  network: boolean;
 }
 
 /** A past conversation of the workspace. */

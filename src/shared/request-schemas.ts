@@ -28,6 +28,7 @@ const DecisionSchema = Type.Union([
     kind: Type.Literal("approve"),
     command: Type.Optional(Type.String({ minLength: 1, maxLength: 64 * 1024 })),
     timeoutSeconds: Type.Optional(Type.Number()),
+    network: Type.Optional(Type.Boolean()),
   }),
   Params({ kind: Type.Literal("deny"), reason: Type.Optional(Type.String({ maxLength: 10_000 })) }),
 ]);
@@ -61,6 +62,7 @@ export const requestSchemas = {
   addRule: RuleDraftSchema,
   updateRule: Params({ id: Id, rule: RuleDraftSchema }),
   removeRule: Params({ id: Id }),
+  setSandbox: Params({ enabled: Type.Boolean(), network: Type.Boolean() }),
   getHistory: Params({
     query: Type.Optional(Type.String({ maxLength: 1000 })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),

@@ -41,6 +41,7 @@ export function hostState(overrides: Partial<HostState> = {}): HostState {
       defaultTimeoutSeconds: 60,
       maxTimeoutSeconds: 600,
       environment: ["PATH", "HOME"],
+      sandbox: { kind: "bubblewrap", available: true, enabled: true, network: false },
     },
     models: someModels,
     rules: [],

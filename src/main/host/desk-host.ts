@@ -7,6 +7,7 @@ import type { ModelsState, ThinkingLevel } from "../../shared/models";
 import { listWorkspaceSessions, type SessionChoice } from "../session/agent-session-factory";
 import { DeskModels } from "../session/model-runtime";
 import { type CommandSettings, WorkspaceSession } from "../session/workspace-session";
+import { checkSandbox, type SandboxCheck } from "../tools/sandbox/sandbox";
 import { resolveWorkspace } from "./workspace";
 
 /** Keeps provider API keys between runs; the desktop app's is backed by the OS keychain. */
@@ -51,6 +52,7 @@ export class DeskHost {
   private constructor(
     private readonly options: DeskHostOptions,
     private readonly models: DeskModels,
+    private readonly sandbox: SandboxCheck,
   ) {
     this.dataRoot = options.dataRoot ?? process.env.PI_DESK_DATA_DIR ?? join(homedir(), ".pi-desk");
   }
@@ -61,7 +63,8 @@ export class DeskHost {
     for (const [provider, key] of Object.entries((await options.secrets?.load()) ?? {})) {
       await models.setApiKey(provider, key);
     }
-    const host = new DeskHost(options, models);
+    // Once per start: a sandboxed `true` tells whether this machine can sandbox commands at all.
+    const host = new DeskHost(options, models, await checkSandbox());
     if (options.workspace) await host.open(options.workspace, { kind: "new" });
     return host;
   }
@@ -138,6 +141,10 @@ export class DeskHost {
     addRule: async (draft) => this.requireSession().addRule(draft),
     updateRule: async ({ id, rule }) => this.requireSession().updateRule(id, rule),
     removeRule: async ({ id }) => this.requireSession().removeRule(id),
+    setSandbox: async ({ enabled, network }) => {
+      await this.requireSession().setSandbox(enabled, network);
+      this.emit({ type: "snapshot", state: this.state() });
+    },
     getHistory: async ({ query, limit }) => this.requireSession().history(query, limit),
   };
 
@@ -155,6 +162,8 @@ export class DeskHost {
       models: this.models,
       commands: this.options.commands,
       open: choice,
+      sandbox: this.sandbox,
+      hiddenPaths: [this.models.agentDir, this.dataRoot],
       emit: (event) => {
         if (this.session === next) this.emit(event);
       },

@@ -13,9 +13,16 @@ import { buildCommandEnvironment } from "../tools/command-environment";
 import { pruneFullOutputs } from "../tools/output-retention";
 import { RUN_MARKER_ENV } from "../tools/process-tree";
 import { type CommandRequest, createRunCommandTool, type RunCommandOptions } from "../tools/run-command";
+import type { SandboxCheck } from "../tools/sandbox/sandbox";
 import { createDeskSession, type SessionChoice } from "./agent-session-factory";
 import type { DeskModels } from "./model-runtime";
 import { SessionProjection } from "./session-projection";
+import {
+  loadWorkspaceSettings,
+  saveWorkspaceSettings,
+  settingsFile,
+  type WorkspaceSettings,
+} from "./workspace-settings";
 
 /** The limits the host puts on commands; the person's settings, not the model's. */
 export type CommandSettings = Pick<
@@ -37,6 +44,10 @@ export interface WorkspaceSessionOptions {
   commands?: CommandSettings;
   /** Which conversation to open; a new one by default. */
   open?: SessionChoice;
+  /** Whether this machine has a working sandbox (the host checks once at start). */
+  sandbox: SandboxCheck;
+  /** What the sandbox hides besides the person's home: Pi's agent dir, Pi Desk's data dir. */
+  hiddenPaths: string[];
 }
 
 const FULL_OUTPUT_CHUNK_BYTES = 256 * 1024;
@@ -58,7 +69,9 @@ export class WorkspaceSession {
     private readonly projection: SessionProjection,
     private readonly rules: RuleBook,
     private readonly audit: AuditLog,
-    readonly limits: CommandLimits,
+    private readonly baseLimits: Omit<CommandLimits, "sandbox">,
+    private settings: WorkspaceSettings,
+    private readonly settingsPath: string,
   ) {}
 
   /** Opens (or starts) the workspace's conversation. */
@@ -68,7 +81,9 @@ export class WorkspaceSession {
     const rules = await RuleBook.open({ file: rulesFile(dataDir) });
     const audit = new AuditLog({ file: auditFile(dataDir) });
     const settings = options.commands ?? {};
-    const limits: CommandLimits = {
+    const settingsPath = settingsFile(dataDir);
+    const workspaceSettings = await loadWorkspaceSettings(settingsPath, options.sandbox.available);
+    const limits: Omit<CommandLimits, "sandbox"> = {
       allowedBinaries: settings.allowedBinaries ?? [],
       defaultTimeoutSeconds: settings.defaultTimeoutSeconds ?? 30,
       maxTimeoutSeconds: settings.maxTimeoutSeconds ?? 120,
@@ -86,6 +101,9 @@ export class WorkspaceSession {
       ...settings,
       workspaceRoot: workspace.path,
       outputDir,
+      // Read at every call: the person can turn the sandbox off or on for the workspace at any time.
+      sandbox: () => self?.settings.sandbox ?? workspaceSettings.sandbox,
+      hiddenPaths: options.hiddenPaths,
       approve: (request, signal) => {
         if (!self) throw new Error("The session is not ready yet.");
         return self.approve(request, signal);
@@ -111,7 +129,16 @@ export class WorkspaceSession {
       open: options.open,
     });
     projection.load(session.messages);
-    self = new WorkspaceSession(options, session, projection, rules, audit, limits);
+    self = new WorkspaceSession(
+      options,
+      session,
+      projection,
+      rules,
+      audit,
+      limits,
+      workspaceSettings,
+      settingsPath,
+    );
     self.unsubscribe = session.subscribe((event) => self?.onSessionEvent(event));
     return self;
   }
@@ -125,6 +152,27 @@ export class WorkspaceSession {
       transcript: [...this.projection.transcript],
       commands: Object.fromEntries(this.projection.commands),
     };
+  }
+
+  /** The limits every command runs under, the sandbox included. */
+  get limits(): CommandLimits {
+    const { available, kind, problem } = this.options.sandbox;
+    return {
+      ...this.baseLimits,
+      sandbox: { kind, available, ...(problem ? { problem } : {}), ...this.settings.sandbox },
+    };
+  }
+
+  /** Turns the sandbox on or off for the workspace (kept on disk); it applies from the next command. */
+  async setSandbox(enabled: boolean, network: boolean): Promise<void> {
+    if (enabled && !this.options.sandbox.available) {
+      throw new Error(
+        `The sandbox cannot run on this machine: ${this.options.sandbox.problem ?? "it is not available"}`,
+      );
+    }
+    const next: WorkspaceSettings = { ...this.settings, sandbox: { enabled, network } };
+    await saveWorkspaceSettings(this.settingsPath, next);
+    this.settings = next;
   }
 
   /** The rules in force. */
@@ -251,6 +299,7 @@ export class WorkspaceSession {
     this.projection.updateCommand(id, {
       command: request.command,
       timeoutSeconds: request.timeoutSeconds,
+      sandbox: request.sandbox,
       parts: request.parsed.commands.map(({ name, text, start, end }) => ({ name, text, start, end })),
       risks: request.parsed.risks.map(({ kind, text, start, end, note }) => ({
         kind,

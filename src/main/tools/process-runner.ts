@@ -22,6 +22,8 @@ export interface RunProcessOptions {
   onUpdate?: (update: OutputSnapshot) => void;
   /** Where full-output files go (a private 0700 dir is created under os.tmpdir() when absent). */
   outputDir?: string;
+  /** Opens a pipe as the program's fd 3 and returns what it wrote there as `statusText` (a sandbox reports through it). */
+  statusPipe?: boolean;
 }
 
 /** How a command ended. */
@@ -40,6 +42,8 @@ export interface ProcessOutcome {
   durationMs: number;
   /** What the command printed (stdout and stderr merged in arrival order). */
   output: CollectedOutput;
+  /** What the program wrote to fd 3, when `statusPipe` was asked for (never part of `output`). */
+  statusText?: string;
 }
 
 /** Live updates at most this often, so a chatty command does not flood the UI. */
@@ -93,7 +97,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
       // where detached means a new console window).
       detached: process.platform !== "win32",
       // stdin closed: a command waiting for input ends instead of hanging the run.
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: options.statusPipe ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
       windowsHide: true,
     });
   } catch (error) {
@@ -110,6 +114,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   const rootStartTime = readProcessStartTime(pid);
   const pipes = [child.stdout, child.stderr].filter((s): s is Readable => s !== null);
   for (const pipe of pipes) collector.follow(pipe);
+  const status = options.statusPipe ? readStatus(child.stdio[3] as Readable | null | undefined) : undefined;
 
   let timedOut = false;
   let cancelled = false;
@@ -148,6 +153,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   options.signal?.removeEventListener("abort", onAbort);
   await drainPipes(pipes, collector);
   updates.stop();
+  const statusText = await status?.();
 
   const byItself = !timedOut && !cancelled;
   const signalNumber = exit.signal ? (osConstants.signals[exit.signal] ?? 0) : 0;
@@ -158,6 +164,24 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
     cancelled,
     durationMs: elapsed(),
     output: await collector.finish(),
+    ...(statusText !== undefined ? { statusText } : {}),
+  };
+}
+
+/**
+ * Collects the status pipe. The writer closes it when it exits; one kept open by something that escaped
+ * the kill is read for at most `PIPE_MAX_WAIT_MS` more, so the run still ends.
+ */
+function readStatus(pipe: Readable | null | undefined): () => Promise<string> {
+  const chunks: Buffer[] = [];
+  pipe?.on("data", (chunk: Buffer) => chunks.push(chunk));
+  // Only the reading side: Node opens fd 3 as a socket, whose writing side we never end.
+  const closed = pipe ? finished(pipe, { writable: false }).catch(() => {}) : Promise.resolve();
+  return async () => {
+    const hardStop = setTimeout(() => pipe?.destroy(), PIPE_MAX_WAIT_MS);
+    await closed;
+    clearTimeout(hardStop);
+    return Buffer.concat(chunks).toString("utf8");
   };
 }
 

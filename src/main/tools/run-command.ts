@@ -13,7 +13,8 @@ import {
   resolveTimeout,
   type TimeoutLimits,
 } from "./command-timeout";
-import { runProcess } from "./process-runner";
+import { type RunProcessOptions, runProcess } from "./process-runner";
+import { createSandbox, type SandboxSettings } from "./sandbox/sandbox";
 import { type ParsedCommandLine, parseCommandLine } from "./shell-parser";
 
 export type { ApprovalDecision, RunCommandDetails, RunCommandProgress } from "../../shared/commands";
@@ -36,6 +37,17 @@ export interface RunCommandOptions {
   homeDir?: string;
   /** Where full-output files go; a private folder under the system temp dir when absent. */
   outputDir?: string;
+  /**
+   * Run commands in the platform's sandbox (bubblewrap, Seatbelt); absent means off. A function is read
+   * at every call, so the person can turn it on or off for the workspace without a new session.
+   */
+  sandbox?: SandboxSettings | (() => SandboxSettings);
+  /** What the sandbox hides besides the person's home (the Pi agent dir, Pi Desk's data dir). */
+  hiddenPaths?: string[];
+  /** The person's home as the sandbox hides it (default: os.homedir()); tests point it at a fake one. */
+  hostHomeDir?: string;
+  /** The PATH bwrap is looked up on (default: the host's PATH); tests take bwrap away with it. */
+  sandboxSearchPath?: string;
 }
 
 /** A command waiting for the person's decision. */
@@ -56,7 +68,12 @@ export interface CommandRequest {
   maxTimeoutSeconds: number;
   /** The command as the shell parser reads it: every command it would run, and the risky constructs. */
   parsed: ParsedCommandLine;
+  /** Whether it will run sandboxed, and with the network (the person may still allow the network for it). */
+  sandbox: { enabled: boolean; network: boolean };
 }
+
+/** The approval decision as read here: `network` may come before it is in the shared `ApprovalDecision`. */
+type Approval = Extract<ApprovalDecision, { kind: "approve" }> & { network?: unknown };
 
 const parameters = Type.Object({
   command: Type.String({ description: "The shell command to run (bash), in the workspace folder." }),
@@ -80,6 +97,18 @@ export function createRunCommandTool(options: RunCommandOptions) {
   checkTimeoutLimits(limits);
   const allowedBinaries = options.allowedBinaries ?? [];
   const env = buildCommandEnvironment({ workspaceRoot, homeDir: options.homeDir, extra: options.env });
+  const sandboxSettings = (): SandboxSettings | undefined =>
+    typeof options.sandbox === "function" ? options.sandbox() : options.sandbox;
+  const sandboxFor = (settings: SandboxSettings | undefined) =>
+    settings?.enabled
+      ? createSandbox({
+          homeDir: options.hostHomeDir,
+          hiddenPaths: options.hiddenPaths,
+          readOnlyPaths: settings.readOnlyPaths,
+          searchPath: options.sandboxSearchPath,
+        })
+      : undefined;
+  const describedSandbox = sandboxSettings();
 
   /** Validation and policy, run on the model's command and again on an edited one. Null when it may go on. */
   const check = async (command: string): Promise<{ parsed: ParsedCommandLine } | { refusal: string }> => {
@@ -97,7 +126,13 @@ export function createRunCommandTool(options: RunCommandOptions) {
       `runs. stdin is closed. The timeout defaults to ${limits.defaultSeconds} s and is capped at ` +
       `${limits.maxSeconds} s. Output is stdout and stderr merged; you see the last ${DEFAULT_MAX_LINES} lines or ` +
       `${DEFAULT_MAX_BYTES / 1024} KB, and the full output is saved to a file when cut.` +
-      (allowedBinaries.length > 0 ? ` Only these programs may run: ${allowedBinaries.join(", ")}.` : ""),
+      (allowedBinaries.length > 0 ? ` Only these programs may run: ${allowedBinaries.join(", ")}.` : "") +
+      (describedSandbox?.enabled
+        ? " Commands run in a sandbox: only the workspace and $TMPDIR are writable, the user's home is not visible" +
+          (describedSandbox.network
+            ? "."
+            : ", and there is no network unless the user allows it for a command.")
+        : ""),
     promptSnippet: "Run shell commands in the workspace, with the user's approval",
     parameters,
     executionMode: "parallel",
@@ -114,6 +149,13 @@ export function createRunCommandTool(options: RunCommandOptions) {
 
       const checked = await check(params.command);
       if ("refusal" in checked) return notRunResult(facts, "refused", checked.refusal, checked.refusal);
+      // Fail closed before asking: a command that cannot run sandboxed must not run at all.
+      const settings = sandboxSettings();
+      const sandboxOn = settings?.enabled === true;
+      const sandbox = sandboxFor(settings);
+      const noSandbox = sandbox?.unavailable();
+      if (noSandbox) return notRunResult(facts, "refused", noSandbox, noSandbox);
+      let network = settings?.network === true;
 
       if (options.approve) {
         const request: CommandRequest = {
@@ -125,6 +167,7 @@ export function createRunCommandTool(options: RunCommandOptions) {
           ...(asked !== undefined ? { requestedTimeoutSeconds: asked } : {}),
           maxTimeoutSeconds: limits.maxSeconds,
           parsed: checked.parsed,
+          sandbox: { enabled: sandboxOn, network },
         };
         const decision = await askPerson(options.approve, request, signal);
         if (decision.kind === "cancelled") {
@@ -135,6 +178,8 @@ export function createRunCommandTool(options: RunCommandOptions) {
           const text = `The user denied this command; it did not run.${why ? ` Their reason: ${why}` : ""}`;
           return notRunResult(facts, "denied", text, why || undefined);
         }
+        // Read defensively: a decision from an older client has no `network`, and only `true` allows it.
+        if ((decision as Approval).network === true) network = true;
         const edited = applyEdit(facts, decision, limits);
         if ("refusal" in edited) return notRunResult(facts, "refused", edited.refusal, edited.refusal);
         if (edited.facts.edited) {
@@ -162,7 +207,7 @@ export function createRunCommandTool(options: RunCommandOptions) {
           },
         });
       progress({ text: "", totalBytes: 0, totalLines: 0 });
-      const outcome = await runProcess({
+      const run: RunProcessOptions = {
         // `exec 2>&1` puts stderr on stdout's pipe, so both arrive in the order the command wrote them.
         argv: ["/bin/bash", "-c", `exec 2>&1\n${facts.command}`],
         cwd: workspaceRoot,
@@ -171,8 +216,11 @@ export function createRunCommandTool(options: RunCommandOptions) {
         signal,
         outputDir: options.outputDir,
         onUpdate: progress,
-      });
-      return ranResult(facts, outcome, { asked });
+      };
+      if (!sandbox) return ranResult(facts, await runProcess(run), { asked });
+      const sandboxed = await sandbox.run(run, network);
+      if ("failure" in sandboxed) return notRunResult(facts, "refused", sandboxed.failure, sandboxed.failure);
+      return ranResult(facts, sandboxed.outcome, { asked });
     },
   });
 }

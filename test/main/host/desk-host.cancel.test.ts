@@ -2,10 +2,13 @@ import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { assistantSaid, commandOf, pendingApproval, runCommand, startHost, waitFor } from "./host-harness";
 
+/** Live `sleep <tag>` processes (the sandbox's own command line also holds the text, so match whole args). */
 function sleepers(tag: string): number {
   const out = execFileSync("ps", ["-eo", "stat=,args="], { encoding: "utf8" });
-  return out.split("\n").filter((line) => line.includes(`sleep ${tag}`) && !line.trim().startsWith("Z"))
-    .length;
+  return out
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([stat, ...args]) => !stat?.startsWith("Z") && args.join(" ") === `sleep ${tag}`).length;
 }
 
 describe("the session host: cancel and stop", () => {
