@@ -7,6 +7,7 @@ import type { ModelsState, ThinkingLevel } from "../../shared/models";
 import { listWorkspaceSessions, type SessionChoice } from "../session/agent-session-factory";
 import { DeskModels } from "../session/model-runtime";
 import { type CommandSettings, WorkspaceSession } from "../session/workspace-session";
+import { RunRegistry, reapOrphanedRuns } from "../tools/run-registry";
 import { checkSandbox, type SandboxCheck } from "../tools/sandbox/sandbox";
 import { resolveWorkspace } from "./workspace";
 
@@ -36,6 +37,11 @@ export interface DeskHostOptions {
   secrets?: SecretStore;
 }
 
+/** Where the host keeps its data: the option, else `PI_DESK_DATA_DIR`, else `~/.pi-desk`. */
+function dataRootOf(options: DeskHostOptions): string {
+  return options.dataRoot ?? process.env.PI_DESK_DATA_DIR ?? join(homedir(), ".pi-desk");
+}
+
 /** The host's side of a call: what `DeskApi` does once the shell has checked who asks and with what. */
 export type DeskHandlers = { [M in DeskMethod]: DeskApi[M] };
 
@@ -48,17 +54,26 @@ export class DeskHost {
   private session: WorkspaceSession | null = null;
   private readonly listeners = new Set<(event: HostEvent) => void>();
   private readonly dataRoot: string;
+  private readonly runRegistry: RunRegistry;
 
   private constructor(
     private readonly options: DeskHostOptions,
     private readonly models: DeskModels,
     private readonly sandbox: SandboxCheck,
   ) {
-    this.dataRoot = options.dataRoot ?? process.env.PI_DESK_DATA_DIR ?? join(homedir(), ".pi-desk");
+    this.dataRoot = dataRootOf(options);
+    this.runRegistry = new RunRegistry(join(this.dataRoot, "running"));
   }
 
   /** Sets up the models and opens the start workspace, if any. */
   static async create(options: DeskHostOptions): Promise<DeskHost> {
+    // A host that was killed mid-run left its commands' process trees behind: end them first.
+    const orphans = await reapOrphanedRuns(join(dataRootOf(options), "running"));
+    if (orphans.records > 0) {
+      console.warn(
+        `Pi Desk: ended ${orphans.killed} process(es) left running by ${orphans.records} command(s) of a previous run.`,
+      );
+    }
     const models = await DeskModels.create();
     for (const [provider, key] of Object.entries((await options.secrets?.load()) ?? {})) {
       await models.setApiKey(provider, key);
@@ -164,6 +179,7 @@ export class DeskHost {
       open: choice,
       sandbox: this.sandbox,
       hiddenPaths: [this.models.agentDir, this.dataRoot],
+      runRegistry: this.runRegistry,
       emit: (event) => {
         if (this.session === next) this.emit(event);
       },

@@ -13,6 +13,7 @@ import { buildCommandEnvironment } from "../tools/command-environment";
 import { pruneFullOutputs } from "../tools/output-retention";
 import { RUN_MARKER_ENV } from "../tools/process-tree";
 import { type CommandRequest, createRunCommandTool, type RunCommandOptions } from "../tools/run-command";
+import type { RunRegistry } from "../tools/run-registry";
 import type { SandboxCheck } from "../tools/sandbox/sandbox";
 import { createDeskSession, type SessionChoice } from "./agent-session-factory";
 import type { DeskModels } from "./model-runtime";
@@ -48,6 +49,8 @@ export interface WorkspaceSessionOptions {
   sandbox: SandboxCheck;
   /** What the sandbox hides besides the person's home: Pi's agent dir, Pi Desk's data dir. */
   hiddenPaths: string[];
+  /** Where running commands are recorded for crash recovery. */
+  runRegistry?: RunRegistry;
 }
 
 const FULL_OUTPUT_CHUNK_BYTES = 256 * 1024;
@@ -104,6 +107,7 @@ export class WorkspaceSession {
       // Read at every call: the person can turn the sandbox off or on for the workspace at any time.
       sandbox: () => self?.settings.sandbox ?? workspaceSettings.sandbox,
       hiddenPaths: options.hiddenPaths,
+      runRegistry: options.runRegistry,
       approve: (request, signal) => {
         if (!self) throw new Error("The session is not ready yet.");
         return self.approve(request, signal);

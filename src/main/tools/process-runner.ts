@@ -22,6 +22,8 @@ export interface RunProcessOptions {
   onUpdate?: (update: OutputSnapshot) => void;
   /** Where full-output files go (a private 0700 dir is created under os.tmpdir() when absent). */
   outputDir?: string;
+  /** Told the root pid and marker once the program started, so a crash record can be kept (see run-registry). */
+  onStart?: (run: { pid: number; marker: string; rootStartTime?: number }) => () => void;
   /** Opens a pipe as the program's fd 3 and returns what it wrote there as `statusText` (a sandbox reports through it). */
   statusPipe?: boolean;
 }
@@ -112,6 +114,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   child.on("error", () => {});
   // Read now, while the pid is surely ours: later scans use it to tell our tree from a reused pid.
   const rootStartTime = readProcessStartTime(pid);
+  const forget = options.onStart?.({ pid, marker, rootStartTime });
   const pipes = [child.stdout, child.stderr].filter((s): s is Readable => s !== null);
   for (const pipe of pipes) collector.follow(pipe);
   const status = options.statusPipe ? readStatus(child.stdio[3] as Readable | null | undefined) : undefined;
@@ -151,6 +154,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   await killTree();
   clearTimeout(timer);
   options.signal?.removeEventListener("abort", onAbort);
+  forget?.();
   await drainPipes(pipes, collector);
   updates.stop();
   const statusText = await status?.();

@@ -14,6 +14,7 @@ import {
   type TimeoutLimits,
 } from "./command-timeout";
 import { type RunProcessOptions, runProcess } from "./process-runner";
+import type { RunRegistry } from "./run-registry";
 import { createSandbox, type SandboxSettings } from "./sandbox/sandbox";
 import { type ParsedCommandLine, parseCommandLine } from "./shell-parser";
 
@@ -46,6 +47,8 @@ export interface RunCommandOptions {
   hiddenPaths?: string[];
   /** The person's home as the sandbox hides it (default: os.homedir()); tests point it at a fake one. */
   hostHomeDir?: string;
+  /** Where running commands are recorded, so the next start can kill what a crashed host left behind. */
+  runRegistry?: RunRegistry;
   /** The PATH bwrap is looked up on (default: the host's PATH); tests take bwrap away with it. */
   sandboxSearchPath?: string;
 }
@@ -216,6 +219,9 @@ export function createRunCommandTool(options: RunCommandOptions) {
         signal,
         outputDir: options.outputDir,
         onUpdate: progress,
+        onStart: options.runRegistry
+          ? (started) => (options.runRegistry as RunRegistry).add({ ...started, command: facts.command })
+          : undefined,
       };
       if (!sandbox) return ranResult(facts, await runProcess(run), { asked });
       const sandboxed = await sandbox.run(run, network);

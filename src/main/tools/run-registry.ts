@@ -1,0 +1,68 @@
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { killProcessTree, readProcessStartTime } from "./process-tree";
+
+/** What the host writes down about a command while it runs, so a later start can clean up after a crash. */
+export interface RunRecord {
+  /** The command's root process. */
+  pid: number;
+  /** The root's start time (clock ticks since boot, Linux), to tell it from a process that reused the pid. */
+  rootStartTime?: number;
+  /** The marker variable every process of the command inherits. */
+  marker: string;
+  /** The command, for the log line. */
+  command: string;
+}
+
+/** A pid no process can have: kills then go by marker only, never by a process group that may be reused. */
+const NO_ROOT = 0x7ffffffe;
+
+/**
+ * Keeps one small file per running command in a folder of the host's data. A host that dies without
+ * cleaning up (SIGKILL, power loss) leaves them behind, and `reapOrphanedRuns` at the next start kills
+ * what those commands left running. Files are written synchronously: the record must exist before the
+ * command can get far, and a crash can come at any moment.
+ */
+export class RunRegistry {
+  constructor(private readonly dir: string) {}
+
+  /** Records a command that just started; returns the function that forgets it when it has ended. */
+  add(record: RunRecord): () => void {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const file = join(this.dir, `${record.pid}-${record.marker}.json`);
+    writeFileSync(file, JSON.stringify(record), { mode: 0o600 });
+    return () => rmSync(file, { force: true });
+  }
+}
+
+/**
+ * Kills the process trees of commands a previous run of the host left behind, and forgets them. A record
+ * whose root pid now belongs to another process (a different start time) is killed by its marker only,
+ * so nothing that is not ours is touched. Returns how many records there were and how many processes died.
+ */
+export async function reapOrphanedRuns(dir: string): Promise<{ records: number; killed: number }> {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => name.endsWith(".json"));
+  } catch {
+    return { records: 0, killed: 0 };
+  }
+  let killed = 0;
+  for (const name of names) {
+    const file = join(dir, name);
+    try {
+      const record = JSON.parse(readFileSync(file, "utf8")) as RunRecord;
+      const sameRoot =
+        record.rootStartTime !== undefined && readProcessStartTime(record.pid) === record.rootStartTime;
+      const result = await killProcessTree(sameRoot ? record.pid : NO_ROOT, {
+        marker: record.marker,
+        rootStartTime: record.rootStartTime ?? 0,
+      });
+      killed += result.killed;
+    } catch {
+      // An unreadable record cannot be acted on safely; it is dropped like the rest.
+    }
+    rmSync(file, { force: true });
+  }
+  return { records: names.length, killed };
+}
