@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { _electron as electron, expect, test } from "@playwright/test";
+import { DESK_METHODS } from "../../src/shared/desk-api";
 import { findElectronBinary } from "../support/electron-binary";
 
 const binary = findElectronBinary();
@@ -20,6 +21,6 @@ test("the desktop app opens a hardened window showing the workspace", async () =
     api: Object.keys((window as unknown as { piDesk: object }).piDesk).sort(),
   }));
   expect(exposed.node).toBe("undefined");
-  expect(exposed.api).toEqual(["chooseWorkspace", "getState", "onHostEvent", "openWorkspace"]);
+  expect(exposed.api).toEqual([...DESK_METHODS, "onHostEvent"].sort());
   await app.close();
 });

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test as base } from "@playwright/test";
@@ -14,13 +14,35 @@ export interface DeskServer {
   workspace: string;
 }
 
+/** One block of a scripted model turn, as `PI_DESK_SCRIPT` files hold them. */
+export type ScriptBlock =
+  | { type: "text"; text: string }
+  | { type: "thinking"; thinking: string }
+  | { type: "toolCall"; name: string; arguments: Record<string, unknown>; id?: string }
+  | { type: "error"; message: string }
+  | { type: "delay"; ms: number };
+
+/** The scripted model's turns: each agent request gets the next one, then "(end of script)". */
+export type Script = ScriptBlock[][];
+
+/** How to start a host beyond its workspace. */
+export interface DeskServerOptions {
+  /** Extra environment for the host process. */
+  env?: Record<string, string>;
+  /** Extra command line arguments (e.g. `--allow`). */
+  args?: string[];
+}
+
 /** Starts the built browser host on a free port and waits for the URL it prints. */
 export async function startDeskServer(
   workspace: string,
+  options: DeskServerOptions = {},
 ): Promise<{ server: DeskServer; child: ChildProcess }> {
-  const child = spawn(process.execPath, ["out/main/serve.js", "--workspace", workspace, "--port", "0"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["out/main/serve.js", "--workspace", workspace, "--port", "0", ...(options.args ?? [])],
+    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...options.env } },
+  );
   let output = "";
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`The browser host did not start:\n${output}`)), 20_000);
@@ -39,15 +61,69 @@ export async function startDeskServer(
   return { server: { url, origin: new URL(url).origin, workspace }, child };
 }
 
-/** Playwright's `test` with a fresh workspace and browser host per test. */
-export const test = base.extend<{ desk: DeskServer }>({
+/** Stops a host and waits for it to go, so its commands' process trees are gone before the next test. */
+export async function stopDeskServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
+ * Starts a host whose model is the scripted one: the script is written to a file named by
+ * `PI_DESK_SCRIPT`, Pi is kept offline (`PI_OFFLINE=1`) with a fresh agent dir, and rules, audit log and
+ * saved outputs go to a fresh data dir, so no test sees another's (or the person's) configuration.
+ */
+export async function startScriptedDesk(
+  script: Script,
+  options: DeskServerOptions = {},
+): Promise<{ server: DeskServer; child: ChildProcess; cleanup: () => Promise<void> }> {
+  const workspace = mkdtempSync(join(tmpdir(), "pi-desk-e2e-"));
+  const home = mkdtempSync(join(tmpdir(), "pi-desk-e2e-home-"));
+  const scriptFile = join(home, "script.json");
+  writeFileSync(scriptFile, JSON.stringify(script, null, 2));
+  const { server, child } = await startDeskServer(workspace, {
+    ...options,
+    env: {
+      PI_DESK_SCRIPT: scriptFile,
+      PI_OFFLINE: "1",
+      PI_CODING_AGENT_DIR: join(home, "agent"),
+      PI_DESK_DATA_DIR: join(home, "data"),
+      ...options.env,
+    },
+  });
+  const cleanup = async () => {
+    await stopDeskServer(child);
+    rmSync(workspace, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  };
+  return { server, child, cleanup };
+}
+
+/** Playwright's `test` with a fresh workspace and browser host per test, and scripted hosts on demand. */
+export const test = base.extend<{
+  desk: DeskServer;
+  scriptedDesk: (script: Script, options?: DeskServerOptions) => Promise<DeskServer>;
+}>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
   desk: async ({}, use) => {
     const workspace = mkdtempSync(join(tmpdir(), "pi-desk-e2e-"));
     const { server, child } = await startDeskServer(workspace);
     await use(server);
-    child.kill("SIGTERM");
+    await stopDeskServer(child);
     rmSync(workspace, { recursive: true, force: true });
+  },
+  // biome-ignore lint/correctness/noEmptyPattern: as above.
+  scriptedDesk: async ({}, use) => {
+    const started: (() => Promise<void>)[] = [];
+    await use(async (script, options) => {
+      const { server, cleanup } = await startScriptedDesk(script, options);
+      started.push(cleanup);
+      return server;
+    });
+    for (const cleanup of started) await cleanup();
   },
 });
 

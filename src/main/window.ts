@@ -1,11 +1,22 @@
 import { join } from "node:path";
-import { BrowserWindow, session } from "electron";
+import { BrowserWindow, session, shell } from "electron";
 
 /** Where the renderer comes from: the dev server in `electron-vite dev`, else the built file. */
 export function rendererUrl(): string {
   const devServer = process.env.ELECTRON_RENDERER_URL;
   if (devServer) return devServer;
   return new URL(`file://${join(import.meta.dirname, "../renderer/index.html")}`).href;
+}
+
+/** Opens an http(s) URL in the person's browser; any other scheme (file:, javascript:, custom) is ignored. */
+function openInBrowser(url: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return;
+  }
+  if (parsed.protocol === "https:" || parsed.protocol === "http:") void shell.openExternal(parsed.href);
 }
 
 /**
@@ -38,12 +49,18 @@ export function createMainWindow(): BrowserWindow {
   const contents = window.webContents;
   const home = rendererUrl();
 
-  // The app is one page: any navigation away from it is refused, and so is every new window.
+  // The app is one page: any navigation away from it is refused, and so is every new window. A link to a
+  // web page (in the agent's Markdown) opens in the person's browser instead, and nothing else does.
   contents.on("will-navigate", (event, url) => {
-    if (url !== home) event.preventDefault();
+    if (url === home) return;
+    event.preventDefault();
+    openInBrowser(url);
   });
   contents.on("will-redirect", (event) => event.preventDefault());
-  contents.setWindowOpenHandler(() => ({ action: "deny" }));
+  contents.setWindowOpenHandler(({ url }) => {
+    openInBrowser(url);
+    return { action: "deny" };
+  });
   contents.on("will-attach-webview", (event) => event.preventDefault());
 
   // No camera, microphone, notifications, geolocation or anything else: Pi Desk needs none of them.

@@ -84,6 +84,46 @@ describe("parseInline", () => {
   });
 });
 
+describe("robustness", () => {
+  it("reads any text, however broken, without throwing or hanging", () => {
+    const alphabet = [
+      "*",
+      "_",
+      "`",
+      "~",
+      "[",
+      "]",
+      "(",
+      ")",
+      "<",
+      ">",
+      "!",
+      "\\",
+      "#",
+      "-",
+      "|",
+      "1.",
+      " ",
+      "\n",
+      "a",
+      "h",
+      "https://x.y",
+    ];
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    for (let round = 0; round < 300; round++) {
+      const text = Array.from({ length: 60 }, () => alphabet[Math.floor(random() * alphabet.length)]).join(
+        "",
+      );
+      expect(() => render(<Markdown text={text} />)).not.toThrow();
+      cleanup();
+    }
+  });
+});
+
 describe("Markdown", () => {
   it("renders elements, not HTML: markup in the text stays text", () => {
     const { container } = render(

@@ -227,7 +227,8 @@ export class WorkspaceSession {
         ? { edited: true }
         : {}),
     });
-    this.projection.updateCommand(commandId, { decidedBy: "person" });
+    // Answered: the card stops offering a decision at once, before the command starts.
+    this.projection.updateCommand(commandId, { decidedBy: "person", approvalId: undefined });
     this.broker.decide(approvalId, decision);
   }
 

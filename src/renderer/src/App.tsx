@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { DeskClient } from "./client/desk-client";
 import { ChatView } from "./features/chat/ChatView";
 import { ApprovalTray } from "./features/commands/ApprovalTray";
@@ -48,6 +48,18 @@ export function App({ client }: { client: DeskClient }) {
     document.title = windowTitle(t, workspace?.name, waiting.length);
   }, [t, workspace?.name, waiting.length]);
 
+  // A decided card stops asking, and the focus it held is lost to the page. Hand it to the next command
+  // waiting, or back to the prompt, so a keyboard user can go on deciding (Enter, Esc) without a mouse.
+  const waitingBefore = useRef(waiting.length);
+  useEffect(() => {
+    const focusLost = document.activeElement === null || document.activeElement === document.body;
+    if (waiting.length < waitingBefore.current && focusLost) {
+      const next = document.querySelector<HTMLElement>(".approval-tray .command-card");
+      (next ?? document.querySelector<HTMLElement>(".prompt-input"))?.focus();
+    }
+    waitingBefore.current = waiting.length;
+  }, [waiting.length]);
+
   return (
     <div className="app">
       <header className="app-header">
@@ -76,6 +88,10 @@ export function App({ client }: { client: DeskClient }) {
           {view.connection.reason}
         </p>
       )}
+      {/* Said once per change, for screen readers: the tray appears without moving focus. */}
+      <p className="visually-hidden" aria-live="polite" data-testid="approval-announcement">
+        {waiting.length > 0 ? t.command.trayHeading(waiting.length) : ""}
+      </p>
       {host ? (
         <div className="app-body">
           <aside className="sidebar">

@@ -3,7 +3,7 @@ import { createRoot } from "react-dom/client";
 import { App } from "./App";
 import { connectDesk } from "./client/desk-client";
 import { I18nProvider } from "./i18n/i18n";
-import "./styles.css";
+import "./styles/index.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");

@@ -17,6 +17,8 @@ export const UserMessage = memo(function UserMessage({ item }: { item: UserItem 
 /** An assistant message: its thinking folded, its answer as Markdown, and a provider error said plainly. */
 export const AssistantMessage = memo(function AssistantMessage({ item }: { item: AssistantItem }) {
   const t = useT();
+  // A message that only called tools has nothing to say: its commands and tools follow on their own.
+  if (!item.streaming && !item.text && !item.thinking && !item.error) return null;
   return (
     <div
       className="message message-assistant"
@@ -35,7 +37,8 @@ export const AssistantMessage = memo(function AssistantMessage({ item }: { item:
       {item.streaming && !item.text && !item.error && <p className="muted streaming">{t.chat.streaming}</p>}
       {item.error && (
         <p className="error message-error" role="alert" data-testid="assistant-error">
-          {t.chat.providerError(item.error)}
+          {/* The host's text says what failed and what to do; the label says whose failure it is. */}
+          <strong>{t.chat.providerError}</strong> {item.error}
         </p>
       )}
     </div>

@@ -60,13 +60,28 @@ export function CardFrame({
           <dt>{t.command.cwd}</dt>
           <dd className="mono">{command.cwd}</dd>
         </div>
-        <div>
-          <dt>{t.command.timeout}</dt>
-          <dd>{t.command.seconds(command.timeoutSeconds)}</dd>
-        </div>
+        {/* Zero until the host has applied its default and cap to what the agent asked. */}
+        {command.timeoutSeconds > 0 && (
+          <div>
+            <dt>{t.command.timeout}</dt>
+            <dd>{t.command.seconds(command.timeoutSeconds)}</dd>
+          </div>
+        )}
+        {command.sandbox && (
+          <div>
+            <dt>{t.command.sandbox}</dt>
+            <dd data-testid={tid("command-sandbox")}>
+              {!command.sandbox.enabled
+                ? t.command.sandboxOff
+                : command.sandbox.network
+                  ? t.command.sandboxOnNetwork
+                  : t.command.sandboxOn}
+            </dd>
+          </div>
+        )}
       </dl>
       {command.why && (
-        <p className="command-why">
+        <p className="command-why plain">
           <strong>{t.command.why}: </strong>
           {command.why}
         </p>

@@ -36,11 +36,21 @@ export const CommandCard = memo(function CommandCard({
   );
 });
 
-function useFullOutput(api: DeskApi, commandId: string) {
+/**
+ * The dialog with a command's whole output: read from the host's saved file when there is one, else
+ * the output the card holds (more than the card shows, but not trimmed by the host).
+ */
+function useFullOutput(api: DeskApi, command: CommandView) {
   const [open, setOpen] = useState(false);
   const show = useCallback(() => setOpen(true), []);
+  const saved = command.details?.fullOutputPath !== undefined;
   const dialog = open ? (
-    <FullOutputDialog api={api} commandId={commandId} onClose={() => setOpen(false)} />
+    <FullOutputDialog
+      api={api}
+      commandId={command.id}
+      text={saved ? undefined : command.output}
+      onClose={() => setOpen(false)}
+    />
   ) : null;
   return { show, dialog };
 }
@@ -52,7 +62,6 @@ function RunningCard({ command, api }: { command: CommandView; api: DeskApi }) {
   const now = useNow(true);
   const [cancelling, setCancelling] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const full = useFullOutput(api, command.id);
   const started = command.startedAt ?? now;
   const elapsed = Math.max(0, now - started);
   const left = Math.max(0, command.timeoutSeconds * 1000 - elapsed);
@@ -78,7 +87,8 @@ function RunningCard({ command, api }: { command: CommandView; api: DeskApi }) {
       }
     >
       <Decider command={command} />
-      <CommandOutput output={command.output} totalLines={command.totalLines} onOpenFull={full.show} />
+      {/* The full output is saved once the command ends; until then the card holds the tail. */}
+      <CommandOutput output={command.output} totalLines={command.totalLines} />
       <div className="card-actions">
         <button
           type="button"
@@ -95,7 +105,6 @@ function RunningCard({ command, api }: { command: CommandView; api: DeskApi }) {
           {error}
         </p>
       )}
-      {full.dialog}
     </CardFrame>
   );
 }
@@ -113,7 +122,7 @@ function Decider({ command }: { command: CommandView }) {
 function FinishedCard({ command, api }: { command: CommandView; api: DeskApi }) {
   const t = useT();
   const tid = useTestId();
-  const full = useFullOutput(api, command.id);
+  const full = useFullOutput(api, command);
   const details = command.details;
   const status = cardStatus(command.phase);
   const exitCode = details?.exitCode ?? null;
@@ -170,7 +179,7 @@ function FinishedCard({ command, api }: { command: CommandView; api: DeskApi }) 
           <CommandOutput
             output={command.output}
             totalLines={details?.totalLines ?? command.totalLines}
-            onOpenFull={details?.fullOutputPath ? full.show : undefined}
+            onOpenFull={full.show}
           />
         </details>
       )}

@@ -20,7 +20,7 @@ export const CommandOutput = memo(function CommandOutput({
 }) {
   const t = useT();
   const tid = useTestId();
-  const box = useRef<HTMLPreElement>(null);
+  const box = useRef<HTMLElement>(null);
   const atBottom = useRef(true);
   const tail = useMemo(() => tailLines(output), [output]);
   const shownLines = useMemo(() => countLines(tail.text), [tail.text]);
@@ -44,10 +44,11 @@ export const CommandOutput = memo(function CommandOutput({
           )}
         </p>
       )}
-      <pre
+      <section
         ref={box}
         className="command-output"
         data-testid={tid("command-output")}
+        aria-label={t.command.output}
         // biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls, so the keyboard must be able to reach it.
         tabIndex={0}
         onScroll={(e) => {
@@ -55,8 +56,10 @@ export const CommandOutput = memo(function CommandOutput({
           atBottom.current = el.scrollTop + el.clientHeight >= el.scrollHeight - 8;
         }}
       >
-        <AnsiText text={tail.text} />
-      </pre>
+        <pre className="command-output-text">
+          <AnsiText text={tail.text} />
+        </pre>
+      </section>
     </div>
   );
 });

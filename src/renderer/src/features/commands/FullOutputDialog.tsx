@@ -6,15 +6,18 @@ import { AnsiText } from "./AnsiText";
 
 /**
  * A command's saved full output, read piece by piece (`readFullOutput` from `nextOffset`) so a huge file
- * is never pulled in whole. Modal: Esc or Close ends it, and focus goes back where it was.
+ * is never pulled in whole; or, given `text`, that text. Modal: Esc or Close ends it, and focus goes back
+ * where it was.
  */
 export function FullOutputDialog({
   api,
   commandId,
+  text,
   onClose,
 }: {
   api: DeskApi;
   commandId: string;
+  text?: string;
   onClose: () => void;
 }) {
   const t = useT();
@@ -49,7 +52,9 @@ export function FullOutputDialog({
     return () => opener?.focus?.();
   }, []);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the first piece is read once, when it opens.
-  useEffect(() => load(0), []);
+  useEffect(() => {
+    if (text === undefined) load(0);
+  }, []);
 
   const more = last !== undefined && last.nextOffset < last.totalBytes;
   return (
@@ -79,6 +84,7 @@ export function FullOutputDialog({
           </p>
         )}
         <pre className="command-output dialog-output" data-testid="full-output-text">
+          {text !== undefined && <AnsiText text={text} />}
           {chunks.map((chunk, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: pieces only ever append.
             <AnsiText key={index} text={chunk.text} />

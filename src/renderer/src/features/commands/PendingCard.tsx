@@ -36,6 +36,9 @@ export function PendingCard({ command, api }: { command: CommandView; api: DeskA
   const [reason, setReason] = useState("");
   const [draft, setDraft] = useState({ command: command.command, timeout: String(command.timeoutSeconds) });
   const [choice, setChoice] = useState<RuleChoice>({ pattern: -1, scope: "session" });
+  const [network, setNetwork] = useState(false);
+  // Offered only where the sandbox keeps commands off the network: elsewhere they have it already.
+  const offersNetwork = command.sandbox?.enabled === true && !command.sandbox.network;
   const { approvalId, ruleOffer } = command;
   const problem =
     mode === "edit" ? editProblem(t, draft.command, draft.timeout, command.maxTimeoutSeconds) : null;
@@ -51,9 +54,10 @@ export function PendingCard({ command, api }: { command: CommandView; api: DeskA
     });
   };
   const approve = () => {
-    if (mode !== "edit") return send({ kind: "approve" });
     if (problem) return;
     const decision: ApprovalDecision = { kind: "approve" };
+    if (offersNetwork && network) decision.network = true;
+    if (mode !== "edit") return send(decision);
     if (draft.command !== command.command) decision.command = draft.command;
     const seconds = Number(draft.timeout);
     if (seconds !== command.timeoutSeconds) decision.timeoutSeconds = seconds;
@@ -89,10 +93,12 @@ export function PendingCard({ command, api }: { command: CommandView; api: DeskA
     }
   };
 
-  if (!approvalId) {
+  if (!approvalId || command.decidedBy) {
     return (
       <CardFrame command={command}>
-        <p className="muted">{t.command.checking}</p>
+        <p className="muted" data-testid={tid("command-waiting")}>
+          {command.decidedBy ? t.command.answered : t.command.checking}
+        </p>
       </CardFrame>
     );
   }
@@ -120,6 +126,17 @@ export function PendingCard({ command, api }: { command: CommandView; api: DeskA
           onBack={back}
           busy={busy}
         />
+      )}
+      {offersNetwork && (mode === "idle" || mode === "edit") && (
+        <label className="choice">
+          <input
+            type="checkbox"
+            checked={network}
+            onChange={(e) => setNetwork(e.target.checked)}
+            data-testid={tid("allow-network")}
+          />
+          {t.command.allowNetwork}
+        </label>
       )}
       {(mode === "idle" || mode === "edit") && (
         <div className="card-actions">

@@ -139,6 +139,8 @@ export function AlwaysAllowForm({
   const t = useT();
   const tid = useTestId();
   const name = useId();
+  // The exact command is checked first; focusing it lets the arrow keys move through the choices.
+  const first = useFocusOnMount<HTMLInputElement>();
   const options = [
     { index: -1, label: t.command.ruleExact(offer.exact) },
     ...offer.prefixes.map((prefix, index) => ({ index, label: t.command.rulePrefix(prefix) })),
@@ -156,6 +158,7 @@ export function AlwaysAllowForm({
         {options.map((option) => (
           <label key={option.index} className="choice">
             <input
+              ref={option.index === -1 ? first : undefined}
               type="radio"
               name={`${name}-pattern`}
               checked={choice.pattern === option.index}

@@ -15,12 +15,20 @@ export function isFinished(phase: CommandPhase): boolean {
 }
 
 /**
+ * Whether the command waits for the person: pending, with an approval id issued, and not yet answered
+ * (the host keeps the id until the command starts, and marks who decided as soon as someone did).
+ */
+export function awaitsPerson(command: CommandView | undefined): command is CommandView {
+  return command?.phase === "pending" && command.approvalId !== undefined && command.decidedBy === undefined;
+}
+
+/**
  * The commands waiting for the person, in the order the agent asked for them (their place in the
  * transcript), then any the transcript does not hold yet.
  */
 export function pendingCommands(session: SessionState | null | undefined): CommandView[] {
   if (!session) return [];
-  const waiting = (command: CommandView | undefined): command is CommandView => command?.phase === "pending";
+  const waiting = awaitsPerson;
   const seen = new Set<string>();
   const ordered: CommandView[] = [];
   for (const item of session.transcript) {

@@ -31,21 +31,25 @@ export function ModelSetup({ models, api }: { models: ModelsState; api: DeskApi 
         {providers.map(([provider, hasKey]) => (
           <KeyForm key={provider} provider={provider} hasKey={hasKey} api={api} />
         ))}
+        {/* With no model known at all there is no provider to list: the person names one. */}
+        {providers.length === 0 && <KeyForm hasKey={false} api={api} />}
       </div>
     </section>
   );
 }
 
-function KeyForm({ provider, hasKey, api }: { provider: string; hasKey: boolean; api: DeskApi }) {
+function KeyForm({ provider: fixed, hasKey, api }: { provider?: string; hasKey: boolean; api: DeskApi }) {
   const t = useT();
   const id = useId();
+  const [named, setNamed] = useState("");
+  const provider = fixed ?? named.trim();
   const [key, setKey] = useState("");
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const save = (e: FormEvent) => {
     e.preventDefault();
     const trimmed = key.trim();
-    if (!trimmed) return;
+    if (!trimmed || !provider) return;
     setBusy(true);
     setMessage(null);
     api.setApiKey({ provider, key: trimmed }).then(
@@ -63,8 +67,21 @@ function KeyForm({ provider, hasKey, api }: { provider: string; hasKey: boolean;
   };
   return (
     <form className="key-form" onSubmit={save}>
+      {fixed === undefined && (
+        <>
+          <label htmlFor={`${id}-provider`}>{t.models.providerLabel}</label>
+          <input
+            id={`${id}-provider`}
+            value={named}
+            spellCheck={false}
+            placeholder="anthropic"
+            onChange={(e) => setNamed(e.target.value)}
+            data-testid="api-key-provider"
+          />
+        </>
+      )}
       <label htmlFor={id}>
-        {t.models.keyLabel(provider)}
+        {t.models.keyLabel(provider || "…")}
         {hasKey && <span className="tag">{t.models.hasKey}</span>}
       </label>
       <input
@@ -74,9 +91,9 @@ function KeyForm({ provider, hasKey, api }: { provider: string; hasKey: boolean;
         spellCheck={false}
         value={key}
         onChange={(e) => setKey(e.target.value)}
-        data-testid={`api-key-${provider}`}
+        data-testid={fixed ? `api-key-${fixed}` : "api-key-other"}
       />
-      <button type="submit" disabled={busy || key.trim() === ""}>
+      <button type="submit" disabled={busy || key.trim() === "" || !provider}>
         {t.models.keySave}
       </button>
       {message && (

@@ -4,6 +4,7 @@ import type { CommandLimits, HostState } from "../../../../shared/host-state";
 import { dictionaries, type Language, useI18n } from "../../i18n/i18n";
 import { ModelSetup } from "../models/ModelSetup";
 import { RulesEditor } from "./RulesEditor";
+import { SandboxSettings } from "./SandboxSettings";
 
 /** Settings: the language, the rules, the limits the host enforces, models and keys, and the version. */
 export function SettingsView({ host, api }: { host: HostState; api: DeskApi }) {
@@ -41,6 +42,12 @@ export function SettingsView({ host, api }: { host: HostState; api: DeskApi }) {
           <p className="muted">{t.settings.limitsNone}</p>
         )}
       </section>
+      {host.limits?.sandbox && (
+        <section className="settings-section">
+          <h3>{t.settings.sandbox}</h3>
+          <SandboxSettings sandbox={host.limits.sandbox} api={api} />
+        </section>
+      )}
       <section className="settings-section">
         <h3>{t.settings.models}</h3>
         <ModelSetup models={host.models} api={api} />

@@ -1,0 +1,66 @@
+import { execFileSync } from "node:child_process";
+import { expect as baseExpect, type Locator, type Page, type TestInfo } from "@playwright/test";
+import type { DeskServer, ScriptBlock } from "./desk-server";
+
+/**
+ * `expect` with room for a loaded machine: the host starts Pi, runs real processes and streams their
+ * output, and a CI runner shared with other jobs can take seconds over what a laptop takes.
+ */
+export const expect = baseExpect.configure({ timeout: 15_000 });
+
+/** How long a UI spec may take, for the same reason. */
+export const UI_TEST_TIMEOUT_MS = 90_000;
+
+/** A scripted turn's text block. */
+export const say = (text: string): ScriptBlock => ({ type: "text", text });
+
+/** A scripted turn's `run_command` call, with the id the card will carry. */
+export const runCommand = (id: string, command: string, timeout?: number): ScriptBlock => ({
+  type: "toolCall",
+  id,
+  name: "run_command",
+  arguments: timeout === undefined ? { command } : { command, timeout },
+});
+
+/** Opens the host's page and waits until it is connected and showing the workspace. */
+export async function openDesk(page: Page, desk: DeskServer): Promise<void> {
+  await page.goto(desk.url);
+  await expect(page.getByTestId("connection-status")).toHaveAttribute("data-status", "connected");
+  await expect(page.getByTestId("workspace-path")).toHaveText(desk.workspace);
+}
+
+/** Sends a message the way a person does: type, then Enter. */
+export async function send(page: Page, text: string): Promise<void> {
+  const input = page.getByTestId("prompt-input");
+  await input.fill(text);
+  await input.press("Enter");
+}
+
+/** The transcript card of a command. */
+export function card(page: Page, commandId: string): Locator {
+  return page.locator(`[data-testid="command-card"][data-command-id="${commandId}"]`);
+}
+
+/** Waits until a command is waiting for the person, with its actions shown. */
+export async function expectPending(page: Page, commandId: string): Promise<Locator> {
+  const found = card(page, commandId);
+  await expect(found).toHaveAttribute("data-status", "pending");
+  await expect(found.getByTestId("approve-button")).toBeEnabled();
+  return found;
+}
+
+/** Attaches a screenshot of the page to the test's report (and keeps it in the test's output folder). */
+export async function shot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const path = testInfo.outputPath(`${name.replace(/[^\w-]+/g, "-")}.png`);
+  await page.screenshot({ path, fullPage: true });
+  await testInfo.attach(name, { path, contentType: "image/png" });
+}
+
+/** Process command lines containing `needle` (this machine's, read with `ps`), to prove a command is gone. */
+export function processesMatching(needle: string): string[] {
+  const listing = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" });
+  return listing
+    .split("\n")
+    .filter((line) => line.includes(needle) && !line.includes("ps -eo"))
+    .map((line) => line.trim());
+}

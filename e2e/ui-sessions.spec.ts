@@ -1,0 +1,104 @@
+import { test } from "./support/desk-server";
+import {
+  card,
+  expect,
+  expectPending,
+  openDesk,
+  processesMatching,
+  runCommand,
+  say,
+  send,
+  shot,
+  UI_TEST_TIMEOUT_MS,
+} from "./support/ui";
+
+test.describe.configure({ timeout: UI_TEST_TIMEOUT_MS });
+
+test("two pending commands are decided separately, from the tray and from the transcript", async ({
+  page,
+  scriptedDesk,
+}, testInfo) => {
+  const desk = await scriptedDesk([
+    [
+      say("Two things to run."),
+      runCommand("call-a", "echo alpha", 10),
+      runCommand("call-b", "echo beta", 10),
+    ],
+    [say("One ran, one did not.")],
+  ]);
+  await openDesk(page, desk);
+  await send(page, "Run both");
+
+  await expectPending(page, "call-a");
+  await expectPending(page, "call-b");
+  await expect(page.getByTestId("command-card")).toHaveCount(2);
+  await expect(page.getByTestId("tray-item")).toHaveCount(2);
+  await expect(page).toHaveTitle(/^\(2\) /);
+  await shot(page, testInfo, "two commands waiting, in the tray and the transcript");
+
+  // Deny the second from the tray, with Esc then a reason.
+  const trayB = page.locator('[data-testid="tray-item"][data-command-id="call-b"]');
+  await trayB.focus();
+  await page.keyboard.press("Escape");
+  await trayB.getByTestId("tray-deny-reason").fill("Only alpha.");
+  await trayB.getByTestId("tray-deny-reason").press("Enter");
+  await expect(card(page, "call-b")).toHaveAttribute("data-status", "denied");
+  await expect(card(page, "call-a")).toHaveAttribute("data-status", "pending");
+  await expect(page).toHaveTitle(/^\(1\) /);
+
+  await card(page, "call-a").getByTestId("approve-button").click();
+  await expect(card(page, "call-a")).toHaveAttribute("data-status", "succeeded");
+  await expect(card(page, "call-a").getByTestId("command-output")).toContainText("alpha");
+  await expect(page.getByTestId("approval-tray")).toHaveCount(0);
+  await expect(page.getByTestId("assistant-message").last()).toContainText("One ran, one did not.");
+});
+
+test("a reload mid-run still shows the running command, and it can be cancelled", async ({
+  page,
+  scriptedDesk,
+}, testInfo) => {
+  const desk = await scriptedDesk([[runCommand("call-long", "sleep 331", 60)], [say("Stopped.")]]);
+  await openDesk(page, desk);
+  await send(page, "Take your time");
+  await (await expectPending(page, "call-long")).getByTestId("approve-button").click();
+  await expect(card(page, "call-long")).toHaveAttribute("data-status", "running");
+
+  await page.reload();
+  await expect(page.getByTestId("connection-status")).toHaveAttribute("data-status", "connected");
+  const running = card(page, "call-long");
+  await expect(running).toHaveAttribute("data-status", "running");
+  await expect(running.getByTestId("countdown")).toContainText("times out in");
+  await expect(page.getByTestId("stop-button")).toBeVisible();
+  await shot(page, testInfo, "after a reload, still running");
+
+  await running.getByTestId("cancel-button").click();
+  await expect(running).toHaveAttribute("data-status", "cancelled");
+  await expect.poll(() => processesMatching("sleep 331"), { timeout: 10_000 }).toEqual([]);
+});
+
+test("Stop ends the agent's turn and the command it waits on", async ({ page, scriptedDesk }) => {
+  const desk = await scriptedDesk([[say("Let me check."), runCommand("call-stop", "echo never", 10)]]);
+  await openDesk(page, desk);
+  await send(page, "Check");
+  await expectPending(page, "call-stop");
+  await page.getByTestId("stop-button").click();
+  await expect(card(page, "call-stop")).not.toHaveAttribute("data-status", "pending");
+  await expect(page.getByTestId("stop-button")).toHaveCount(0);
+  await expect(page.getByTestId("approval-tray")).toHaveCount(0);
+});
+
+test("the UI speaks Chinese and follows a dark system theme", async ({ page, scriptedDesk }, testInfo) => {
+  const desk = await scriptedDesk([[say("好的。"), runCommand("call-zh", "echo 你好", 10)]]);
+  await page.emulateMedia({ colorScheme: "dark" });
+  await openDesk(page, desk);
+  await page.getByTestId("nav-settings").click();
+  await page.getByTestId("language-select").selectOption("zh-CN");
+  await page.getByTestId("nav-chat").click();
+  await send(page, "打个招呼");
+  const pending = await expectPending(page, "call-zh");
+  await expect(pending.getByTestId("approve-button")).toHaveText("批准");
+  await shot(page, testInfo, "Chinese, dark theme");
+  // The choice is remembered across a reload.
+  await page.reload();
+  await expect(card(page, "call-zh").getByTestId("approve-button")).toHaveText("批准");
+});

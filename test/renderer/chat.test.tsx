@@ -1,0 +1,180 @@
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ChatView } from "../../src/renderer/src/features/chat/ChatView";
+import { Composer } from "../../src/renderer/src/features/chat/Composer";
+import type { HostState } from "../../src/shared/host-state";
+import type { TranscriptItem } from "../../src/shared/transcript";
+import { fakeApi, hostState, pendingCommand, session, someModels } from "./fixtures";
+
+afterEach(cleanup);
+
+const withTranscript = (transcript: TranscriptItem[], more: Partial<HostState> = {}) =>
+  hostState({ session: session({ transcript }), ...more });
+
+describe("the composer", () => {
+  it("sends with Enter and clears the box once the agent has it", async () => {
+    const api = fakeApi();
+    render(<Composer api={api} running={false} />);
+    const input = screen.getByTestId("prompt-input") as HTMLTextAreaElement;
+    fireEvent.change(input, { target: { value: "List the tests" } });
+    fireEvent.keyDown(input, { key: "Enter" });
+    expect(api.prompt).toHaveBeenCalledWith({ text: "List the tests" });
+    await vi.waitFor(() => expect(input.value).toBe(""));
+  });
+
+  it("does not send on Shift+Enter or while an input method is composing", () => {
+    const api = fakeApi();
+    render(<Composer api={api} running={false} />);
+    const input = screen.getByTestId("prompt-input");
+    fireEvent.change(input, { target: { value: "你好" } });
+    fireEvent.keyDown(input, { key: "Enter", shiftKey: true });
+    fireEvent.keyDown(input, { key: "Enter", isComposing: true });
+    expect(api.prompt).not.toHaveBeenCalled();
+  });
+
+  it("keeps the text and says why when sending fails", async () => {
+    const api = fakeApi({ prompt: vi.fn(() => Promise.reject(new Error("No model is set up."))) });
+    render(<Composer api={api} running={false} />);
+    const input = screen.getByTestId("prompt-input") as HTMLTextAreaElement;
+    fireEvent.change(input, { target: { value: "hello" } });
+    fireEvent.click(screen.getByTestId("send-button"));
+    expect((await screen.findByTestId("prompt-error")).textContent).toBe(
+      "The message was not sent: No model is set up.",
+    );
+    expect(input.value).toBe("hello");
+  });
+
+  it("shows Stop while the agent works, and holds new messages until it is done", () => {
+    const api = fakeApi();
+    render(<Composer api={api} running />);
+    fireEvent.change(screen.getByTestId("prompt-input"), { target: { value: "more" } });
+    expect((screen.getByTestId("send-button") as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByTestId("stop-button"));
+    expect(api.stop).toHaveBeenCalled();
+  });
+
+  it("has no Stop button while the agent is idle, and no Send for an empty box", () => {
+    render(<Composer api={fakeApi()} running={false} />);
+    expect(screen.queryByTestId("stop-button")).toBeNull();
+    expect((screen.getByTestId("send-button") as HTMLButtonElement).disabled).toBe(true);
+  });
+});
+
+describe("the transcript", () => {
+  it("folds the thinking, renders the answer as Markdown, and says a provider error plainly", () => {
+    const host = withTranscript([
+      { kind: "user", id: "u1", text: "Why?" },
+      {
+        kind: "assistant",
+        id: "a1",
+        text: "Because `x`.",
+        thinking: "Considering x.",
+        streaming: false,
+        error: "429 rate limited. Check the model and its API key in settings, or try again.",
+      },
+    ]);
+    render(<ChatView host={host} api={fakeApi()} />);
+    const answer = screen.getByTestId("assistant-message");
+    const thinking = answer.querySelector("details");
+    expect(thinking?.open).toBe(false);
+    expect(thinking?.textContent).toContain("Considering x.");
+    expect(answer.querySelector("code")?.textContent).toBe("x");
+    expect(within(answer).getByRole("alert").textContent).toContain("429 rate limited.");
+    expect(within(answer).getByRole("alert").textContent).toBe(
+      "The model's provider returned an error. 429 rate limited. Check the model and its API key in settings, or try again.",
+    );
+    expect(screen.getByTestId("user-message").textContent).toContain("Why?");
+  });
+
+  it("shows read-only tools compactly and notices as lines", () => {
+    const host = withTranscript([
+      {
+        kind: "tool",
+        id: "t1",
+        name: "grep",
+        summary: "TODO src/",
+        state: "done",
+        result: "src/a.ts:1: TODO",
+      },
+      { kind: "tool", id: "t2", name: "read", summary: "README.md", state: "running" },
+      { kind: "notice", id: "n1", level: "error", text: "The provider is down; retrying in 5 s." },
+    ]);
+    render(<ChatView host={host} api={fakeApi()} />);
+    const [grep, read] = screen.getAllByTestId("tool-call");
+    expect(grep?.textContent).toContain("grep");
+    expect(grep?.textContent).toContain("TODO src/");
+    expect(grep?.querySelector("details")?.open).toBe(false);
+    expect(read?.dataset.state).toBe("running");
+    expect(screen.getByTestId("notice").textContent).toBe("The provider is down; retrying in 5 s.");
+  });
+
+  it("puts a command's card where the agent asked for it", () => {
+    const host = hostState({
+      session: session({
+        transcript: [
+          { kind: "user", id: "u1", text: "test it" },
+          { kind: "command", id: "call-1" },
+          { kind: "assistant", id: "a2", text: "Done.", thinking: "", streaming: false },
+        ],
+        commands: { "call-1": pendingCommand() },
+      }),
+    });
+    render(<ChatView host={host} api={fakeApi()} />);
+    const items = screen.getByTestId("transcript").querySelectorAll(".transcript-item");
+    expect(items[1]?.querySelector("[data-testid=command-card]")).toBeTruthy();
+  });
+});
+
+describe("models", () => {
+  it("picks a model and a thinking level", () => {
+    const api = fakeApi();
+    render(<ChatView host={hostState()} api={api} />);
+    fireEvent.change(screen.getByTestId("thinking-select"), { target: { value: "high" } });
+    expect(api.setThinkingLevel).toHaveBeenCalledWith({ level: "high" });
+    const option = screen.getByRole("option", { name: /GPT-5/ }) as HTMLOptionElement;
+    expect(option.disabled).toBe(true);
+    fireEvent.change(screen.getByTestId("model-select"), { target: { value: "anthropic/claude-sonnet" } });
+    expect(api.setModel).toHaveBeenCalledWith({ provider: "anthropic", id: "claude-sonnet" });
+  });
+
+  it("shows the way to a model when there is none: the problem, a key per provider, and Pi's config", async () => {
+    const api = fakeApi();
+    const models = { ...someModels, current: null, problem: "No model has a key. Add one below." };
+    render(<ChatView host={hostState({ models })} api={api} />);
+    const setup = screen.getByTestId("model-setup");
+    expect(within(setup).getByTestId("model-problem").textContent).toBe("No model has a key. Add one below.");
+    expect(setup.textContent).toContain("~/.pi/agent/models.json");
+    expect(setup.textContent).toContain("ANTHROPIC_API_KEY");
+    const key = within(setup).getByLabelText("API key for openai") as HTMLInputElement;
+    expect(key.type).toBe("password");
+    fireEvent.change(key, { target: { value: " sk-test " } });
+    fireEvent.click(within(key.closest("form") as HTMLElement).getByRole("button", { name: "Save key" }));
+    expect(api.setApiKey).toHaveBeenCalledWith({ provider: "openai", key: "sk-test" });
+    expect(await within(setup).findByText("Key saved for openai.")).toBeTruthy();
+    expect(key.value).toBe("");
+  });
+
+  it("asks for the provider too when Pi knows no model at all", () => {
+    const api = fakeApi();
+    const models = { options: [], current: null, thinkingLevel: "off" as const, problem: "No models." };
+    render(<ChatView host={hostState({ models })} api={api} />);
+    fireEvent.change(screen.getByTestId("api-key-provider"), { target: { value: "openrouter" } });
+    fireEvent.change(screen.getByTestId("api-key-other"), { target: { value: "sk-or" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save key" }));
+    expect(api.setApiKey).toHaveBeenCalledWith({ provider: "openrouter", key: "sk-or" });
+  });
+
+  it("hides the setup once a model is usable", () => {
+    render(<ChatView host={hostState()} api={fakeApi()} />);
+    expect(screen.queryByTestId("model-setup")).toBeNull();
+  });
+});
+
+describe("without a conversation", () => {
+  it("offers a new chat", () => {
+    const api = fakeApi();
+    render(<ChatView host={hostState({ session: null })} api={api} />);
+    fireEvent.click(screen.getByRole("button", { name: "New chat" }));
+    expect(api.newSession).toHaveBeenCalled();
+  });
+});

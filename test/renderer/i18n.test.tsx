@@ -1,0 +1,59 @@
+import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import { CommandCard } from "../../src/renderer/src/features/commands/CommandCard";
+import { SettingsView } from "../../src/renderer/src/features/settings/SettingsView";
+import { en } from "../../src/renderer/src/i18n/en";
+import { I18nProvider, pickLanguage } from "../../src/renderer/src/i18n/i18n";
+import { zh } from "../../src/renderer/src/i18n/zh";
+import { fakeApi, hostState, pendingCommand } from "./fixtures";
+
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+});
+
+/** Every key path of a dictionary, with the kind of value there. */
+function shape(messages: object, prefix = ""): string[] {
+  return Object.entries(messages).flatMap(([key, value]) =>
+    typeof value === "object" && value !== null
+      ? shape(value, `${prefix}${key}.`)
+      : [`${prefix}${key}:${typeof value}`],
+  );
+}
+
+describe("languages", () => {
+  it("follows the browser, unless the person chose in settings", () => {
+    expect(pickLanguage(null, ["zh-CN", "en"])).toBe("zh-CN");
+    expect(pickLanguage(null, ["zh-TW"])).toBe("zh-CN");
+    expect(pickLanguage(null, ["fr-FR", "en-GB"])).toBe("en");
+    expect(pickLanguage(null, ["fr-FR"])).toBe("en");
+    expect(pickLanguage("en", ["zh-CN"])).toBe("en");
+    expect(pickLanguage("klingon", ["zh-CN"])).toBe("zh-CN");
+  });
+
+  it("has every message in Chinese that it has in English", () => {
+    expect(shape(zh)).toEqual(shape(en));
+  });
+
+  it("draws a card in Chinese", () => {
+    render(
+      <I18nProvider initial="zh-CN">
+        <CommandCard command={pendingCommand()} api={fakeApi()} />
+      </I18nProvider>,
+    );
+    expect(screen.getByTestId("approve-button").textContent).toBe("批准");
+    expect(screen.getByTestId("command-card").textContent).toContain("待批准");
+    expect(document.documentElement.lang).toBe("zh-CN");
+  });
+
+  it("switches language from settings and remembers it", () => {
+    render(
+      <I18nProvider initial="en">
+        <SettingsView host={hostState()} api={fakeApi()} />
+      </I18nProvider>,
+    );
+    fireEvent.change(screen.getByTestId("language-select"), { target: { value: "zh-CN" } });
+    expect(screen.getByRole("heading", { level: 2 }).textContent).toBe("设置");
+    expect(localStorage.getItem("pi-desk-language")).toBe("zh-CN");
+  });
+});

@@ -1,0 +1,174 @@
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { HistoryView } from "../../src/renderer/src/features/history/HistoryView";
+import { SettingsView } from "../../src/renderer/src/features/settings/SettingsView";
+import { SessionList } from "../../src/renderer/src/features/workspace/SessionList";
+import type { AuditEntry, CommandRule } from "../../src/shared/rules";
+import { fakeApi, hostState, session } from "./fixtures";
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+const rule: CommandRule = {
+  id: "r1",
+  effect: "allow",
+  match: "prefix",
+  pattern: "npm test",
+  scope: "workspace",
+  createdAt: 1,
+};
+
+describe("settings", () => {
+  it("shows the limits in force", () => {
+    render(<SettingsView host={hostState()} api={fakeApi()} />);
+    const limits = screen.getByTestId("limits");
+    expect(limits.textContent).toContain("npm");
+    expect(limits.textContent).toContain("60 s");
+    expect(limits.textContent).toContain("600 s");
+    expect(limits.textContent).toContain("HOME");
+  });
+
+  it("says when any program may run", () => {
+    const host = hostState();
+    const limits = host.limits && { ...host.limits, allowedBinaries: [] };
+    render(<SettingsView host={{ ...host, limits }} api={fakeApi()} />);
+    expect(screen.getByTestId("limits").textContent).toContain("Any program (no allowlist)");
+  });
+
+  it("lists, changes and removes rules", async () => {
+    const api = fakeApi();
+    render(<SettingsView host={hostState({ rules: [rule] })} api={api} />);
+    const row = screen.getByTestId("rule-row");
+    expect(row.textContent).toContain("npm test");
+    fireEvent.click(within(row).getByRole("button", { name: "Remove: npm test" }));
+    expect(api.removeRule).toHaveBeenCalledWith({ id: "r1" });
+    fireEvent.click(within(row).getByRole("button", { name: "Edit: npm test" }));
+    const [editPattern] = screen.getAllByTestId("rule-pattern");
+    fireEvent.change(editPattern as HTMLElement, { target: { value: "npm run test" } });
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Save" })));
+    expect(api.updateRule).toHaveBeenCalledWith({
+      id: "r1",
+      rule: { effect: "allow", match: "prefix", pattern: "npm run test", scope: "workspace" },
+    });
+  });
+
+  it("adds a rule, refusing an empty pattern", async () => {
+    const api = fakeApi();
+    render(<SettingsView host={hostState()} api={api} />);
+    const add = screen.getByRole("button", { name: "Add rule" });
+    fireEvent.click(add);
+    expect(screen.getByRole("alert").textContent).toBe("Give the command, or its first words.");
+    fireEvent.change(screen.getByTestId("rule-pattern"), { target: { value: " git push " } });
+    fireEvent.change(screen.getByLabelText("Effect"), { target: { value: "deny" } });
+    await act(async () => fireEvent.click(add));
+    expect(api.addRule).toHaveBeenCalledWith({
+      effect: "deny",
+      match: "prefix",
+      pattern: "git push",
+      scope: "workspace",
+    });
+    expect((screen.getByTestId("rule-pattern") as HTMLInputElement).value).toBe("");
+  });
+
+  it("turns the sandbox and its network on and off for the workspace", () => {
+    const api = fakeApi();
+    render(<SettingsView host={hostState()} api={api} />);
+    const settings = screen.getByTestId("sandbox-settings");
+    expect(settings.textContent).toContain("bubblewrap");
+    fireEvent.click(screen.getByTestId("sandbox-network"));
+    expect(api.setSandbox).toHaveBeenCalledWith({ enabled: true, network: true });
+  });
+
+  it("says why the sandbox cannot run, and offers no way to turn it on", () => {
+    const host = hostState();
+    const limits = host.limits && {
+      ...host.limits,
+      sandbox: {
+        kind: "bubblewrap" as const,
+        available: false,
+        problem: "bwrap is not installed: apt install bubblewrap.",
+        enabled: false,
+        network: false,
+      },
+    };
+    render(<SettingsView host={{ ...host, limits }} api={fakeApi()} />);
+    expect(screen.getByTestId("sandbox-settings").textContent).toContain("apt install bubblewrap");
+    expect((screen.getByTestId("sandbox-enabled") as HTMLInputElement).disabled).toBe(true);
+    expect((screen.getByTestId("sandbox-network") as HTMLInputElement).disabled).toBe(true);
+  });
+
+  it("switches the language", () => {
+    render(<SettingsView host={hostState()} api={fakeApi()} />);
+    expect((screen.getByTestId("language-select") as HTMLSelectElement).value).toBe("en");
+  });
+});
+
+describe("history", () => {
+  const entries: AuditEntry[] = [
+    {
+      at: Date.UTC(2030, 0, 1),
+      sessionId: "s1",
+      commandId: "c1",
+      command: "rm -rf build",
+      event: "denied",
+      by: "person",
+      reason: "Not now.",
+    },
+    {
+      at: Date.UTC(2030, 0, 1),
+      sessionId: "s1",
+      commandId: "c2",
+      command: "npm test",
+      event: "finished",
+      by: "host",
+      status: "failed",
+      exitCode: 1,
+    },
+  ];
+
+  it("lists decisions, newest first, and searches after a pause in typing", async () => {
+    vi.useFakeTimers();
+    const getHistory = vi.fn(async () => entries);
+    render(<HistoryView api={fakeApi({ getHistory })} />);
+    await act(async () => vi.advanceTimersByTimeAsync(0));
+    expect(getHistory).toHaveBeenCalledWith({ limit: 200 });
+    const [denied, finished] = screen.getAllByTestId("history-entry");
+    expect(denied?.textContent).toContain("rm -rf build");
+    expect(denied?.textContent).toContain("Not now.");
+    expect(finished?.textContent).toContain("exit 1");
+    fireEvent.change(screen.getByTestId("history-search"), { target: { value: "n" } });
+    fireEvent.change(screen.getByTestId("history-search"), { target: { value: "npm" } });
+    await act(async () => vi.advanceTimersByTimeAsync(300));
+    expect(getHistory).toHaveBeenCalledTimes(2);
+    expect(getHistory).toHaveBeenLastCalledWith({ query: "npm", limit: 200 });
+  });
+
+  it("says when nothing matches", async () => {
+    render(<HistoryView api={fakeApi({ getHistory: vi.fn(async () => []) })} />);
+    expect(await screen.findByText("No decisions recorded yet.")).toBeTruthy();
+  });
+});
+
+describe("chats", () => {
+  it("starts a new chat and reopens a past one", async () => {
+    const api = fakeApi({
+      listSessions: vi.fn(async () => [
+        { path: "/s/2.jsonl", id: "s2", title: "Fix the build", modified: Date.now(), messageCount: 4 },
+        { path: "/s/1.jsonl", id: "s1", title: "Current", modified: Date.now(), messageCount: 1 },
+      ]),
+    });
+    render(<SessionList host={hostState({ session: session({ id: "s1" }) })} api={api} />);
+    const items = await screen.findAllByTestId("session-item");
+    expect(items[0]?.textContent).toContain("Fix the build");
+    expect(items[0]?.textContent).toContain("4 messages");
+    expect(items[1]?.getAttribute("aria-current")).toBe("true");
+    fireEvent.click(items[0] as HTMLElement);
+    expect(api.openSession).toHaveBeenCalledWith({ path: "/s/2.jsonl" });
+    const newChat = screen.getByTestId("new-session") as HTMLButtonElement;
+    await vi.waitFor(() => expect(newChat.disabled).toBe(false));
+    fireEvent.click(newChat);
+    expect(api.newSession).toHaveBeenCalled();
+  });
+});
