@@ -1,0 +1,425 @@
+/**
+ * `npm run bench`: run_command against Pi's bash tool, a naive spawn and the raw limit. Throughput, host
+ * memory, per-command overhead, kill latency and trimming, each measured in a fresh worker process per
+ * contender and run, contenders alternating run by run. See bench/README.md.
+ *
+ * This file runs directly on Node 22 (type stripping), so it imports only node: modules and types. The
+ * worker imports src/, whose extensionless imports and parameter properties Node cannot run as .ts: it
+ * is bundled first with Vite (a devDependency already, and the same bundler electron-vite builds the app's
+ * main process with), deps left external, so the measured code is the code the app ships.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import type { ContenderId } from "./contenders";
+import type { KillResult, OutputRunResult, OverheadResult, WorkerTask } from "./run-command.worker";
+
+const MIB = 1024 * 1024;
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, "..");
+const buildDir = join(repo, "node_modules", ".cache", "pi-desk-bench");
+const ALL: ContenderId[] = ["a", "b", "c", "d"];
+const NAMES: Record<ContenderId, string> = {
+  a: "(a) run_command",
+  b: "(b) Pi bash",
+  c: "(c) naive",
+  d: "(d) raw",
+};
+/** Pi's DEFAULT_MAX_BYTES: the most of the output the model may be shown. */
+const MODEL_TAIL_LIMIT = 51_200;
+
+const { values: args } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "3" },
+    calls: { type: "string", default: "200" },
+    "kill-runs": { type: "string", default: "20" },
+    phases: { type: "string", default: "output,overhead,kill" },
+    contenders: { type: "string", default: ALL.join(",") },
+    "cpu-prof": { type: "string" },
+    "worker-flags": { type: "string", default: "" },
+    out: { type: "string", default: join(here, "results", "run-command.json") },
+  },
+});
+const rounds = Number(args.rounds);
+const calls = Number(args.calls);
+const killRuns = Number(args["kill-runs"]);
+const phases = new Set(args.phases.split(","));
+const contenders = args.contenders.split(",") as ContenderId[];
+const KILL_ROUNDS = 4;
+/** A process still alive this long after the abort is a survivor (the kill does not get to it at all). */
+const KILL_DEADLINE_MS = 500;
+
+await buildWorker();
+const tmpRoot = mkdtempSync(join(tmpdir(), "pi-desk-bench-"));
+const began = performance.now();
+const loadAtStart = loadavg();
+const raw: Record<string, Record<ContenderId, unknown[]>> = {};
+const record = (key: string, id: ContenderId, value: unknown) => {
+  raw[key] ??= { a: [], b: [], c: [], d: [] };
+  raw[key][id].push(value);
+};
+
+try {
+  if (phases.has("output")) {
+    for (let round = 0; round < rounds; round++) {
+      for (const size of [32, 256]) {
+        for (const id of rotate(contenders, round)) {
+          const result = await runWorker<OutputRunResult>({
+            kind: "output",
+            contender: id,
+            bytes: size * MIB,
+          });
+          record(`output${size}`, id, result);
+          log(
+            `output ${size} MiB ${NAMES[id]}: ${(result.wallMs / 1000).toFixed(2)} s, peak ${mib(result.peakRssBytes)} MiB`,
+          );
+        }
+      }
+    }
+  }
+  if (phases.has("overhead")) {
+    for (let round = 0; round < rounds; round++) {
+      for (const id of rotate(contenders, round)) {
+        const result = await runWorker<OverheadResult>({ kind: "overhead", contender: id, calls });
+        record("overhead", id, result);
+        log(`overhead ${NAMES[id]}: mean ${mean(result.callMs).toFixed(2)} ms`);
+      }
+    }
+  }
+  if (phases.has("kill")) {
+    const perRound = Math.ceil(killRuns / KILL_ROUNDS);
+    for (let round = 0; round < KILL_ROUNDS; round++) {
+      for (const id of rotate(contenders, round)) {
+        const task: WorkerTask = {
+          kind: "kill",
+          contender: id,
+          runs: perRound,
+          deadlineMs: KILL_DEADLINE_MS,
+        };
+        const result = await runWorker<KillResult>(task);
+        record("kill", id, result);
+        log(
+          `kill ${NAMES[id]}: ${result.runs.map((r) => (r.latencyMs === null ? `${r.survivors} left` : r.latencyMs.toFixed(0))).join(" ")}`,
+        );
+      }
+    }
+  }
+} finally {
+  rmSync(tmpRoot, { recursive: true, force: true });
+}
+
+const summary = summarize();
+const table = renderTable(summary);
+const targets = checkTargets(summary);
+console.log(`\n${table}\n`);
+for (const t of targets) console.log(`${t.met ? "MET   " : "MISSED"} ${t.target}: ${t.measured}`);
+mkdirSync(dirname(args.out), { recursive: true });
+writeFileSync(
+  args.out,
+  `${JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model,
+      settings: {
+        rounds,
+        calls,
+        killRuns,
+        killDeadlineMs: KILL_DEADLINE_MS,
+        contenders,
+        phases: [...phases],
+        workerFlags: args["worker-flags"],
+      },
+      loadAverage: { start: loadAtStart, end: loadavg() },
+      durationSeconds: Math.round((performance.now() - began) / 1000),
+      summary,
+      targets,
+      table,
+      raw,
+    },
+    null,
+    2,
+  )}\n`,
+);
+const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(" ");
+console.log(
+  `\nwrote ${args.out} (${Math.round((performance.now() - began) / 1000)} s; load average ${load(loadAtStart)} at the start, ${load(loadavg())} at the end)`,
+);
+
+/** Bundles the worker and its src/ imports into node_modules/.cache, dependencies external. */
+async function buildWorker(): Promise<void> {
+  const { build } = await import("vite");
+  await build({
+    configFile: false,
+    root: repo,
+    logLevel: "warn",
+    build: {
+      ssr: join(here, "run-command.worker.ts"),
+      outDir: buildDir,
+      emptyOutDir: true,
+      target: "node22",
+      minify: false,
+      sourcemap: true,
+      rolldownOptions: {
+        output: { format: "esm", entryFileNames: "[name].mjs", chunkFileNames: "[name].mjs" },
+      },
+    },
+  });
+}
+
+function rotate<T>(items: T[], by: number): T[] {
+  const k = by % items.length;
+  return [...items.slice(k), ...items.slice(0, k)];
+}
+
+function log(line: string): void {
+  console.log(`[${Math.round((performance.now() - began) / 1000)}s] ${line}`);
+}
+
+/** Runs one task in a fresh Node process (this same Node 22); its last `BENCH_RESULT` line is the result. */
+async function runWorker<T>(task: WorkerTask): Promise<T> {
+  const nodeArgs = ["--enable-source-maps", ...args["worker-flags"].split(" ").filter(Boolean)];
+  // The worker profiles only its measured part (see startProfiler in the worker).
+  const profile = args["cpu-prof"] ? { BENCH_CPU_PROF_DIR: resolve(args["cpu-prof"]) } : {};
+  const workerTmp = mkdtempSync(join(tmpRoot, "w-"));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...nodeArgs, join(buildDir, "run-command.worker.mjs"), JSON.stringify(task)],
+    // TMPDIR: Pi's bash tool writes its full-output files to os.tmpdir(); they land here and are removed.
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, ...profile, TMPDIR: workerTmp, PI_OFFLINE: "1" },
+    },
+  );
+  let stdout = "";
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+  });
+  const timer = setTimeout(() => child.kill("SIGKILL"), 300_000);
+  const code = await new Promise<number | null>((done) => child.once("close", done));
+  clearTimeout(timer);
+  rmSync(workerTmp, { recursive: true, force: true });
+  const line = stdout.split("\n").find((l) => l.startsWith("BENCH_RESULT "));
+  if (!line) throw new Error(`worker ${JSON.stringify(task)} exited ${code} without a result:\n${stdout}`);
+  return JSON.parse(line.slice("BENCH_RESULT ".length)) as T;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+function mean(values: number[]): number {
+  return values.reduce((s, v) => s + v, 0) / values.length;
+}
+
+/** Nearest-rank percentile; `Infinity` entries (runs with survivors) sort last. */
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+function mib(bytes: number): string {
+  return (bytes / MIB).toFixed(1);
+}
+
+/** Per contender, the medians the table shows. */
+interface ContenderSummary {
+  wall256Ms?: number;
+  wall32Ms?: number;
+  cpu256Ms?: number;
+  throughputMiBs?: number;
+  peakRss256MiB?: number;
+  peakRss32MiB?: number;
+  growthMiB?: number;
+  overheadMeanMs?: number;
+  overheadP95Ms?: number;
+  overheadCpuMs?: number;
+  killP50Ms?: number;
+  killP95Ms?: number;
+  killRuns?: number;
+  killSurvivors?: number;
+  killRunsWithSurvivors?: number;
+  modelTextBytes?: number | null;
+  modelTailBytes?: number | null;
+  endsWithLastLine?: string;
+  fullOutputExact?: string;
+}
+
+function summarize(): Record<ContenderId, ContenderSummary> {
+  const out = {} as Record<ContenderId, ContenderSummary>;
+  for (const id of contenders) {
+    const s: ContenderSummary = {};
+    const o256 = (raw.output256?.[id] ?? []) as OutputRunResult[];
+    const o32 = (raw.output32?.[id] ?? []) as OutputRunResult[];
+    if (o256.length > 0 && o32.length > 0) {
+      s.wall256Ms = median(o256.map((r) => r.wallMs));
+      s.wall32Ms = median(o32.map((r) => r.wallMs));
+      s.cpu256Ms = median(o256.map((r) => r.cpuMs));
+      s.throughputMiBs = 256 / (s.wall256Ms / 1000);
+      s.peakRss256MiB = median(o256.map((r) => r.peakRssBytes)) / MIB;
+      s.peakRss32MiB = median(o32.map((r) => r.peakRssBytes)) / MIB;
+      s.growthMiB = s.peakRss256MiB - s.peakRss32MiB;
+      const texts = o256.map((r) => r.modelTextBytes);
+      s.modelTextBytes = texts[0] === null ? null : median(texts as number[]);
+      const tails = o256.map((r) => r.modelTailBytes);
+      s.modelTailBytes = tails[0] === null ? null : median(tails as number[]);
+      const ends = o256.map((r) => r.endsWithLastLine);
+      s.endsWithLastLine = ends[0] === null ? "n/a" : `${ends.filter(Boolean).length}/${ends.length}`;
+      const files = o256.map((r) => r.fullOutputBytes);
+      s.fullOutputExact =
+        files[0] === null
+          ? "no file"
+          : `${o256.filter((r) => r.fullOutputBytes === r.expectedBytes).length}/${o256.length}`;
+    }
+    const overhead = (raw.overhead?.[id] ?? []) as OverheadResult[];
+    if (overhead.length > 0) {
+      s.overheadMeanMs = median(overhead.map((r) => mean(r.callMs)));
+      s.overheadP95Ms = median(overhead.map((r) => percentile(r.callMs, 95)));
+      s.overheadCpuMs = median(overhead.map((r) => r.cpuMs / r.callMs.length));
+    }
+    const kills = ((raw.kill?.[id] ?? []) as KillResult[]).flatMap((r) => r.runs);
+    if (kills.length > 0) {
+      const latencies = kills.map((r) => r.latencyMs ?? Number.POSITIVE_INFINITY);
+      s.killP50Ms = percentile(latencies, 50);
+      s.killP95Ms = percentile(latencies, 95);
+      s.killRuns = kills.length;
+      s.killSurvivors = kills.reduce((n, r) => n + r.survivors, 0);
+      s.killRunsWithSurvivors = kills.filter((r) => r.survivors > 0).length;
+    }
+    out[id] = s;
+  }
+  return out;
+}
+
+type Row = { label: string; key: keyof ContenderSummary; fmt: (v: number) => string; ratio: boolean };
+
+function renderTable(summary: Record<ContenderId, ContenderSummary>): string {
+  const num = (digits: number) => (v: number) =>
+    Number.isFinite(v) ? v.toFixed(digits) : `>${KILL_DEADLINE_MS}`;
+  const rows: Row[] = [
+    { label: "256 MiB wall time (s)", key: "wall256Ms", fmt: (v) => (v / 1000).toFixed(2), ratio: true },
+    { label: "256 MiB throughput (MiB/s)", key: "throughputMiBs", fmt: num(0), ratio: false },
+    { label: "256 MiB host CPU time (s)", key: "cpu256Ms", fmt: (v) => (v / 1000).toFixed(2), ratio: true },
+    { label: "32 MiB wall time (s)", key: "wall32Ms", fmt: (v) => (v / 1000).toFixed(2), ratio: true },
+    { label: "peak RSS, 256 MiB run (MiB)", key: "peakRss256MiB", fmt: num(1), ratio: true },
+    { label: "peak RSS, 32 MiB run (MiB)", key: "peakRss32MiB", fmt: num(1), ratio: true },
+    { label: "RSS growth 32->256 MiB (MiB)", key: "growthMiB", fmt: num(1), ratio: false },
+    { label: "per command, mean (ms)", key: "overheadMeanMs", fmt: num(2), ratio: true },
+    { label: "per command, p95 (ms)", key: "overheadP95Ms", fmt: num(2), ratio: true },
+    { label: "per command, host CPU (ms)", key: "overheadCpuMs", fmt: num(2), ratio: true },
+    { label: "kill, p50 (ms)", key: "killP50Ms", fmt: num(1), ratio: true },
+    { label: "kill, p95 (ms)", key: "killP95Ms", fmt: num(1), ratio: true },
+    { label: "kill, survivors (processes)", key: "killSurvivors", fmt: num(0), ratio: false },
+    { label: "kill, runs with survivors", key: "killRunsWithSurvivors", fmt: num(0), ratio: false },
+    { label: "model text, bytes (tail+note)", key: "modelTextBytes", fmt: num(0), ratio: false },
+    { label: "model text, tail bytes", key: "modelTailBytes", fmt: num(0), ratio: false },
+  ];
+  const textRows: { label: string; key: "endsWithLastLine" | "fullOutputExact" }[] = [
+    { label: "tail ends with the last line", key: "endsWithLastLine" },
+    { label: "full-output file exact size", key: "fullOutputExact" },
+  ];
+  const ratioCols = contenders.includes("d")
+    ? contenders.filter((id) => id !== "d").map((id) => ({ head: `${id}/d`, x: id, y: "d" as ContenderId }))
+    : [];
+  if (contenders.includes("a") && contenders.includes("b")) ratioCols.push({ head: "a/b", x: "a", y: "b" });
+  const header = ["", ...contenders.map((id) => NAMES[id]), ...ratioCols.map((c) => c.head)];
+  const lines: string[][] = [header];
+  for (const row of rows) {
+    const cells = contenders.map((id) => {
+      const v = summary[id]?.[row.key];
+      return typeof v === "number" ? row.fmt(v) : "-";
+    });
+    const ratios = ratioCols.map(({ x, y }) => {
+      const vx = summary[x]?.[row.key];
+      const vy = summary[y]?.[row.key];
+      if (!row.ratio || typeof vx !== "number" || typeof vy !== "number") return "";
+      if (!Number.isFinite(vx) || !Number.isFinite(vy) || vy === 0) return "-";
+      return `${(vx / vy).toFixed(2)}x`;
+    });
+    lines.push([row.label, ...cells, ...ratios]);
+  }
+  for (const row of textRows) {
+    lines.push([
+      row.label,
+      ...contenders.map((id) => summary[id]?.[row.key] ?? "-"),
+      ...ratioCols.map(() => ""),
+    ]);
+  }
+  const widths = header.map((_, i) => Math.max(...lines.map((l) => (l[i] ?? "").length)));
+  const body = lines
+    .map((l) =>
+      l.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  "),
+    )
+    .join("\n");
+  return (
+    `${body}\n\nMedians over runs; ratios x/y of the medians (for time and memory, lower is better). Kill ` +
+    `>${KILL_DEADLINE_MS}: processes were still alive ${KILL_DEADLINE_MS} ms after the abort (survivors).`
+  );
+}
+
+/** The issue's targets for run_command, each with what was measured. */
+function checkTargets(summary: Record<ContenderId, ContenderSummary>) {
+  const a = summary.a ?? {};
+  const b = summary.b ?? {};
+  const d = summary.d ?? {};
+  const ratio = (x?: number, y?: number) => (x !== undefined && y !== undefined ? x / y : Number.NaN);
+  const targets: { target: string; met: boolean; measured: string }[] = [];
+  if (a.wall256Ms !== undefined) {
+    const ad = ratio(a.wall256Ms, d.wall256Ms);
+    const ab = ratio(a.wall256Ms, b.wall256Ms);
+    targets.push({
+      target: "throughput of (a) within 1.25x of (d)",
+      met: ad <= 1.25,
+      measured: `${ad.toFixed(2)}x`,
+    });
+    targets.push({
+      target: "throughput of (a) no slower than (b)",
+      met: ab <= 1,
+      measured: `${ab.toFixed(2)}x`,
+    });
+    targets.push({
+      target: "host memory growth 32->256 MiB under 32 MiB",
+      met: (a.growthMiB ?? Number.POSITIVE_INFINITY) < 32,
+      measured: `${a.growthMiB?.toFixed(1)} MiB`,
+    });
+    targets.push({
+      target: `model-facing tail at most ${MODEL_TAIL_LIMIT} bytes, ends with the last line`,
+      met:
+        (a.modelTailBytes ?? Number.POSITIVE_INFINITY) <= MODEL_TAIL_LIMIT &&
+        /^(\d+)\/\1$/.test(a.endsWithLastLine ?? ""),
+      measured: `${a.modelTailBytes} bytes (${a.modelTextBytes} with the note), last line ${a.endsWithLastLine}`,
+    });
+    targets.push({
+      target: "full-output file has every byte",
+      met: /^(\d+)\/\1$/.test(a.fullOutputExact ?? ""),
+      measured: `${a.fullOutputExact} runs exact`,
+    });
+  }
+  if (a.overheadMeanMs !== undefined) {
+    const ab = ratio(a.overheadMeanMs, b.overheadMeanMs);
+    targets.push({
+      target: "per-command overhead of (a) within 1.2x of (b)",
+      met: ab <= 1.2,
+      measured: `${ab.toFixed(2)}x`,
+    });
+  }
+  if (a.killRuns !== undefined) {
+    targets.push({
+      target: "kill: zero survivors in every run",
+      met: a.killSurvivors === 0,
+      measured: `${a.killSurvivors} survivors in ${a.killRuns} runs`,
+    });
+    targets.push({
+      target: "kill: p95 under 100 ms",
+      met: (a.killP95Ms ?? Number.POSITIVE_INFINITY) < 100,
+      measured: `${a.killP95Ms?.toFixed(1)} ms`,
+    });
+  }
+  return targets;
+}
