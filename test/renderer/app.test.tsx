@@ -1,4 +1,4 @@
-import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { App, windowTitle } from "../../src/renderer/src/App";
 import type { ConnectionStatus, DeskClient } from "../../src/renderer/src/client/desk-client";
@@ -75,7 +75,8 @@ describe("the window", () => {
 
   it("shows a tray of waiting commands, in the order asked, beside one card each in the transcript", async () => {
     await renderApp(hostState({ session: twoWaiting }));
-    expect(document.title).toBe("(2) repo — Pi Desk");
+    // The title follows the view after the batched events are applied: wait for it, not a frame.
+    await waitFor(() => expect(document.title).toBe("(2) repo — Pi Desk"));
     const tray = screen.getByTestId("approval-tray");
     expect(within(tray).getByRole("heading").textContent).toBe("Needs approval (2)");
     expect(
@@ -107,12 +108,14 @@ describe("the window", () => {
         phase: "running",
       },
     });
-    expect(document.title).toBe("(1) repo — Pi Desk");
+    // The title follows the view after the batched events are applied: wait for it, not a frame.
+    await waitFor(() => expect(document.title).toBe("(1) repo — Pi Desk"));
     await fake.push({
       type: "command-update",
       command: { ...pendingCommand({ id: "c2" }), approvalId: undefined, phase: "denied" },
     });
-    expect(document.title).toBe("repo — Pi Desk");
+    // The title follows the view after the batched events are applied: wait for it, not a frame.
+    await waitFor(() => expect(document.title).toBe("repo — Pi Desk"));
     expect(screen.queryByTestId("approval-tray")).toBeNull();
   });
 
@@ -122,7 +125,8 @@ describe("the window", () => {
       type: "command-update",
       command: pendingCommand({ id: "c1", approvalId: "p1", command: "git status", decidedBy: "person" }),
     });
-    expect(document.title).toBe("(1) repo — Pi Desk");
+    // The title follows the view after the batched events are applied: wait for it, not a frame.
+    await waitFor(() => expect(document.title).toBe("(1) repo — Pi Desk"));
     expect(screen.getAllByTestId("tray-item").map((item) => item.dataset.commandId)).toEqual(["c2"]);
     expect(screen.getByTestId("approval-announcement").textContent).toBe("Needs approval (1)");
   });
