@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 
-/** The four ways of running a shell command the benchmark compares. */
-export type ContenderId = "a" | "b" | "c" | "d";
+/** The ways of running a shell command the benchmark compares; (s) is (a) inside the sandbox. */
+export type ContenderId = "a" | "s" | "b" | "c" | "d";
 
 /** What a contender reports for one command. */
 export interface ContenderResult {
@@ -21,6 +21,7 @@ export interface Contender {
 /** Display names, also used by the orchestrator's table. */
 export const CONTENDER_NAMES: Record<ContenderId, string> = {
   a: "run_command",
+  s: "run_command, sandboxed",
   b: "Pi bash tool",
   c: "naive spawn",
   d: "raw limit",
@@ -52,32 +53,10 @@ export async function createContender(
 ): Promise<Contender> {
   const name = CONTENDER_NAMES[id];
   switch (id) {
-    case "a": {
-      const { createRunCommandTool } = await import("../src/main/tools/run-command");
-      // No approve callback: auto-approved, so the measured path is validation, policy and the runner.
-      const tool = createRunCommandTool({
-        workspaceRoot: setup.workspace,
-        outputDir: setup.outputDir,
-        defaultTimeoutSeconds: TOOL_TIMEOUT_SECONDS,
-        maxTimeoutSeconds: TOOL_TIMEOUT_SECONDS,
-      });
-      const onUpdate = liveView();
-      return {
-        id,
-        name,
-        async run(command, signal) {
-          const result = await tool.execute(
-            "bench",
-            { command, timeout: TOOL_TIMEOUT_SECONDS },
-            signal,
-            onUpdate,
-            undefined as never,
-          );
-          const details = result.details as { fullOutputPath?: string };
-          return { text: textOf(result.content), fullOutputPath: details.fullOutputPath };
-        },
-      };
-    }
+    case "a":
+      return runCommandContender(id, setup, false);
+    case "s":
+      return runCommandContender(id, setup, true);
     case "b": {
       const { createBashToolDefinition, createLocalBashOperations } = await import(
         "@earendil-works/pi-coding-agent"
@@ -110,6 +89,38 @@ export async function createContender(
     case "d":
       return { id, name, run: (command, signal) => rawLimit(command, setup.workspace, signal) };
   }
+}
+
+/** Pi Desk's run_command, auto-approved (no approve callback): validation, policy, runner and, for (s), bwrap. */
+async function runCommandContender(
+  id: ContenderId,
+  setup: { workspace: string; outputDir: string },
+  sandboxed: boolean,
+): Promise<Contender> {
+  const { createRunCommandTool } = await import("../src/main/tools/run-command");
+  const tool = createRunCommandTool({
+    workspaceRoot: setup.workspace,
+    outputDir: setup.outputDir,
+    defaultTimeoutSeconds: TOOL_TIMEOUT_SECONDS,
+    maxTimeoutSeconds: TOOL_TIMEOUT_SECONDS,
+    sandbox: sandboxed ? { enabled: true } : undefined,
+  });
+  const onUpdate = liveView();
+  return {
+    id,
+    name: CONTENDER_NAMES[id],
+    async run(command, signal) {
+      const result = await tool.execute(
+        "bench",
+        { command, timeout: TOOL_TIMEOUT_SECONDS },
+        signal,
+        onUpdate,
+        undefined as never,
+      );
+      const details = result.details as { fullOutputPath?: string };
+      return { text: textOf(result.content), fullOutputPath: details.fullOutputPath };
+    },
+  };
 }
 
 /** The textbook version: spawn, `data += chunk` on both streams, resolve on close, `child.kill()` to stop. */

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { setFlagsFromString } from "node:v8";
 import { Language, type Node, Parser } from "web-tree-sitter";
 import { walkShellTree } from "./shell-walker";
 import type { ShellWord } from "./shell-words";
@@ -170,6 +171,12 @@ async function createParser(): Promise<Parser> {
   const require = createRequire(import.meta.url);
   const runtimeWasm = require.resolve("web-tree-sitter/tree-sitter.wasm");
   const grammarWasm = require.resolve("tree-sitter-bash/tree-sitter-bash.wasm");
+  // Keep the parser's WebAssembly on V8's baseline compiler. Otherwise V8 re-compiles it with TurboFan in
+  // the background over the first few hundred commands: a second or more of CPU and 30-50 MiB that, on
+  // a small machine, made every command's fork dearer (measured: `npm run bench`, overhead phase).
+  // Parsing one command line stays well under a millisecond on baseline code. Set before any
+  // WebAssembly is compiled, which is when V8 reads it.
+  setFlagsFromString("--liftoff-only");
   await Parser.init({ locateFile: () => runtimeWasm });
   const bash = await Language.load(grammarWasm);
   const parser = new Parser();
