@@ -8,6 +8,9 @@ export function rendererUrl(): string {
   return new URL(`file://${join(import.meta.dirname, "../renderer/index.html")}`).href;
 }
 
+/** How often a crashed page is loaded again within a minute before the window is left as it is. */
+const MAX_RELOADS_PER_MINUTE = 3;
+
 /** Opens an http(s) URL in the person's browser; any other scheme (file:, javascript:, custom) is ignored. */
 function openInBrowser(url: string): void {
   let parsed: URL;
@@ -67,6 +70,17 @@ export function createMainWindow(): BrowserWindow {
   const ses = session.defaultSession;
   ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   ses.setPermissionCheckHandler(() => false);
+
+  // A crashed renderer leaves a blank window. The host kept everything (pending commands still wait, running
+  // ones go on), so loading the page again brings it all back; a page that keeps crashing is not retried
+  // forever.
+  let crashes: number[] = [];
+  contents.on("render-process-gone", (_event, details) => {
+    if (details.reason === "clean-exit") return;
+    const now = Date.now();
+    crashes = [...crashes.filter((at) => now - at < 60_000), now];
+    if (crashes.length <= MAX_RELOADS_PER_MINUTE) void contents.loadURL(home);
+  });
 
   window.once("ready-to-show", () => window.show());
   void window.loadURL(home);

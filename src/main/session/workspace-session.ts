@@ -301,6 +301,7 @@ export class WorkspaceSession {
   private async approve(request: CommandRequest, signal: AbortSignal | undefined): Promise<ApprovalDecision> {
     const id = request.toolCallId;
     const offer = ruleOffer(request.parsed);
+    const why = this.projection.reasonFor();
     this.projection.updateCommand(id, {
       command: request.command,
       timeoutSeconds: request.timeoutSeconds,
@@ -314,7 +315,7 @@ export class WorkspaceSession {
         note,
       })),
       ...(offer ? { ruleOffer: offer } : {}),
-      ...(this.projection.reasonFor() ? { why: this.projection.reasonFor() } : {}),
+      ...(why ? { why } : {}),
     });
     const ruled = this.rules.decide(request.parsed);
     if (ruled) {

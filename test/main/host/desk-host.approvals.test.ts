@@ -75,6 +75,34 @@ describe("the session host: approvals", () => {
     expect(commandOf(host, "c1")?.phase).toBe("succeeded");
   });
 
+  it("refuses a decision for a command of another session, and the waiting command stays waiting", async () => {
+    const { host, workspace } = await startHost([
+      [runCommand("a1", "touch from-old-session")],
+      [runCommand("b1", "touch from-new-session")],
+      [{ type: "text", text: "Done." }],
+    ]);
+    await host.handlers.prompt({ text: "first" });
+    const oldApproval = await pendingApproval(host, "a1");
+    await host.handlers.newSession();
+    await host.handlers.prompt({ text: "second" });
+    const newApproval = await pendingApproval(host, "b1");
+
+    await expect(
+      host.handlers.decide({ approvalId: oldApproval, decision: { kind: "approve" } }),
+    ).rejects.toThrow("No command is waiting");
+    expect(commandOf(host, "b1")).toMatchObject({ phase: "pending", approvalId: newApproval });
+    expect(existsSync(join(workspace, "from-old-session"))).toBe(false);
+
+    await host.handlers.decide({ approvalId: newApproval, decision: { kind: "deny" } });
+    await assistantSaid(host, "Done.");
+    expect(existsSync(join(workspace, "from-new-session"))).toBe(false);
+    // The old session's command was cancelled when its session closed, never approved.
+    const history = await host.handlers.getHistory({});
+    expect(history.filter((entry) => entry.commandId === "a1").map((entry) => entry.event)).toEqual([
+      "cancelled",
+    ]);
+  });
+
   it("skips the question next time once the person says always allow, and audits both decisions", async () => {
     const { host } = await startHost([
       [runCommand("c1", "echo one")],
