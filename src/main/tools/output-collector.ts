@@ -236,6 +236,8 @@ export class OutputCollector {
   /** Set once our `wx` open succeeded: only then is the file at `filePath` ours to delete. */
   private createdFile = false;
   private resuming: Promise<void> | undefined;
+  /** The removal of a part-written file after a failure; `finish` waits for it, so none outlives the result. */
+  private removing: Promise<void> | undefined;
   private finished = false;
 
   constructor(private readonly options: OutputCollectorOptions = {}) {
@@ -321,6 +323,7 @@ export class OutputCollector {
       file.end();
       await finished(file).catch((error: unknown) => this.fail(error));
     }
+    await this.removing;
     const saved = truncated && this.fileState === "open" ? this.filePath : undefined;
     return {
       text: rendered.text,
@@ -403,6 +406,7 @@ export class OutputCollector {
     this.file = undefined;
     file?.destroy();
     // A partial copy helps nobody and, on a full disk, takes the space others need.
-    if (this.createdFile && this.filePath !== undefined) unlink(this.filePath).catch(() => {});
+    if (this.createdFile && this.filePath !== undefined)
+      this.removing = unlink(this.filePath).catch(() => {});
   }
 }

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,6 +9,19 @@ import { bash, TEST_ENV } from "./process-probe";
 
 const outputDir = mkdtempSync(join(tmpdir(), "process-runner-output-test-"));
 afterAll(() => rmSync(outputDir, { recursive: true, force: true }));
+
+/** Whether bubblewrap can mount a tmpfs here (installed, and user namespaces allowed). */
+function canMountTmpfs(): boolean {
+  if (process.platform !== "linux") return false;
+  try {
+    execFileSync("bwrap", ["--dev-bind", "/", "/", "--unshare-user", "--tmpfs", tmpdir(), "--", "true"], {
+      stdio: "ignore",
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const run = (command: string, dir = outputDir) =>
   runProcess({ argv: bash(command), cwd: tmpdir(), env: TEST_ENV, timeoutMs: 60_000, outputDir: dir });
@@ -45,6 +59,31 @@ describe.runIf(process.platform !== "win32")("runProcess: output", () => {
     expect(outcome.output.fullOutputError).toMatch(/Could not save the full output/);
     expect(outcome.output.text.endsWith("5000\nend")).toBe(true);
   });
+
+  // A real full disk: a 64 KiB tmpfs (bubblewrap mounts it) as the output folder of a host process.
+  it.runIf(canMountTmpfs())(
+    "still returns the tail when the disk fills while saving, and leaves no part file",
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), "process-runner-full-disk-"));
+      const printed = execFileSync(
+        "bwrap",
+        [
+          ...["--dev-bind", "/", "/", "--unshare-user", "--size", "65536", "--tmpfs", dir, "--"],
+          ...[process.execPath, "node_modules/.bin/jiti", "test/main/tools/fixtures/full-disk-run.ts"],
+          ...[dir, "seq 1 100000; echo end"],
+        ],
+        { encoding: "utf8", timeout: 60_000 },
+      );
+      rmSync(dir, { recursive: true, force: true });
+      const outcome = JSON.parse(printed);
+      expect(outcome.exitCode).toBe(0);
+      expect(outcome.truncated).toBe(true);
+      expect(outcome.tail.endsWith("100000\nend")).toBe(true);
+      expect(outcome.fullOutputPath).toBeUndefined();
+      expect(outcome.fullOutputError).toMatch(/Could not save the full output.*ENOSPC/);
+      expect(outcome.left).toEqual([]);
+    },
+  );
 
   it("keeps the host's memory bounded while a command prints 200 MB", async () => {
     const rssBefore = process.memoryUsage().rss;
