@@ -131,7 +131,8 @@ export function createRunCommandTool(options: RunCommandOptions) {
       `${DEFAULT_MAX_BYTES / 1024} KB, and the full output is saved to a file when cut.` +
       (allowedBinaries.length > 0 ? ` Only these programs may run: ${allowedBinaries.join(", ")}.` : "") +
       (describedSandbox?.enabled
-        ? " Commands run in a sandbox: only the workspace and $TMPDIR are writable, the user's home is not visible" +
+        ? " Commands run in a sandbox: only the workspace (but not .git/hooks or .git/config) and $TMPDIR are " +
+          "writable, the user's home is not visible" +
           (describedSandbox.network
             ? "."
             : ", and there is no network unless the user allows it for a command.")

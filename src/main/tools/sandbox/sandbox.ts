@@ -178,6 +178,9 @@ function judge(kind: SandboxKind, outcome: ProcessOutcome): SandboxedOutcome {
   };
 }
 
+/** What in a repository's `.git` makes git run programs: read-only inside the sandbox. */
+const GIT_EXECUTABLE_STATE = ["hooks", "config"] as const;
+
 /** The folders one command may write, and what it must not see, as a plan for the backends. */
 function planFor(
   host: SandboxHost,
@@ -189,6 +192,10 @@ function planFor(
     if (rule) rules.push(rule);
   };
   add(run.workspace, "read-write");
+  // Git later runs, outside the sandbox, what `.git/hooks` and `.git/config` say (hooks, core.hooksPath,
+  // core.fsmonitor, aliases): a command may commit, but not plant something there. Codex keeps all of
+  // `.git` read-only; this keeps commits and branches working.
+  for (const gitFile of GIT_EXECUTABLE_STATE) add(join(run.workspace, ".git", gitFile), "read-only");
   add(run.scratch, "read-write");
   add(run.commandHome, "read-write");
   add(run.outputDir, "read-only");

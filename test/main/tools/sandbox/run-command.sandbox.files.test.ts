@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -153,5 +154,24 @@ describe.runIf(onLinux)("run_command in the sandbox: files", () => {
       { command: `echo '{ "exit-code": 0 }' >&3; exit 7` },
     );
     expect(details).toMatchObject({ status: "failed", exitCode: 7 });
+  });
+
+  it("lets a command commit, but not plant a git hook or change git's config, which run later outside", async () => {
+    const workspace = makeWorkspace();
+    execFileSync("git", ["init", "-q", workspace]);
+    writeFileSync(join(workspace, "a.txt"), "a\n");
+    const configBefore = readFileSync(join(workspace, ".git", "config"), "utf8");
+    const command = [
+      "printf '#!/bin/sh\\necho planted\\n' > .git/hooks/pre-commit || echo hook-blocked",
+      "git config core.hooksPath .evil || echo config-blocked",
+      "git add a.txt && git -c user.name=pi -c user.email=pi@desk commit -qm first && echo committed",
+    ].join("\n");
+    const { text } = await runTool({ workspaceRoot: workspace, sandbox: SANDBOX }, { command });
+    for (const word of ["hook-blocked", "config-blocked", "committed"]) expect(text).toContain(word);
+    expect(existsSync(join(workspace, ".git", "hooks", "pre-commit"))).toBe(false);
+    expect(readFileSync(join(workspace, ".git", "config"), "utf8")).toBe(configBefore);
+    expect(execFileSync("git", ["-C", workspace, "log", "--format=%s"], { encoding: "utf8" })).toBe(
+      "first\n",
+    );
   });
 });
