@@ -7,7 +7,8 @@ import type { CommandLimits, SessionState, WorkspaceInfo } from "../../shared/ho
 import type { AuditEntry, CommandRule, RuleDraft } from "../../shared/rules";
 import { ApprovalBroker } from "../approvals/approval-broker";
 import { AuditLog } from "../approvals/audit-log";
-import { describeRule, RuleBook, ruleOffer } from "../approvals/command-rules";
+import { RuleBook } from "../approvals/command-rules";
+import { describeRule, ruleOffer } from "../approvals/rule-patterns";
 import { auditFile, rulesFile, workspaceDataDir } from "../approvals/workspace-data";
 import { buildCommandEnvironment } from "../tools/command-environment";
 import { pruneFullOutputs } from "../tools/output-retention";

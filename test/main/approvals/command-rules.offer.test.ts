@@ -3,7 +3,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { describeRule, RuleBook, ruleOffer } from "../../../src/main/approvals/command-rules";
+import { RuleBook } from "../../../src/main/approvals/command-rules";
+import { describeRule, ruleOffer } from "../../../src/main/approvals/rule-patterns";
 import { parseCommandLine } from "../../../src/main/tools/shell-parser";
 
 const offer = async (line: string) => ruleOffer(await parseCommandLine(line));

@@ -1,0 +1,198 @@
+import type { RuleOffer } from "../../shared/commands";
+import type { CommandRule, RuleDraft, RuleEffect, RuleMatch, RuleScope } from "../../shared/rules";
+import { UNCHECKABLE_COMMANDS, UNWRAPPED_WRAPPERS } from "../tools/command-wrappers";
+import {
+  MAX_COMMAND_LENGTH,
+  type ParsedCommand,
+  type ParsedCommandLine,
+  parseCommandLine,
+} from "../tools/shell-parser";
+
+/*
+ * How a rule's pattern reads and matches a command line: the words rules compare, the plain lines an allow
+ * rule may name, the "always allow" offers, and the checks a draft passes before it becomes a rule.
+ */
+
+/**
+ * Programs that run whatever code they are given. A prefix rule naming one of them with nothing but
+ * options (`node`, `node -e`, `bash -c`) would allow any command at all, so none is offered or accepted;
+ * `node scripts/build.js` is.
+ */
+const RUNS_ANY_CODE: ReadonlySet<string> = new Set([
+  ...UNCHECKABLE_COMMANDS.keys(),
+  ...UNWRAPPED_WRAPPERS,
+  ...["node", "nodejs", "deno", "bun", "tsx", "ts-node", "python", "python2", "python3", "pypy", "pypy3"],
+  ...["ruby", "perl", "php", "lua", "luajit", "Rscript", "julia", "tclsh", "pwsh", "osascript"],
+  ...["awk", "gawk", "mawk", "nawk", "sed", "env", "xargs", "sudo", "eval"],
+]);
+
+/** A rule with its pattern read once, so `decide` stays synchronous and cheap. */
+export interface CompiledRule {
+  /** The rule as the person made it. */
+  rule: CommandRule;
+  /** The pattern as compared with a whole line (see `lineKey`). */
+  line: string;
+  /** The pattern's words when it is one simple command and nothing else. */
+  words?: string[];
+}
+
+/** What "always allow" may be offered for this command, or undefined when none may be. */
+export function ruleOffer(parsed: ParsedCommandLine): RuleOffer | undefined {
+  if (!allowable(parsed)) return undefined;
+  const exact = parsed.source.trim();
+  const [command] = parsed.commands;
+  if (parsed.commands.length !== 1 || !command) return { exact, prefixes: [] };
+  // Each prefix is written with the words as the person saw them, so it parses back to the same words.
+  const texts = [command.nameWord.text, ...command.argWords.map((word) => word.text)];
+  const words = commandWords(command);
+  const whole = lineKey(parsed);
+  const prefixes: string[] = [];
+  for (let count = 1; count <= texts.length; count++) {
+    const prefix = words.slice(0, count);
+    if (prefix.at(-1) === "--" || runsAnyCode(prefix)) continue;
+    const text = texts.slice(0, count).join(" ");
+    if (count === texts.length && text === whole) continue;
+    prefixes.push(text);
+  }
+  return { exact, prefixes };
+}
+
+/** A rule as a person reads it, e.g. `allow "npm test" (prefix, workspace)`. */
+export function describeRule(rule: CommandRule): string {
+  return `${rule.effect} ${JSON.stringify(rule.pattern)} (${rule.match}, ${rule.scope})`;
+}
+
+/**
+ * Only a plain line may be allowed by a rule: literal commands joined by `&&`, `||`, `;` or `|`, on one
+ * line, that parsed cleanly. Anything else can hide a second command or a write behind familiar words.
+ */
+export function allowable(parsed: ParsedCommandLine): boolean {
+  return (
+    parsed.plain &&
+    !parsed.multiline &&
+    parsed.error === undefined &&
+    parsed.commands.length > 0 &&
+    parsed.commands.every((command) => command.literal)
+  );
+}
+
+/**
+ * The command's words as rules compare them: literal words after quote removal, others as written behind
+ * a NUL (which no literal word can hold), so a deny rule's `~` is not the quoted `'~'`.
+ */
+export function commandWords(command: ParsedCommand): string[] {
+  return [command.nameWord, ...command.argWords].map((word) =>
+    word.literal ? word.value : `\0${word.text}`,
+  );
+}
+
+export function startsWith(words: readonly string[], prefix: readonly string[]): boolean {
+  return prefix.length <= words.length && prefix.every((word, i) => word === words[i]);
+}
+
+export function sameWords(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && startsWith(a, b);
+}
+
+function runsAnyCode(words: readonly string[]): boolean {
+  const [program, ...rest] = words;
+  return program !== undefined && RUNS_ANY_CODE.has(program) && rest.every((word) => word.startsWith("-"));
+}
+
+/**
+ * The line as compared by exact rules: trimmed, and for a plain line with runs of blanks between words
+ * collapsed to one space, so `npm  test` is `npm test`. Blanks inside a word (quoted, escaped) are kept:
+ * the parser's word spans say where words are, so `echo "a  b"` stays distinct from `echo "a b"`. Other
+ * lines are compared as trimmed text, since only deny rules can match them.
+ */
+export function lineKey(parsed: ParsedCommandLine): string {
+  const { source } = parsed;
+  if (!parsed.plain || parsed.error !== undefined) return source.trim();
+  const spans = [
+    ...parsed.commands.flatMap((command) => [command.nameWord, ...command.argWords]),
+    ...parsed.redirects,
+  ].sort((a, b) => a.start - b.start);
+  let key = "";
+  let at = 0;
+  for (const span of spans) {
+    if (span.end <= at) continue;
+    const start = Math.max(at, span.start);
+    key += source.slice(at, start).replace(/[ \t]+/g, " ") + source.slice(start, span.end);
+    at = span.end;
+  }
+  return (key + source.slice(at).replace(/[ \t]+/g, " ")).trim();
+}
+
+/** Checks a draft and reads its pattern; the error says what is wrong and what to write instead. */
+export async function compileDraft(
+  draft: RuleDraft,
+): Promise<Omit<CompiledRule, "rule"> & { rule: RuleContent }> {
+  const { effect, match, scope } = draft;
+  if (!oneOf<RuleEffect>(effect, ["allow", "deny"])) {
+    throw new Error(`A rule's effect must be "allow" or "deny", not ${JSON.stringify(effect)}.`);
+  }
+  if (!oneOf<RuleMatch>(match, ["exact", "prefix"])) {
+    throw new Error(`A rule's match must be "exact" or "prefix", not ${JSON.stringify(match)}.`);
+  }
+  if (!oneOf<RuleScope>(scope, ["session", "workspace"])) {
+    throw new Error(`A rule's scope must be "session" or "workspace", not ${JSON.stringify(scope)}.`);
+  }
+  if (typeof draft.pattern !== "string" || draft.pattern.trim() === "") {
+    throw new Error("A rule needs a command: the pattern is empty. Type the command, or its first words.");
+  }
+  const pattern = draft.pattern.trim();
+  if (/[\0\r\n]/.test(pattern)) {
+    throw new Error("A rule's command must be a single line without NUL characters. Make one rule per line.");
+  }
+  if (pattern.length > MAX_COMMAND_LENGTH) {
+    throw new Error(
+      `A rule's command may be at most ${MAX_COMMAND_LENGTH} characters; this one has ${pattern.length}. Use a prefix rule with its first words.`,
+    );
+  }
+  const parsed = await parseCommandLine(pattern);
+  if (effect === "allow" && !allowable(parsed)) {
+    throw new Error(
+      `An allow rule must be a plain command (literal words; commands joined only by &&, ||, ; or |; no variables, substitutions, globs, wrappers or redirections to files), and "${pattern}" is not: ${notPlainBecause(parsed).replace(/\.+$/, "")}. Write it as a plain command, or keep approving it each time.`,
+    );
+  }
+  const [only] = parsed.commands;
+  const simple =
+    parsed.error === undefined &&
+    parsed.commands.length === 1 &&
+    only !== undefined &&
+    only.assignments.length === 0 &&
+    parsed.redirects.length === 0;
+  const words = simple && only ? commandWords(only) : undefined;
+  if (match === "prefix" && !words) {
+    throw new Error(
+      `A prefix rule names the first words of one command, and "${pattern}" is not one simple command (${parsed.error ?? "it has several commands, a redirection or an assignment"}). Use an exact rule, or one prefix rule per command.`,
+    );
+  }
+  if (effect === "allow" && match === "prefix" && words && runsAnyCode(words)) {
+    throw new Error(
+      `An allow rule for every "${pattern} ..." command would allow any code at all: ${words[0]} runs whatever it is given. Name what it runs (e.g. "node scripts/build.js"), or use an exact rule.`,
+    );
+  }
+  return {
+    rule: { effect, match, pattern, scope },
+    line: lineKey(parsed),
+    ...(words ? { words } : {}),
+  };
+}
+
+/** A rule without its id and creation time. */
+export type RuleContent = Omit<CommandRule, "id" | "createdAt">;
+
+function oneOf<T extends string>(value: unknown, choices: readonly T[]): value is T {
+  return choices.includes(value as T);
+}
+
+function notPlainBecause(parsed: ParsedCommandLine): string {
+  if (parsed.error !== undefined) return parsed.error;
+  if (parsed.multiline) return "it spans several lines";
+  if (parsed.commands.length === 0) return "it runs no command";
+  const risk = parsed.risks.find((candidate) => candidate.kind !== "pipeline" && candidate.kind !== "list");
+  if (risk)
+    return `at ${JSON.stringify(risk.text)}, ${risk.note.charAt(0).toLowerCase()}${risk.note.slice(1)}`;
+  return "some of its words are only known when it runs";
+}
