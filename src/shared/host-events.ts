@@ -71,6 +71,8 @@ export interface RulesChangedEvent {
   type: "rules-changed";
   /** All of them, as they are now. */
   rules: CommandRule[];
+  /** Why the workspace's rules file could not be read, when it could not (see `HostState.rulesProblem`). */
+  problem?: string;
 }
 
 /** The models or the choice in force changed. */

@@ -32,6 +32,8 @@ export interface HostState {
   models: ModelsState;
   /** The rules in force: this session's and the workspace's. */
   rules: CommandRule[];
+  /** Why the workspace's rules file could not be read (its rules are then not in force), when it could not. */
+  rulesProblem?: string;
 }
 
 /** The open conversation. */

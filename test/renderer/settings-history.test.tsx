@@ -30,6 +30,13 @@ describe("settings", () => {
     expect(limits.textContent).toContain("HOME");
   });
 
+  it("says why the workspace's rules are not in force when their file cannot be read", () => {
+    const problem =
+      "The rules file /x/rules.json could not be read: it is not valid JSON. It was left untouched.";
+    render(<SettingsView host={{ ...hostState(), rulesProblem: problem }} api={fakeApi()} />);
+    expect(screen.getByTestId("rules-problem").textContent).toBe(problem);
+  });
+
   it("says when any program may run", () => {
     const host = hostState();
     const limits = host.limits && { ...host.limits, allowedBinaries: [] };

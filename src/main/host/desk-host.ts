@@ -94,7 +94,7 @@ export class DeskHost {
       session: this.session?.state() ?? null,
       limits: this.session?.limits ?? null,
       models: this.modelsState(),
-      rules: this.session?.ruleList() ?? [],
+      ...(this.session?.ruleState() ?? { rules: [] }),
     };
   }
 

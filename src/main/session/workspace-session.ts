@@ -180,9 +180,10 @@ export class WorkspaceSession {
     this.settings = next;
   }
 
-  /** The rules in force. */
-  ruleList(): CommandRule[] {
-    return this.rules.list();
+  /** The rules in force, and why the workspace's rules file could not be read when it could not. */
+  ruleState(): { rules: CommandRule[]; rulesProblem?: string } {
+    const problem = this.rules.problem();
+    return { rules: this.rules.list(), ...(problem ? { rulesProblem: problem } : {}) };
   }
 
   /** The underlying Pi session (model and thinking level changes). */
@@ -263,23 +264,28 @@ export class WorkspaceSession {
   }
 
   /** Makes a rule. */
-  async addRule(draft: RuleDraft): Promise<CommandRule> {
-    const rule = await this.rules.add(draft);
-    this.options.emit({ type: "rules-changed", rules: this.rules.list() });
-    return rule;
+  addRule(draft: RuleDraft): Promise<CommandRule> {
+    return this.changingRules(() => this.rules.add(draft));
   }
 
   /** Changes a rule. */
-  async updateRule(id: string, draft: RuleDraft): Promise<CommandRule> {
-    const rule = await this.rules.update(id, draft);
-    this.options.emit({ type: "rules-changed", rules: this.rules.list() });
-    return rule;
+  updateRule(id: string, draft: RuleDraft): Promise<CommandRule> {
+    return this.changingRules(() => this.rules.update(id, draft));
   }
 
   /** Removes a rule. */
-  async removeRule(id: string): Promise<void> {
-    await this.rules.remove(id);
-    this.options.emit({ type: "rules-changed", rules: this.rules.list() });
+  removeRule(id: string): Promise<void> {
+    return this.changingRules(() => this.rules.remove(id));
+  }
+
+  /** Runs a change to the rules and tells the UI how they are after it, failed or not (the file may have turned unreadable). */
+  private async changingRules<T>(change: () => Promise<T>): Promise<T> {
+    try {
+      return await change();
+    } finally {
+      const { rules, rulesProblem } = this.ruleState();
+      this.options.emit({ type: "rules-changed", rules, ...(rulesProblem ? { problem: rulesProblem } : {}) });
+    }
   }
 
   /** The workspace's audit log, newest first. */

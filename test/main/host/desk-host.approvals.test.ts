@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { rulesFile, workspaceDataDir } from "../../../src/main/approvals/workspace-data";
 import { assistantSaid, commandOf, pendingApproval, runCommand, startHost, waitFor } from "./host-harness";
 
 describe("the session host: approvals", () => {
@@ -133,6 +134,20 @@ describe("the session host: approvals", () => {
       ]),
     );
     expect(host.state().rules).toMatchObject([{ effect: "allow", match: "prefix", pattern: "echo" }]);
+  });
+
+  it("says so when the rules file turns unreadable, and saves no rule over it", async () => {
+    const { host, events, workspace, root } = await startHost([]);
+    const file = rulesFile(workspaceDataDir(join(root, "data"), workspace));
+    writeFileSync(file, "{ not json");
+    await expect(
+      host.handlers.addRule({ effect: "allow", match: "prefix", pattern: "ls", scope: "workspace" }),
+    ).rejects.toThrow("could not be read");
+    expect(readFileSync(file, "utf8")).toBe("{ not json");
+    expect(host.state().rulesProblem).toContain("is not valid JSON");
+    expect(events.findLast((event) => event.type === "rules-changed")).toMatchObject({
+      problem: expect.stringContaining("its rules are not in force"),
+    });
   });
 
   it("keeps the conversation in a Pi session file that a new host can reopen", async () => {

@@ -36,7 +36,7 @@ export function deskReducer(view: DeskView, action: DeskAction): DeskView {
 function reduceHost(host: HostState, event: Exclude<HostEvent, { type: "snapshot" }>): HostState {
   switch (event.type) {
     case "rules-changed":
-      return { ...host, rules: event.rules };
+      return { ...host, rules: event.rules, rulesProblem: event.problem };
     case "models-changed":
       return { ...host, models: event.models };
     default: {

@@ -6,14 +6,27 @@ import { useAction } from "../../lib/use-action";
 
 const emptyDraft: RuleDraft = { effect: "allow", match: "prefix", pattern: "", scope: "workspace" };
 
-/** The rules in force: each can be changed or removed, and new ones added. */
-export function RulesEditor({ rules, api }: { rules: CommandRule[]; api: DeskApi }) {
+/** The rules in force: each can be changed or removed, and new ones added; and why the rules file is not read, if it is not. */
+export function RulesEditor({
+  rules,
+  problem,
+  api,
+}: {
+  rules: CommandRule[];
+  problem?: string;
+  api: DeskApi;
+}) {
   const t = useT();
   const [editing, setEditing] = useState<string | null>(null);
   const remove = useAction();
   return (
     <div className="rules" data-testid="rules">
       <p className="muted">{t.settings.rulesIntro}</p>
+      {problem && (
+        <p className="error" role="alert" data-testid="rules-problem">
+          {problem}
+        </p>
+      )}
       {rules.length === 0 ? (
         <p className="muted">{t.settings.noRules}</p>
       ) : (

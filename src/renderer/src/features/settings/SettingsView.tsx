@@ -32,7 +32,7 @@ export function SettingsView({ host, api }: { host: HostState; api: DeskApi }) {
       </section>
       <section className="settings-section">
         <h3>{t.settings.rules}</h3>
-        <RulesEditor rules={host.rules} api={api} />
+        <RulesEditor rules={host.rules} problem={host.rulesProblem} api={api} />
       </section>
       <section className="settings-section">
         <h3>{t.settings.limits}</h3>
