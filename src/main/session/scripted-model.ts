@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import {
   type Api,
   type AssistantMessage,
@@ -160,7 +160,7 @@ export function registerScriptedModel(
     models: [
       {
         id: SCRIPTED_MODEL_ID,
-        name: `Scripted model (${script.source})`,
+        name: `Scripted model (${basename(script.source)})`,
         reasoning: script.turns.some((turn) => turn.some((block) => block.type === "thinking")),
       },
     ],

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import net from "node:net";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DeskModels } from "../../../src/main/session/model-runtime";
 import { SCRIPTED_MODEL_ID, SCRIPTED_PROVIDER } from "../../../src/main/session/scripted-model";
@@ -37,6 +37,8 @@ describe("DeskModels with PI_DESK_SCRIPT", () => {
       expect.objectContaining({
         provider: SCRIPTED_PROVIDER,
         id: SCRIPTED_MODEL_ID,
+        // The file's name, not its whole path: the model picker has room for a name.
+        name: `Scripted model (${basename(script)})`,
         hasKey: true,
         scripted: true,
       }),
