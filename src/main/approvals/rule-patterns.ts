@@ -94,9 +94,39 @@ export function sameWords(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && startsWith(a, b);
 }
 
-function runsAnyCode(words: readonly string[]): boolean {
+/**
+ * Tools that do many things, some of which run any code: a prefix rule must start with what they do (`npm
+ * test`, `git status`), since the bare tool or its options allow `npm exec …`, `git -c alias.x='!…' x`,
+ * `make --eval …`; and the subcommands listed run whatever they are given, so they need their target too.
+ */
+const RUNS_CODE_BY_SUBCOMMAND: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  Object.entries({
+    npm: ["exec", "x"],
+    pnpm: ["exec", "dlx", "x"],
+    yarn: ["exec", "dlx"],
+    git: [],
+    make: [],
+    cargo: [],
+    go: ["run"],
+    uv: ["run", "tool"],
+    pipx: ["run"],
+    docker: ["run", "exec"],
+    podman: ["run", "exec"],
+  }).map(([tool, subcommands]) => [tool, new Set(subcommands)]),
+);
+
+/** Whether a prefix rule of these words would allow running any code at all. */
+export function runsAnyCode(words: readonly string[]): boolean {
   const [program, ...rest] = words;
-  return program !== undefined && RUNS_ANY_CODE.has(program) && rest.every((word) => word.startsWith("-"));
+  if (program === undefined) return false;
+  const optionsOnly = (list: readonly string[]) => list.every((word) => word.startsWith("-"));
+  if (RUNS_ANY_CODE.has(program)) return optionsOnly(rest);
+  const subcommands = RUNS_CODE_BY_SUBCOMMAND.get(program);
+  if (!subcommands) return false;
+  // Options before the subcommand (`git -c …`, `npm --script-shell …`) can make any subcommand run code.
+  const [subcommand, ...after] = rest;
+  if (subcommand === undefined || subcommand.startsWith("-")) return true;
+  return subcommands.has(subcommand) && optionsOnly(after);
 }
 
 /**
@@ -170,7 +200,7 @@ export async function compileDraft(
   }
   if (effect === "allow" && match === "prefix" && words && runsAnyCode(words)) {
     throw new Error(
-      `An allow rule for every "${pattern} ..." command would allow any code at all: ${words[0]} runs whatever it is given. Name what it runs (e.g. "node scripts/build.js"), or use an exact rule.`,
+      `An allow rule for every "${pattern} ..." command would allow any code at all: "${pattern}" runs whatever it is given. Name what it runs (e.g. "node scripts/build.js", "npm test"), or use an exact rule.`,
     );
   }
   return {

@@ -143,6 +143,9 @@ describe("RuleBook draft validation", () => {
     ["a redirection in a prefix", draft("npm test 2>&1"), /one simple command/],
     ["an interpreter alone", draft("node"), /any code at all.*Name what it runs/],
     ["an interpreter's options alone", draft("python3 -c"), /any code at all/],
+    ["a many-purpose tool alone", draft("npm"), /any code at all.*"npm test"/],
+    ["a many-purpose tool's options", draft("git -c core.pager=less"), /any code at all/],
+    ["a subcommand that runs anything", draft("npm exec"), /any code at all/],
     [
       "an unknown effect",
       { ...draft("npm test"), effect: "maybe" } as unknown as RuleDraft,

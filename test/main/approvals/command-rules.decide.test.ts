@@ -87,17 +87,17 @@ describe("RuleBook.decide", () => {
     'npm test "unterminated',
   ])("never allows a line that is not plain: %j", async (line) => {
     await rule("allow", "prefix", "npm test");
-    await rule("allow", "prefix", "npm");
+    await rule("allow", "exact", "npm test");
     expect(await effectOf(line)).toBeNull();
   });
 
   it("lets deny win over allow", async () => {
-    await rule("allow", "prefix", "npm");
-    await rule("deny", "prefix", "npm publish");
-    expect(await effectOf("npm test")).toBe("allow");
-    expect(await effectOf("npm publish --tag next")).toBe("deny");
-    const verdict = book.decide(await parseCommandLine("npm publish"));
-    expect(verdict?.rule).toMatchObject({ effect: "deny", pattern: "npm publish" });
+    await rule("allow", "prefix", "npm run");
+    await rule("deny", "prefix", "npm run deploy");
+    expect(await effectOf("npm run test")).toBe("allow");
+    expect(await effectOf("npm run deploy --tag next")).toBe("deny");
+    const verdict = book.decide(await parseCommandLine("npm run deploy"));
+    expect(verdict?.rule).toMatchObject({ effect: "deny", pattern: "npm run deploy" });
   });
 
   it("denies when any command of the line matches, nested, wrapped or not plain", async () => {

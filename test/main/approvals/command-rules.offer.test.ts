@@ -13,24 +13,24 @@ describe("ruleOffer", () => {
   it("offers the exact line and each word prefix of a single command, shortest first", async () => {
     expect(await offer("npm run test --watch")).toEqual({
       exact: "npm run test --watch",
-      prefixes: ["npm", "npm run", "npm run test"],
+      prefixes: ["npm run", "npm run test"],
     });
-    expect(await offer("  npm test  ")).toEqual({ exact: "npm test", prefixes: ["npm"] });
+    expect(await offer("  ls -la src  ")).toEqual({ exact: "ls -la src", prefixes: ["ls", "ls -la"] });
   });
 
   it("leaves out the full command only when it is the exact line", async () => {
     // The redirection makes the exact line more than its words, so the full argv is a distinct choice.
-    expect(await offer("npm test 2>&1")).toEqual({ exact: "npm test 2>&1", prefixes: ["npm", "npm test"] });
-    expect(await offer("npm   test")).toEqual({ exact: "npm   test", prefixes: ["npm"] });
+    expect(await offer("npm test 2>&1")).toEqual({ exact: "npm test 2>&1", prefixes: ["npm test"] });
+    expect(await offer("ls   -la")).toEqual({ exact: "ls   -la", prefixes: ["ls"] });
   });
 
   it("writes prefixes with the words as written, so they parse back to the same words", async () => {
     const result = await offer(`git commit -m "fix  the bug" --quiet`);
-    expect(result?.prefixes).toEqual(["git", "git commit", "git commit -m", `git commit -m "fix  the bug"`]);
+    expect(result?.prefixes).toEqual(["git commit", "git commit -m", `git commit -m "fix  the bug"`]);
   });
 
   it("skips a prefix that ends at `--`", async () => {
-    expect((await offer("npm test -- --watch"))?.prefixes).toEqual(["npm", "npm test"]);
+    expect((await offer("npm test -- --watch"))?.prefixes).toEqual(["npm test"]);
   });
 
   it("offers only the exact line for several commands", async () => {
@@ -74,6 +74,14 @@ describe("ruleOffer", () => {
       const program = line.split(" ")[0];
       expect(prefixes, line).not.toContain(program);
     }
+  });
+
+  it("offers a many-purpose tool only with what it does, never a bare one or one that runs anything", async () => {
+    expect((await offer("npm exec cowsay hi"))?.prefixes).toEqual(["npm exec cowsay"]);
+    expect((await offer("git -c core.pager=less log"))?.prefixes).toEqual([]);
+    expect((await offer("make test"))?.prefixes).toEqual([]);
+    expect((await offer("go run ./cmd/app -v"))?.prefixes).toEqual(["go run ./cmd/app"]);
+    expect((await offer("cargo build --release"))?.prefixes).toEqual(["cargo build"]);
   });
 
   describe("every offer is a rule the book accepts", () => {
