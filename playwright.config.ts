@@ -1,10 +1,6 @@
-import { existsSync } from "node:fs";
 import { defineConfig } from "@playwright/test";
+import { chromiumArgs, chromiumPath } from "./e2e/support/chromium";
 import { findElectronBinary } from "./e2e/support/electron-binary";
-
-/** Debian's Chromium where it is installed (Playwright's own download is unreachable here), else Playwright's. */
-const chromiumPath =
-  process.env.PLAYWRIGHT_CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
 
 const electron = findElectronBinary();
 // Said once, by the runner (workers load this file too), so a skipped Electron project is never silent.
@@ -26,18 +22,7 @@ export default defineConfig({
       testIgnore: /electron\//,
       use: {
         browserName: "chromium",
-        launchOptions: {
-          executablePath: chromiumPath,
-          // Without the networking flags Chromium floods a closed network with connection attempts.
-          args: [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-          ],
-        },
+        launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
       },
     },
     { name: "electron", testMatch: /electron\/.*\.spec\.ts/ },

@@ -43,6 +43,10 @@ const repo = resolve(here, "..");
 // By URL: Node runs .ts files only when named with the extension, which TypeScript imports leave out.
 const support = (await import(new URL("../e2e/support/desk-server.ts", import.meta.url).href)) as DeskSupport;
 const ui = (await import(new URL("../e2e/support/ui.ts", import.meta.url).href)) as UiSupport;
+/** Chromium as the end-to-end specs launch it. */
+const { chromiumPath, chromiumArgs } = (await import(
+  new URL("../e2e/support/chromium.ts", import.meta.url).href
+)) as { chromiumPath: string | undefined; chromiumArgs: string[] };
 
 const { values: args } = parseArgs({
   options: {
@@ -65,17 +69,6 @@ const LINE = "the quick brown fox jumps over the lazy dog";
 const flood = (seconds: number) => `timeout ${seconds} yes '${LINE}' | stdbuf -oL cat`;
 /** The run_command timeout: well above the flood, so the flood ends on its own (or by Cancel). */
 const COMMAND_TIMEOUT_S = 120;
-
-/** Chromium as playwright.config.ts launches it (see FACTS.md). */
-const CHROMIUM_PATH = process.env.PLAYWRIGHT_CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 
 /**
  * Installed before the page's own scripts. It wraps WebSocket so every host message is seen before the
@@ -321,8 +314,8 @@ try {
   );
   cleanup = started.cleanup;
   browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: CHROMIUM_ARGS,
+    executablePath: chromiumPath,
+    args: chromiumArgs,
     headless: !args.headed,
     // Ours close the browser and then the host; Playwright's own would exit before the host is stopped.
     handleSIGINT: false,
