@@ -116,7 +116,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         if (wrong) problems.wrongResults.push(`${planned.id} (${planned.command}): ${wrong}`);
       }
       done += batch.length;
-      samples.push(sampleHost(hostPid, done));
+      samples.push(await sampleHost(hostPid, done));
       const last = samples.at(-1) as SoakSample;
       log(`${done}/${plan.length} commands: host RSS ${last.rssMiB.toFixed(1)} MiB, ${last.fds} fds`);
     }
@@ -217,11 +217,19 @@ function fileSize(path: string): number | undefined {
   }
 }
 
-/** The host's resident memory and open file descriptors, from /proc. */
-function sampleHost(pid: number, afterCommands: number): SoakSample {
+/**
+ * The host's resident memory and open file descriptors, from /proc. The fewest descriptors of a few reads:
+ * an audit line being appended as the batch ends holds one for a moment, which is not a leak.
+ */
+async function sampleHost(pid: number, afterCommands: number): Promise<SoakSample> {
+  let fds = Number.POSITIVE_INFINITY;
+  for (let read = 0; read < 5; read++) {
+    fds = Math.min(fds, readdirSync(`/proc/${pid}/fd`).length);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const rssKiB = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
-  return { afterCommands, rssMiB: rssKiB / 1024, fds: readdirSync(`/proc/${pid}/fd`).length };
+  return { afterCommands, rssMiB: rssKiB / 1024, fds };
 }
 
 /** Processes still running in the workspace with the run marker every command's tree carries. */
