@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { HistoryView } from "../../src/renderer/src/features/history/HistoryView";
 import { SettingsView } from "../../src/renderer/src/features/settings/SettingsView";
 import { SessionList } from "../../src/renderer/src/features/workspace/SessionList";
+import type { SessionSummary } from "../../src/shared/host-state";
 import type { AuditEntry, CommandRule } from "../../src/shared/rules";
 import { fakeApi, hostState, session } from "./fixtures";
 
@@ -159,6 +160,19 @@ describe("history", () => {
 });
 
 describe("chats", () => {
+  it("lists the current chat once its first turn ends and Pi has written its file", async () => {
+    const listSessions = vi.fn(async () => [] as SessionSummary[]);
+    const api = fakeApi({ listSessions });
+    const running = hostState({ session: session({ id: "s1", running: true }) });
+    const { rerender } = render(<SessionList host={running} api={api} />);
+    expect(await screen.findByText("No earlier chats in this workspace.")).toBeTruthy();
+    listSessions.mockResolvedValue([
+      { path: "/s/1.jsonl", id: "s1", title: "Current", modified: Date.now(), messageCount: 2 },
+    ]);
+    rerender(<SessionList host={hostState({ session: session({ id: "s1", running: false }) })} api={api} />);
+    expect((await screen.findAllByTestId("session-item"))[0]?.textContent).toContain("Current");
+  });
+
   it("starts a new chat and reopens a past one", async () => {
     const api = fakeApi({
       listSessions: vi.fn(async () => [

@@ -19,11 +19,12 @@ export function SessionList({ host, api }: { host: HostState; api: DeskApi }) {
     setLoadError(null);
     api.listSessions().then(setSessions, (e: unknown) => setLoadError(t.sessions.loadFailed(reasonOf(e))));
   }, [api, t]);
-  // A new or reopened chat, or another workspace, changes the list: read it again then.
+  // A new or reopened chat, or another workspace, changes the list: read it again then. So does the end of
+  // a turn: Pi writes a new chat's file only once it has a message, after the file's name is known.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the ids are the triggers, not inputs.
   useEffect(() => {
     if (workspacePath) load();
-  }, [workspacePath, current?.id, current?.file, load]);
+  }, [workspacePath, current?.id, current?.file, current?.running, load]);
 
   if (!workspacePath) return null;
   const date = new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" });
