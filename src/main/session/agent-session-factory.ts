@@ -13,6 +13,7 @@ import {
   SettingsManager,
   type ToolDefinition,
 } from "@earendil-works/pi-coding-agent";
+import { createDeskFindTool } from "./find-tool";
 import type { DeskModels } from "./model-runtime";
 
 /** The tools the agent may use: Pi's read-only tools and the host's `run_command`, nothing that writes. */
@@ -108,7 +109,8 @@ export async function createDeskSession(options: DeskSessionOptions): Promise<Cr
     model: options.model ?? options.models.pick(),
     thinkingLevel: options.thinkingLevel,
     tools: [...SESSION_TOOLS],
-    customTools: [options.runCommandTool],
+    // Pi's find, replaced by the same tool with a fallback for an fd too old for it (see find-tool.ts).
+    customTools: [options.runCommandTool, createDeskFindTool(workspace)],
     resourceLoader,
     settingsManager,
     sessionManager: openSessionManager(workspace, options.open ?? { kind: "new" }, settingsManager),
