@@ -13,7 +13,9 @@ export type CommandStatus =
   /** The host's policy or validation said no; nothing ran. */
   | "refused"
   /** The program could not be started. */
-  | "spawn-error";
+  | "spawn-error"
+  /** The host stopped (quit or crashed) while it waited or ran: how it ended is not known. */
+  | "interrupted";
 
 /** The person's answer to a pending command. */
 export type ApprovalDecision =

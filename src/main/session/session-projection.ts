@@ -52,6 +52,14 @@ export class SessionProjection {
       }
       if (m.role === "toolResult" && m.toolCallId) this.toolEnded(m.toolCallId, m, false);
     }
+    // A stored command without a result was cut short when the host stopped (quit or crashed): it no
+    // longer waits or runs, and how it ended is not known. Say so rather than show it waiting forever.
+    for (const [id, command] of this.commands) {
+      if (command.phase !== "pending" && command.phase !== "running") continue;
+      const next: CommandView = { ...command, phase: "interrupted" };
+      delete next.approvalId;
+      this.commands.set(id, next);
+    }
   }
 
   /** Applies one live event from Pi's session. */

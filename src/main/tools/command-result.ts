@@ -83,7 +83,7 @@ export function ranResult(
   };
 }
 
-function statusOf(outcome: ProcessOutcome): Exclude<CommandStatus, "refused" | "denied"> {
+function statusOf(outcome: ProcessOutcome): Exclude<CommandStatus, "refused" | "denied" | "interrupted"> {
   if (outcome.spawnError) return "spawn-error";
   if (outcome.cancelled) return "cancelled";
   if (outcome.timedOut) return "timed-out";

@@ -145,6 +145,7 @@ function FinishedCard({ command, api }: { command: CommandView; api: DeskApi }) 
       }
     >
       <Decider command={command} />
+      {status === "interrupted" && <p data-testid={tid("command-reason")}>{t.command.interruptedHint}</p>}
       {details?.reason && (
         <p
           className={status === "refused" || status === "failed" ? "error" : undefined}
