@@ -295,11 +295,12 @@ export class WorkspaceSession {
 
   /** Ends the session: every command's tree is killed, pending approvals cancelled, Pi's session disposed. */
   async dispose(): Promise<void> {
-    this.unsubscribe();
     for (const controller of this.controllers.values()) controller.abort();
     this.broker.cancelAll();
+    // Still subscribed while the turn ends: the killed commands' ends reach the audit log and Pi's session
+    // file (the host no longer passes this session's events to the UI once another replaced it).
     await this.session.abort().catch(() => {});
-    // What the abort decided (cancelled approvals, killed commands) still reaches the audit log.
+    this.unsubscribe();
     await Promise.allSettled([...this.writes]);
     this.session.dispose();
   }

@@ -97,10 +97,13 @@ describe("the session host: approvals", () => {
     await host.handlers.decide({ approvalId: newApproval, decision: { kind: "deny" } });
     await assistantSaid(host, "Done.");
     expect(existsSync(join(workspace, "from-new-session"))).toBe(false);
-    // The old session's command was cancelled when its session closed, never approved.
+    // The old session's command was cancelled when its session closed, never approved (newest first).
     const history = await host.handlers.getHistory({});
-    expect(history.filter((entry) => entry.commandId === "a1").map((entry) => entry.event)).toEqual([
-      "cancelled",
+    expect(
+      history.filter((entry) => entry.commandId === "a1").map((entry) => [entry.event, entry.status]),
+    ).toEqual([
+      ["finished", "cancelled"],
+      ["cancelled", undefined],
     ]);
   });
 

@@ -1,5 +1,8 @@
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { auditFile, workspaceDataDir } from "../../../src/main/approvals/workspace-data";
 import { assistantSaid, commandOf, pendingApproval, runCommand, startHost, waitFor } from "./host-harness";
 
 /** Live `sleep <tag>` processes (the sandbox's own command line also holds the text, so match whole args). */
@@ -56,15 +59,19 @@ describe("the session host: cancel and stop", () => {
     expect(sleepers("42.3003")).toBe(0);
   });
 
-  it("leaves no process behind when the host closes mid-run", async () => {
-    const { host } = await startHost([[runCommand("c1", "sleep 43.4004")]]);
+  it("leaves no process behind when the host closes mid-run, and keeps how the command ended", async () => {
+    const { host, workspace, root } = await startHost([[runCommand("c1", "sleep 43.4004")]]);
     await host.handlers.prompt({ text: "go" });
     await host.handlers.decide({
       approvalId: await pendingApproval(host, "c1"),
       decision: { kind: "approve" },
     });
     await waitFor(() => sleepers("43.4004") === 1);
+    const sessionFile = await waitFor(() => host.state().session?.file);
     await host.dispose();
-    await waitFor(() => sleepers("43.4004") === 0, 5000);
+    expect(sleepers("43.4004")).toBe(0);
+    const audit = readFileSync(auditFile(workspaceDataDir(join(root, "data"), workspace)), "utf8");
+    expect(audit).toContain('"event":"finished","by":"host","status":"cancelled"');
+    expect(readFileSync(sessionFile, "utf8")).toContain("Command cancelled by the user");
   });
 });
