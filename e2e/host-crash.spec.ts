@@ -1,7 +1,8 @@
 import type { ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { AuditEntry } from "../src/shared/rules";
 import { startDeskServer, stopDeskServer, test } from "./support/desk-server";
 import {
   card,
@@ -17,6 +18,17 @@ import {
 } from "./support/ui";
 
 test.describe.configure({ timeout: UI_TEST_TIMEOUT_MS });
+
+/** Every audit line of every workspace in a data folder, oldest first. */
+function auditLines(dataDir: string): AuditEntry[] {
+  const workspaces = join(dataDir, "workspaces");
+  return readdirSync(workspaces).flatMap((id) =>
+    readFileSync(join(workspaces, id, "audit.jsonl"), "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as AuditEntry),
+  );
+}
 
 /** The command's two sleeps (the sandbox's and bash's command lines hold the text too, so match whole). */
 const sleepers = () => processesMatching("sleep 313.").filter((line) => /^\d+ sleep 313\.[56]$/.test(line));
@@ -71,6 +83,12 @@ test("a host killed mid-run: the next start ends what it left running, and the f
     const second = await startDeskServer(workspace, { env });
     hosts.push(second.child);
     await expect.poll(() => sleepers(), { timeout: 10_000 }).toEqual([]);
+    // The audit log has the cut command's end, as far as anyone can know it.
+    const ends = auditLines(join(root, "data")).filter((entry) => entry.commandId === "call-cut");
+    expect(ends.map((entry) => [entry.event, entry.by, entry.status])).toEqual([
+      ["approved", "person", undefined],
+      ["finished", "host", "interrupted"],
+    ]);
 
     await openDesk(page, second.server);
     await page.getByTestId("session-item").first().click();

@@ -4,10 +4,11 @@ import type { DeskApi, DeskMethod, Unsubscribe } from "../../shared/desk-api";
 import type { HostEvent } from "../../shared/host-events";
 import type { HostState, ShellKind, WorkspaceInfo } from "../../shared/host-state";
 import type { ModelsState, ThinkingLevel } from "../../shared/models";
+import { AuditLog } from "../approvals/audit-log";
 import { listWorkspaceSessions, type SessionChoice } from "../session/agent-session-factory";
 import { DeskModels } from "../session/model-runtime";
 import { type CommandSettings, WorkspaceSession } from "../session/workspace-session";
-import { RunRegistry, reapOrphanedRuns } from "../tools/run-registry";
+import { type RunRecord, RunRegistry, reapOrphanedRuns } from "../tools/run-registry";
 import { checkSandbox, type SandboxCheck } from "../tools/sandbox/sandbox";
 import { resolveWorkspace } from "./workspace";
 
@@ -67,13 +68,15 @@ export class DeskHost {
 
   /** Sets up the models and opens the start workspace, if any. */
   static async create(options: DeskHostOptions): Promise<DeskHost> {
-    // A host that was killed mid-run left its commands' process trees behind: end them first.
+    // A host that was killed mid-run left its commands' process trees behind: end them first, and write
+    // down how those commands ended.
     const orphans = await reapOrphanedRuns(join(dataRootOf(options), "running"));
     if (orphans.records > 0) {
       console.warn(
         `Pi Desk: ended ${orphans.killed} process(es) left running by ${orphans.records} command(s) of a previous run.`,
       );
     }
+    await auditInterrupted(orphans.reaped);
     const models = await DeskModels.create();
     for (const [provider, key] of Object.entries((await options.secrets?.load()) ?? {})) {
       await models.setApiKey(provider, key);
@@ -222,5 +225,25 @@ export class DeskHost {
 
   private emit(event: HostEvent): void {
     for (const listener of this.listeners) listener(event);
+  }
+}
+
+/** An audit line for each command a crashed host left running: its end is not known, only that it was cut. */
+async function auditInterrupted(records: readonly RunRecord[]): Promise<void> {
+  for (const { owner, commandId, command } of records) {
+    if (!owner || !commandId) continue;
+    await new AuditLog({ file: owner.auditFile })
+      .append({
+        at: Date.now(),
+        sessionId: owner.sessionId,
+        commandId,
+        command,
+        event: "finished",
+        by: "host",
+        status: "interrupted",
+        reason:
+          "Pi Desk stopped before the command ended; what it left running was ended when Pi Desk started again.",
+      })
+      .catch((error: unknown) => console.error(`Pi Desk: could not write the audit log: ${String(error)}`));
   }
 }

@@ -108,7 +108,11 @@ export class WorkspaceSession {
       // Read at every call: the person can turn the sandbox off or on for the workspace at any time.
       sandbox: () => self?.settings.sandbox ?? workspaceSettings.sandbox,
       hiddenPaths: options.hiddenPaths,
-      runRegistry: options.runRegistry,
+      // The record of a running command names this conversation and its audit log, so a start after a
+      // crash can write down how the command ended.
+      runRegistry: options.runRegistry?.withOwner(() =>
+        self ? { sessionId: self.session.sessionId, auditFile: auditFile(dataDir) } : undefined,
+      ),
       approve: (request, signal) => {
         if (!self) throw new Error("The session is not ready yet.");
         return self.approve(request, signal);

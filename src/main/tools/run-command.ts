@@ -221,7 +221,12 @@ export function createRunCommandTool(options: RunCommandOptions) {
         outputDir: options.outputDir,
         onUpdate: progress,
         onStart: options.runRegistry
-          ? (started) => (options.runRegistry as RunRegistry).add({ ...started, command: facts.command })
+          ? (started) =>
+              (options.runRegistry as RunRegistry).add({
+                ...started,
+                command: facts.command,
+                commandId: toolCallId,
+              })
           : undefined,
       };
       if (!sandbox) return ranResult(facts, await runProcess(run), { asked });

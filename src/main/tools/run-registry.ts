@@ -12,6 +12,16 @@ export interface RunRecord {
   marker: string;
   /** The command, for the log line. */
   command: string;
+  /** The command's id (its tool call id), when the caller knows it. */
+  commandId?: string;
+  /** Whose command it is, so the next start can write down how it ended (see `RunRegistry` `owner`). */
+  owner?: RunOwner;
+}
+
+/** The conversation a command belongs to, and the audit log where its end goes. */
+export interface RunOwner {
+  sessionId: string;
+  auditFile: string;
 }
 
 /** A pid no process can have: kills then go by marker only, never by a process group that may be reused. */
@@ -24,13 +34,23 @@ const NO_ROOT = 0x7ffffffe;
  * command can get far, and a crash can come at any moment.
  */
 export class RunRegistry {
-  constructor(private readonly dir: string) {}
+  /** `owner`, read as each command starts, is written into its record. */
+  constructor(
+    private readonly dir: string,
+    private readonly owner?: () => RunOwner | undefined,
+  ) {}
+
+  /** The same folder, with records that name their owner. */
+  withOwner(owner: () => RunOwner | undefined): RunRegistry {
+    return new RunRegistry(this.dir, owner);
+  }
 
   /** Records a command that just started; returns the function that forgets it when it has ended. */
   add(record: RunRecord): () => void {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const file = join(this.dir, `${record.pid}-${record.marker}.json`);
-    writeFileSync(file, JSON.stringify(record), { mode: 0o600 });
+    const owner = this.owner?.();
+    writeFileSync(file, JSON.stringify(owner ? { ...record, owner } : record), { mode: 0o600 });
     return () => rmSync(file, { force: true });
   }
 }
@@ -38,20 +58,25 @@ export class RunRegistry {
 /**
  * Kills the process trees of commands a previous run of the host left behind, and forgets them. A record
  * whose root pid now belongs to another process (a different start time) is killed by its marker only,
- * so nothing that is not ours is touched. Returns how many records there were and how many processes died.
+ * so nothing that is not ours is touched. Returns how many records there were, the ones it could read,
+ * and how many processes died.
  */
-export async function reapOrphanedRuns(dir: string): Promise<{ records: number; killed: number }> {
+export async function reapOrphanedRuns(
+  dir: string,
+): Promise<{ records: number; reaped: RunRecord[]; killed: number }> {
   let names: string[];
   try {
     names = readdirSync(dir).filter((name) => name.endsWith(".json"));
   } catch {
-    return { records: 0, killed: 0 };
+    return { records: 0, reaped: [], killed: 0 };
   }
   let killed = 0;
+  const reaped: RunRecord[] = [];
   for (const name of names) {
     const file = join(dir, name);
     try {
       const record = JSON.parse(readFileSync(file, "utf8")) as RunRecord;
+      reaped.push(record);
       const sameRoot =
         record.rootStartTime !== undefined && readProcessStartTime(record.pid) === record.rootStartTime;
       const result = await killProcessTree(sameRoot ? record.pid : NO_ROOT, {
@@ -64,5 +89,5 @@ export async function reapOrphanedRuns(dir: string): Promise<{ records: number; 
     }
     rmSync(file, { force: true });
   }
-  return { records: names.length, killed };
+  return { records: names.length, reaped, killed };
 }

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readProcessStartTime } from "../../../src/main/tools/process-tree";
-import { reapOrphanedRuns } from "../../../src/main/tools/run-registry";
+import { RunRegistry, reapOrphanedRuns } from "../../../src/main/tools/run-registry";
 
 const started: ChildProcess[] = [];
 afterEach(() => {
@@ -80,6 +80,20 @@ describe.runIf(process.platform === "linux")("crash recovery", () => {
   });
 
   it("has nothing to do when no record was left", async () => {
-    expect(await reapOrphanedRuns(join(tmpdir(), "pi-desk-no-registry"))).toEqual({ records: 0, killed: 0 });
+    expect(await reapOrphanedRuns(join(tmpdir(), "pi-desk-no-registry"))).toEqual({
+      records: 0,
+      reaped: [],
+      killed: 0,
+    });
+  });
+
+  it("gives back whose command each record was, so its end can be written down", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pi-desk-crash-reg-"));
+    const owner = { sessionId: "s-1", auditFile: "/data/audit.jsonl" };
+    const registry = new RunRegistry(dir).withOwner(() => owner);
+    registry.add({ pid: 0x7ffffffd, marker: "gone-marker", command: "make build", commandId: "call-7" });
+    const { reaped } = await reapOrphanedRuns(dir);
+    expect(reaped).toEqual([expect.objectContaining({ command: "make build", commandId: "call-7", owner })]);
+    expect(readdirSync(dir)).toEqual([]);
   });
 });
