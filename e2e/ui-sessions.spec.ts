@@ -102,3 +102,37 @@ test("the UI speaks Chinese and follows a dark system theme", async ({ page, scr
   await page.reload();
   await expect(card(page, "call-zh").getByTestId("approve-button")).toHaveText("批准");
 });
+
+test("a long chat opens at its end, after a reload too, and keeps its place across views", async ({
+  page,
+  scriptedDesk,
+}) => {
+  const turns = Array.from({ length: 12 }, (_, turn) =>
+    Array.from({ length: 4 }, (_, i) => runCommand(`call-${turn}-${i}`, `seq 1 ${8 + i}`, 10)),
+  );
+  const desk = await scriptedDesk([...turns, [say("All forty-eight ran.")]]);
+  await openDesk(page, desk);
+  await page.getByTestId("nav-settings").click();
+  await page.getByTestId("rule-pattern").fill("seq");
+  await page.getByTestId("rule-pattern").press("Enter");
+  await expect(page.getByTestId("rule-row")).toContainText("seq");
+  await page.getByTestId("nav-chat").click();
+  await send(page, "Count a lot");
+  await expect(page.getByTestId("assistant-message").last()).toContainText("All forty-eight ran.");
+
+  const transcript = page.getByTestId("transcript");
+  const gapToEnd = () => transcript.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+  await expect.poll(gapToEnd).toBeLessThan(24);
+  await page.reload();
+  await expect(page.getByTestId("assistant-message").last()).toContainText("All forty-eight ran.");
+  await expect.poll(gapToEnd).toBeLessThan(24);
+
+  // Read further up, look at settings, come back: the same place.
+  await transcript.evaluate((el) => {
+    el.scrollTop = 1500;
+  });
+  const place = await transcript.evaluate((el) => el.scrollTop);
+  await page.getByTestId("nav-settings").click();
+  await page.getByTestId("nav-chat").click();
+  await expect.poll(() => transcript.evaluate((el) => el.scrollTop)).toBe(place);
+});

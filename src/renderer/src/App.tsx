@@ -103,7 +103,10 @@ export function App({ client }: { client: DeskClient }) {
           </aside>
           <main className="app-main">
             <ApprovalTray commands={waiting} api={client.api} />
-            {current === "chat" && <ChatView host={host} api={client.api} />}
+            {/* Kept while another view shows: drawing a long chat again took half a second (300 commands). */}
+            <div className="chat-view" hidden={current !== "chat"}>
+              <ChatView host={host} api={client.api} />
+            </div>
             {current === "history" && <HistoryView api={client.api} refreshKey={historyKey} />}
             {current === "settings" && <SettingsView host={host} api={client.api} />}
           </main>

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef } from "react";
+import { useEffect, useLayoutEffect, useRef } from "react";
 import type { DeskApi } from "../../../../shared/desk-api";
 import type { SessionState } from "../../../../shared/host-state";
 import type { TranscriptItem } from "../../../../shared/transcript";
@@ -20,6 +20,18 @@ export function Transcript({ session, api }: { session: SessionState; api: DeskA
     const element = box.current;
     if (element && atEnd.current) element.scrollTop = element.scrollHeight;
   });
+  // Content also grows without a render: entries drawn for the first time as they scroll into view
+  // (they skip layout until then, see chat.css) take their real height.
+  useEffect(() => {
+    const element = box.current;
+    const list = element?.firstElementChild;
+    if (!element || !list || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => {
+      if (atEnd.current) element.scrollTop = element.scrollHeight;
+    });
+    observer.observe(list);
+    return () => observer.disconnect();
+  }, []);
 
   return (
     <div
@@ -29,6 +41,9 @@ export function Transcript({ session, api }: { session: SessionState; api: DeskA
       onScroll={(e) => {
         const el = e.currentTarget;
         atEnd.current = el.scrollTop + el.clientHeight >= el.scrollHeight - 24;
+        // The browser's scroll anchoring keeps what the person reads in place when content above it
+        // changes; while following the end it would instead pull the view off the end as entries grow.
+        el.style.overflowAnchor = atEnd.current ? "none" : "auto";
       }}
     >
       <ol className="transcript-items" aria-label={t.nav.chat}>
