@@ -122,9 +122,12 @@ function planCommand(id: string, random: () => number): SoakCommand {
           if (!view?.details?.truncated || !path) return "not truncated, or no full-output file";
           if (size(path) !== seqBytes(n))
             return `full output has ${size(path)} bytes, expected ${seqBytes(n)}`;
-          return view.output.includes(`\n${n}\n`) || view.output.includes(`\n${n}\n\n`)
+          // The model's text: the tail, then the note naming the full-output file and the lines shown.
+          const [tail, note] = view.output.split("\n\n[Showing lines ");
+          if (!tail?.endsWith(`\n${n}`)) return `the tail does not end with ${n}`;
+          return note?.includes(`of ${n} (`) && note.includes(path)
             ? undefined
-            : `the tail does not end with ${n}`;
+            : `the note is not right: ${note}`;
         },
       };
     }
