@@ -98,6 +98,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const samples: SoakSample[] = [];
   const fullOutputs = new Set<string>();
   let desk: DeskSocket | undefined;
+  let ran = false;
   try {
     desk = await connectDesk(server);
     for (const pattern of SOAK_BINARIES) {
@@ -121,9 +122,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       log(`${done}/${plan.length} commands: host RSS ${last.rssMiB.toFixed(1)} MiB, ${last.fds} fds`);
     }
     problems.leakedProcesses = commandProcesses(server.workspace);
+    ran = true;
   } finally {
     desk?.close();
     await cleanup();
+    // A soak that failed part-way leaves nothing behind either; a finished one is read below first.
+    if (!ran) rmSync(root, { recursive: true, force: true });
   }
   // After the host stopped: it waits for its audit writes before it exits.
   problems.strayTempFiles = strayTempFiles(hostTmp);
