@@ -127,12 +127,31 @@ test("a long chat opens at its end, after a reload too, and keeps its place acro
   await expect(page.getByTestId("assistant-message").last()).toContainText("All forty-eight ran.");
   await expect.poll(gapToEnd).toBeLessThan(24);
 
-  // Read further up, look at settings, come back: the same place.
+  // Read further up, look at settings, come back: the same entry at the top. (Not the same scrollTop:
+  // entries above may take their real height meanwhile, and the browser keeps the place by moving it.)
   await transcript.evaluate((el) => {
     el.scrollTop = 1500;
   });
-  const place = await transcript.evaluate((el) => el.scrollTop);
+  const topEntry = () =>
+    transcript.evaluate((el) => {
+      const top = el.getBoundingClientRect().top;
+      const entries = [...el.querySelectorAll("[data-command-id]")];
+      return entries
+        .find((entry) => entry.getBoundingClientRect().bottom > top + 1)
+        ?.getAttribute("data-command-id");
+    });
+  // Entries scrolled into view take their real height in the next frames: read the place once still.
+  const scrollTop = () => transcript.evaluate((el) => el.scrollTop);
+  await expect
+    .poll(async () => {
+      const before = await scrollTop();
+      await page.waitForTimeout(150);
+      return (await scrollTop()) === before;
+    })
+    .toBe(true);
+  const place = await topEntry();
+  expect(place).toBeTruthy();
   await page.getByTestId("nav-settings").click();
   await page.getByTestId("nav-chat").click();
-  await expect.poll(() => transcript.evaluate((el) => el.scrollTop)).toBe(place);
+  await expect.poll(topEntry).toBe(place);
 });
