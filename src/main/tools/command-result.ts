@@ -49,7 +49,12 @@ export function notRunResult(
 export function ranResult(
   facts: CommandFacts,
   outcome: ProcessOutcome,
-  cap: { asked?: number },
+  extra: {
+    /** The timeout the model asked for, when the host's cap lowered it. */
+    asked?: number;
+    /** What the model and the person should know about a failure (a sandbox limit it ran into). */
+    hint?: string;
+  },
 ): RunCommandResult {
   const status = statusOf(outcome);
   const { output } = outcome;
@@ -58,11 +63,12 @@ export function ranResult(
     failed: `Command exited with code ${outcome.exitCode}`,
     "timed-out":
       `Command timed out after ${facts.timeoutSeconds} seconds` +
-      (cap.asked !== undefined ? ` (the host's cap; ${cap.asked} seconds were asked)` : ""),
+      (extra.asked !== undefined ? ` (the host's cap; ${extra.asked} seconds were asked)` : ""),
     cancelled: "Command cancelled by the user",
     "spawn-error": `Could not start the command: ${outcome.spawnError}`,
   }[status];
-  const parts = [output.text || (statusLine ? "" : "(no output)"), truncationNote(outcome), statusLine];
+  const hint = status === "failed" ? extra.hint : undefined;
+  const parts = [output.text || (statusLine ? "" : "(no output)"), truncationNote(outcome), statusLine, hint];
   return {
     content: [{ type: "text", text: parts.filter(Boolean).join("\n\n") }],
     details: {
@@ -77,7 +83,7 @@ export function ranResult(
       totalLines: output.totalLines,
       ...(output.fullOutputPath ? { fullOutputPath: output.fullOutputPath } : {}),
       ...(output.fullOutputError ? { fullOutputError: output.fullOutputError } : {}),
-      ...(outcome.spawnError ? { reason: outcome.spawnError } : {}),
+      ...(outcome.spawnError ? { reason: outcome.spawnError } : hint ? { reason: hint } : {}),
     },
     isError: status !== "succeeded",
   };

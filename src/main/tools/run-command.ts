@@ -15,7 +15,7 @@ import {
 } from "./command-timeout";
 import { type RunProcessOptions, runProcess } from "./process-runner";
 import type { RunRegistry } from "./run-registry";
-import { createSandbox, type SandboxSettings } from "./sandbox/sandbox";
+import { createSandbox, type SandboxSettings, sandboxLimitHint } from "./sandbox/sandbox";
 import { type ParsedCommandLine, parseCommandLine } from "./shell-parser";
 
 export type { ApprovalDecision, RunCommandDetails, RunCommandProgress } from "../../shared/commands";
@@ -232,7 +232,10 @@ export function createRunCommandTool(options: RunCommandOptions) {
       if (!sandbox) return ranResult(facts, await runProcess(run), { asked });
       const sandboxed = await sandbox.run(run, network);
       if ("failure" in sandboxed) return notRunResult(facts, "refused", sandboxed.failure, sandboxed.failure);
-      return ranResult(facts, sandboxed.outcome, { asked });
+      return ranResult(facts, sandboxed.outcome, {
+        asked,
+        hint: sandboxLimitHint(sandboxed.outcome.output.text),
+      });
     },
   });
 }

@@ -178,6 +178,19 @@ function judge(kind: SandboxKind, outcome: ProcessOutcome): SandboxedOutcome {
   };
 }
 
+/**
+ * What a failed sandboxed command ran into, when its output shows it hit the git guard: said to the model
+ * and on the card, since "Device or resource busy" alone points nowhere.
+ */
+export function sandboxLimitHint(output: string): string | undefined {
+  const git = /\.git\/(hooks|config)\b[^\n]*(Read-only file system|Device or resource busy)/;
+  if (!git.test(output)) return undefined;
+  return (
+    "The sandbox keeps .git/hooks and .git/config read-only, because git runs what they say later, outside " +
+    "the sandbox. To change them, the user can turn the sandbox off for this workspace in Settings."
+  );
+}
+
 /** What in a repository's `.git` makes git run programs: read-only inside the sandbox. */
 const GIT_EXECUTABLE_STATE = ["hooks", "config"] as const;
 

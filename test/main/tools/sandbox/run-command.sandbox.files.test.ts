@@ -168,10 +168,23 @@ describe.runIf(onLinux)("run_command in the sandbox: files", () => {
     ].join("\n");
     const { text } = await runTool({ workspaceRoot: workspace, sandbox: SANDBOX }, { command });
     for (const word of ["hook-blocked", "config-blocked", "committed"]) expect(text).toContain(word);
+    expect(text).not.toContain("keeps .git/hooks and .git/config read-only"); // it succeeded: no hint
     expect(existsSync(join(workspace, ".git", "hooks", "pre-commit"))).toBe(false);
     expect(readFileSync(join(workspace, ".git", "config"), "utf8")).toBe(configBefore);
     expect(execFileSync("git", ["-C", workspace, "log", "--format=%s"], { encoding: "utf8" })).toBe(
       "first\n",
     );
+  });
+
+  it("tells the model and the person why a git change failed in the sandbox, and what to do", async () => {
+    const workspace = makeWorkspace();
+    execFileSync("git", ["init", "-q", workspace]);
+    const { text, details } = await runTool(
+      { workspaceRoot: workspace, sandbox: SANDBOX },
+      { command: "git remote add origin https://example.com/repo.git" },
+    );
+    expect(details).toMatchObject({ status: "failed", exitCode: expect.any(Number) });
+    expect(text).toMatch(/Device or resource busy[\s\S]*keeps \.git\/hooks and \.git\/config read-only/);
+    expect(details.reason).toContain("turn the sandbox off for this workspace in Settings");
   });
 });
