@@ -1,17 +1,19 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { _electron as electron, expect, test } from "@playwright/test";
 import { DESK_METHODS } from "../../src/shared/desk-api";
 import { findElectronBinary } from "../support/electron-binary";
+import { card, expectPending, processesMatching, runCommand, say, send } from "../support/ui";
 
 const binary = findElectronBinary();
 
 /** Starts the built app on a workspace and waits until its window shows it. */
-async function launchOn(workspace: string) {
+async function launchOn(workspace: string, env: Record<string, string> = {}) {
   const app = await electron.launch({
     executablePath: binary.path ?? undefined,
     args: ["out/main/index.js", "--workspace", workspace],
+    env: { ...(process.env as Record<string, string>), ...env },
   });
   const window = await app.firstWindow();
   await expect(window.getByTestId("workspace-name")).toHaveText(basename(workspace));
@@ -48,4 +50,25 @@ test("a crashed renderer is loaded again and shows the workspace", async () => {
     });
   await expect.poll(shownWorkspace, { timeout: 15_000 }).toBe(basename(workspace));
   await app.close();
+});
+
+test("quitting ends a running command's process tree before the app exits", async () => {
+  test.skip(binary.path === null, binary.path === null ? `Electron: ${binary.reason}` : "");
+  const home = mkdtempSync(join(tmpdir(), "pi-desk-electron-home-"));
+  const script = join(home, "script.json");
+  writeFileSync(
+    script,
+    JSON.stringify([[runCommand("call-long", "sleep 327.5", 120)], [say("unreachable")]]),
+  );
+  const { app, window } = await launchOn(mkdtempSync(join(tmpdir(), "pi-desk-electron-")), {
+    PI_DESK_SCRIPT: script,
+    PI_OFFLINE: "1",
+    PI_CODING_AGENT_DIR: join(home, "agent"),
+    PI_DESK_DATA_DIR: join(home, "data"),
+  });
+  await send(window, "Wait a while");
+  await (await expectPending(window, "call-long")).getByTestId("approve-button").click();
+  await expect(card(window, "call-long")).toHaveAttribute("data-status", "running");
+  await app.close();
+  expect(processesMatching("sleep 327.5").filter((line) => line.endsWith(" sleep 327.5"))).toEqual([]);
 });

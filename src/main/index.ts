@@ -35,10 +35,19 @@ async function start(): Promise<void> {
   window = createMainWindow();
   // Registered before the page's scripts run (loading is asynchronous), so its first call finds a handler.
   const unregister = registerDeskIpc(ipcMain, host, window.webContents, rendererUrl());
-  // Quitting kills every running command's process tree and closes the Pi session.
-  app.once("before-quit", () => {
+  // Quitting kills every running command's process tree and closes the Pi session first: commands run
+  // detached, so a quit that did not wait would leave them running (until the next start reaps them).
+  let state: "open" | "closing" | "closed" = "open";
+  app.on("before-quit", (event) => {
+    if (state === "closed") return;
+    event.preventDefault();
+    if (state === "closing") return;
+    state = "closing";
     unregister();
-    void host.dispose();
+    void host.dispose().finally(() => {
+      state = "closed";
+      app.quit();
+    });
   });
 }
 
