@@ -64,6 +64,25 @@ describe("Seatbelt profile", () => {
     expect(profile).not.toMatch(/file-write\* .*Pi Desk/);
   });
 
+  it("keeps the repository's git hooks and config read-only inside the writable workspace", () => {
+    const hooks = dir("/Users/ann/code/app/.git/hooks", "read-only");
+    const config: PathRule = {
+      path: "/Users/ann/code/app/.git/config",
+      access: "read-only",
+      directory: false,
+    };
+    const profile = seatbeltProfile({ ...plan, rules: orderRules([...plan.rules, hooks, config]) });
+    const write = profile
+      .split("\n")
+      .find((line) => line.includes('file-write* (require-all (subpath "/Users/ann/code/app")'));
+    expect(write).toContain('(require-not (subpath "/Users/ann/code/app/.git/hooks"))');
+    expect(write).toContain('(require-not (literal "/Users/ann/code/app/.git/config"))');
+    // Still readable: git needs them.
+    expect(profile).not.toMatch(
+      /file-read\* .*require-not \(subpath "\/Users\/ann\/code\/app\/\.git\/hooks"/,
+    );
+  });
+
   it("allows the network only when asked", () => {
     expect(seatbeltProfile(plan)).not.toContain("network");
     expect(seatbeltProfile({ ...plan, network: true })).toContain("(allow network* system-socket)");
