@@ -13,8 +13,8 @@ import {
   SettingsManager,
   type ToolDefinition,
 } from "@earendil-works/pi-coding-agent";
-import { createDeskFindTool } from "./find-tool";
 import type { DeskModels } from "./model-runtime";
+import { createWorkspaceReadTools } from "./workspace-reads";
 
 /** The tools the agent may use: Pi's read-only tools and the host's `run_command`, nothing that writes. */
 export const SESSION_TOOLS = ["read", "grep", "find", "ls", "run_command"] as const;
@@ -45,6 +45,8 @@ export interface DeskSessionOptions {
   runCommandTool: ToolDefinition;
   /** Which conversation; default a new one. */
   open?: SessionChoice;
+  /** Folders the read-only tools may not look into even inside the workspace (the host's data, Pi's agent dir). */
+  hiddenPaths?: readonly string[];
   /**
    * Read the workspace's own `.pi/` settings, extensions and skills. Default false: a repository
    * could otherwise run code in the host, or change settings, just by being opened.
@@ -109,8 +111,9 @@ export async function createDeskSession(options: DeskSessionOptions): Promise<Cr
     model: options.model ?? options.models.pick(),
     thinkingLevel: options.thinkingLevel,
     tools: [...SESSION_TOOLS],
-    // Pi's find, replaced by the same tool with a fallback for an fd too old for it (see find-tool.ts).
-    customTools: [options.runCommandTool, createDeskFindTool(workspace)],
+    // Pi's read, grep, find and ls, kept to the workspace (workspace-reads.ts); find with a fallback for a
+    // missing or too old fd (find-tool.ts).
+    customTools: [options.runCommandTool, ...createWorkspaceReadTools(workspace, options.hiddenPaths)],
     resourceLoader,
     settingsManager,
     sessionManager: openSessionManager(workspace, options.open ?? { kind: "new" }, settingsManager),

@@ -18,7 +18,7 @@ const SKIPPED = /(^|\/)(node_modules|\.git)$/;
  * Node's glob instead: a bare name matches at any depth as with fd, node_modules and .git are skipped as
  * in Pi's own glob path, but matching is case-sensitive and dot-folders are not searched.
  */
-export function createDeskFindTool(cwd: string) {
+export function createDeskFindTool(cwd: string): ReturnType<typeof createFindToolDefinition> {
   const withFd = createFindToolDefinition(cwd);
   const withGlob = createFindToolDefinition(cwd, { operations: globOperations });
   return defineTool({

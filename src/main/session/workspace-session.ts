@@ -136,6 +136,7 @@ export class WorkspaceSession {
       models: options.models,
       runCommandTool: tool,
       open: options.open,
+      hiddenPaths: options.hiddenPaths,
     });
     projection.load(session.messages);
     self = new WorkspaceSession(

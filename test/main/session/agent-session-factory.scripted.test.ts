@@ -131,7 +131,7 @@ describe("a session with the scripted model", () => {
     ]);
   });
 
-  it("runs grep and find offline, in a folder that is not a git repository", async () => {
+  it("runs grep and find offline in a folder that is not a git repository, and read only inside it", async () => {
     const workspace = tempDir("ws");
     // Not a git repository: there Pi's find passes fd `--no-require-git`, which Debian 12's fd 8.6 rejects,
     // and the session's find falls back to a glob of its own (find-tool.ts).
@@ -141,6 +141,7 @@ describe("a session with the scripted model", () => {
         [
           { type: "toolCall", id: "find-1", name: "find", arguments: { pattern: "*.txt" } },
           { type: "toolCall", id: "grep-1", name: "grep", arguments: { pattern: "needle" } },
+          { type: "toolCall", id: "read-1", name: "read", arguments: { path: "/etc/hostname" } },
         ],
         [{ type: "text", text: "Found it." }],
       ],
@@ -160,6 +161,9 @@ describe("a session with the scripted model", () => {
     expect(text("find-1")).toContain("notes.txt");
     expect(text("grep-1")).toContain('"isError":false');
     expect(text("grep-1")).toContain("notes.txt:1: the needle is here");
+    // The session's read-only tools stay in the workspace (workspace-reads.ts).
+    expect(text("read-1")).toContain('"isError":true');
+    expect(text("read-1")).toContain("is outside the workspace");
   });
 
   it("answers (end of script) once the script has run out, as often as it is asked", async () => {
