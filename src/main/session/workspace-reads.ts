@@ -34,45 +34,35 @@ export function createWorkspaceReadTools(workspace: string, hiddenPaths: readonl
     }
   };
   const scope = `Works inside the workspace (${root}) only.`;
-  const read = createReadToolDefinition(root);
-  const grep = createGrepToolDefinition(root);
-  const find = createDeskFindTool(root);
-  const ls = createLsToolDefinition(root);
+  // The same tools with the path checked first (read's as it opens it, the others' as they resolve it).
+  const keep = <T extends PathTool>(
+    tool: T,
+    target: (path: string | undefined) => Promise<string> | string,
+  ): T => ({
+    ...tool,
+    description: `${tool.description} ${scope}`,
+    async execute(...args: Parameters<T["execute"]>) {
+      const { path } = args[1] as { path?: string };
+      check(tool.name, path, await target(path));
+      return tool.execute(...args);
+    },
+  });
+  const resolved = (path: string | undefined) => resolveLikePi(path ?? ".", root);
   return [
-    defineTool({
-      ...read,
-      description: `${read.description} ${scope}`,
-      async execute(id, params, signal, onUpdate, ctx) {
-        check("read", params.path, await readTarget(params.path, root));
-        return read.execute(id, params, signal, onUpdate, ctx);
-      },
-    }),
-    defineTool({
-      ...grep,
-      description: `${grep.description} ${scope}`,
-      async execute(id, params, signal, onUpdate, ctx) {
-        check("grep", params.path, resolveLikePi(params.path ?? ".", root));
-        return grep.execute(id, params, signal, onUpdate, ctx);
-      },
-    }),
-    defineTool({
-      ...find,
-      description: `${find.description} ${scope}`,
-      async execute(id, params, signal, onUpdate, ctx) {
-        check("find", params.path, resolveLikePi(params.path ?? ".", root));
-        return find.execute(id, params, signal, onUpdate, ctx);
-      },
-    }),
-    defineTool({
-      ...ls,
-      description: `${ls.description} ${scope}`,
-      async execute(id, params, signal, onUpdate, ctx) {
-        check("ls", params.path, resolveLikePi(params.path ?? ".", root));
-        return ls.execute(id, params, signal, onUpdate, ctx);
-      },
-    }),
+    defineTool(keep(createReadToolDefinition(root), (path) => readTarget(path ?? "", root))),
+    defineTool(keep(createGrepToolDefinition(root), resolved)),
+    defineTool(keep(createDeskFindTool(root), resolved)),
+    defineTool(keep(createLsToolDefinition(root), resolved)),
   ];
 }
+
+/** What `keep` needs of a tool: its name, description and `execute(id, params, ...)`. */
+type PathTool = {
+  name: string;
+  description: string;
+  // biome-ignore lint/suspicious/noExplicitAny: each Pi tool's execute takes its own parameter types.
+  execute: (...args: any[]) => Promise<unknown>;
+};
 
 /** Pi's `UNICODE_SPACES`: typed paths may hold them where a plain space was meant. */
 const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
