@@ -1,5 +1,5 @@
 import { access, glob } from "node:fs/promises";
-import { isAbsolute } from "node:path";
+import { isAbsolute, resolve, sep } from "node:path";
 import { createFindToolDefinition, defineTool, type FindOperations } from "@earendil-works/pi-coding-agent";
 
 /**
@@ -51,6 +51,9 @@ const globOperations: FindOperations = {
         SKIPPED.test(typeof entry === "string" ? entry : String((entry as { name?: string }).name)),
     });
     for await (const entry of entries) {
+      // fd searches only below `cwd`, whatever the pattern; an absolute pattern must not reach past it here.
+      const path = resolve(cwd, entry);
+      if (path !== cwd && !path.startsWith(`${cwd}${sep}`)) continue;
       found.push(entry);
       if (found.length >= limit) break;
     }

@@ -48,6 +48,8 @@ describe("the agent's find tool", () => {
     const dir = folder(["a.ts", "src/b.ts", "src/c.js", "node_modules/x/d.ts"]);
     expect(await find(dir, "*.ts")).toEqual(["a.ts", "src/b.ts"]);
     expect(await find(dir, "src/*.js")).toEqual(["src/c.js"]);
+    // Like fd, never past the folder searched, whatever the pattern.
+    expect(await find(dir, "/etc/*")).toEqual(["No files found matching pattern"]);
   });
 
   // fd's own path, which the fallback must leave alone where fd works.
