@@ -1,5 +1,6 @@
-import { stat } from "node:fs/promises";
-import { basename, isAbsolute, resolve } from "node:path";
+import { realpath, stat } from "node:fs/promises";
+import { homedir } from "node:os";
+import { basename, isAbsolute, resolve, sep } from "node:path";
 import type { WorkspaceInfo } from "../../shared/host-state";
 
 /** Check that a path is an existing folder and describe it; the error says what to fix. */
@@ -12,5 +13,15 @@ export async function resolveWorkspace(path: string): Promise<WorkspaceInfo> {
   if (!info) throw new Error(`The workspace folder "${full}" does not exist. Choose an existing folder.`);
   if (!info.isDirectory())
     throw new Error(`The workspace "${full}" is a file, not a folder. Choose a folder.`);
+  const real = await realpath(full);
+  const home = await realpath(homedir()).catch(() => homedir());
+  if (home === real || home.startsWith(real.endsWith(sep) ? real : `${real}${sep}`)) {
+    // Commands may write anywhere in the workspace, even in the sandbox: here that would be ~/.bashrc,
+    // ~/.ssh and every other project.
+    throw new Error(
+      `"${full}" holds your home folder, so commands run in it could change your shell's startup files, ` +
+        "keys and other projects. Open the folder of one project (a repository) instead.",
+    );
+  }
   return { path: full, name: basename(full) || full };
 }

@@ -1,6 +1,6 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { resolveWorkspace } from "../../../src/main/host/workspace";
 
@@ -17,5 +17,17 @@ describe("resolveWorkspace", () => {
     await expect(resolveWorkspace("relative/dir")).rejects.toThrow("must be an absolute path");
     await expect(resolveWorkspace(join(dir, "missing"))).rejects.toThrow("does not exist");
     await expect(resolveWorkspace(file)).rejects.toThrow("is a file, not a folder");
+  });
+
+  it("refuses the home folder and every folder holding it, and takes a project inside it", async () => {
+    for (const folder of [homedir(), dirname(homedir()), "/"]) {
+      await expect(resolveWorkspace(folder), folder).rejects.toThrow("holds your home folder");
+    }
+    const project = mkdtempSync(join(homedir(), ".pi-desk-ws-test-"));
+    try {
+      await expect(resolveWorkspace(project)).resolves.toMatchObject({ path: project });
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 });
