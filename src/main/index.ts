@@ -17,7 +17,13 @@ function workspaceArgument(argv: string[]): string | undefined {
 
 async function start(): Promise<void> {
   const requested = workspaceArgument(process.argv);
-  const workspace = requested ? await resolveWorkspace(resolve(requested)).catch(() => undefined) : undefined;
+  let refusal: string | undefined;
+  const workspace = requested
+    ? await resolveWorkspace(resolve(requested)).catch((error: unknown) => {
+        refusal = error instanceof Error ? error.message : String(error);
+        return undefined;
+      })
+    : undefined;
   let window: BrowserWindow | undefined;
   const host = await DeskHost.create({
     shell: "electron",
@@ -33,6 +39,18 @@ async function start(): Promise<void> {
     },
   });
   window = createMainWindow();
+  // The window opens without a workspace then (the person picks one); say why the asked one was not opened.
+  if (refusal) {
+    const detail = refusal;
+    window.once("ready-to-show", () => {
+      if (window)
+        void dialog.showMessageBox(window, {
+          type: "warning",
+          message: "Pi Desk did not open that folder",
+          detail,
+        });
+    });
+  }
   // Registered before the page's scripts run (loading is asynchronous), so its first call finds a handler.
   const unregister = registerDeskIpc(ipcMain, host, window.webContents, rendererUrl());
   // Quitting kills every running command's process tree and closes the Pi session first: commands run
