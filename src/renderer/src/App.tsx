@@ -34,14 +34,15 @@ export function App({ client }: { client: DeskClient }) {
   const workspace = host?.workspace;
   const session = host?.session;
   const waiting = useMemo(() => pendingCommands(session), [session]);
+  // What makes the history worth reading again; only while it is shown (session changes every frame).
   const historyKey = useMemo(
     () =>
-      session
+      session && current === "history"
         ? Object.values(session.commands)
             .map((c) => c.phase)
             .join()
         : "",
-    [session],
+    [session, current],
   );
 
   useEffect(() => {

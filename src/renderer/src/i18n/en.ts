@@ -53,7 +53,6 @@ export const en = {
     running: "running",
     done: "done",
     failed: "failed",
-    result: "Result",
   },
 
   models: {
@@ -113,7 +112,6 @@ export const en = {
     parts: "Commands in this line",
     risks: "Look twice",
     decidedByRule: (rule: string) => `Allowed by the rule “${rule}”`,
-    decidedByPerson: "Approved by you",
     edited: "edited",
     checking: "Waiting for the host to ask…",
     answered: "Answered; waiting for the host to act on it…",
@@ -132,7 +130,6 @@ export const en = {
     editEmpty: "The command cannot be empty.",
     editTimeoutRange: (max: number) => `The timeout must be a whole number of seconds from 1 to ${max}.`,
     runEdited: "Approve the edited command",
-    ruleHeading: "Always allow",
     ruleWhat: "Which commands",
     ruleExact: (command: string) => `Exactly “${command}”`,
     rulePrefix: (prefix: string) => `Any command starting with “${prefix}”`,
@@ -190,7 +187,6 @@ export const en = {
     removeRule: "Remove",
     cancelEdit: "Cancel",
     ruleFailed: (reason: string) => `The rule was not saved: ${reason}`,
-    ruleRow: (effect: string, match: string, pattern: string) => `${effect} ${match}: ${pattern}`,
     patternEmpty: "Give the command, or its first words.",
     limits: "Limits in force",
     limitsNone: "Open a workspace to see the limits its commands run under.",

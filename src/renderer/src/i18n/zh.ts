@@ -51,7 +51,6 @@ export const zh: Messages = {
     running: "运行中",
     done: "完成",
     failed: "失败",
-    result: "结果",
   },
 
   models: {
@@ -109,7 +108,6 @@ export const zh: Messages = {
     parts: "此行包含的命令",
     risks: "请仔细查看",
     decidedByRule: (rule: string) => `由规则“${rule}”允许`,
-    decidedByPerson: "由你批准",
     edited: "已修改",
     checking: "等待主机发起询问…",
     answered: "已答复，等待主机执行…",
@@ -128,7 +126,6 @@ export const zh: Messages = {
     editEmpty: "命令不能为空。",
     editTimeoutRange: (max: number) => `超时必须是 1 到 ${max} 之间的整数秒。`,
     runEdited: "批准修改后的命令",
-    ruleHeading: "始终允许",
     ruleWhat: "哪些命令",
     ruleExact: (command: string) => `仅限“${command}”`,
     rulePrefix: (prefix: string) => `所有以“${prefix}”开头的命令`,
@@ -185,7 +182,6 @@ export const zh: Messages = {
     removeRule: "删除",
     cancelEdit: "取消",
     ruleFailed: (reason: string) => `规则未保存：${reason}`,
-    ruleRow: (effect: string, match: string, pattern: string) => `${effect}（${match}）：${pattern}`,
     patternEmpty: "请填写命令或其开头的词。",
     limits: "当前限制",
     limitsNone: "打开工作区后可查看其命令的运行限制。",

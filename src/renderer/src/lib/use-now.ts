@@ -1,13 +1,12 @@
 import { useEffect, useState } from "react";
 
-/** The current time, refreshed every `intervalMs` while `active`; a frozen value otherwise. */
-export function useNow(active: boolean, intervalMs = 1000): number {
+/** The current time, refreshed every second. */
+export function useNow(): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
-    if (!active) return;
     setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
-  }, [active, intervalMs]);
+  }, []);
   return now;
 }

@@ -7,12 +7,12 @@ import { reasonOf } from "../../lib/format";
  * The prompt box: Enter sends, Shift+Enter starts a new line (and Enter while an input method is
  * composing, as when typing Chinese, only commits the characters). Stop shows while the agent works.
  */
-export function Composer({ api, running, disabled }: { api: DeskApi; running: boolean; disabled?: boolean }) {
+export function Composer({ api, running }: { api: DeskApi; running: boolean }) {
   const t = useT();
   const [text, setText] = useState("");
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const canSend = text.trim() !== "" && !sending && !running && !disabled;
+  const canSend = text.trim() !== "" && !sending && !running;
 
   const send = () => {
     if (!canSend) return;
@@ -53,7 +53,6 @@ export function Composer({ api, running, disabled }: { api: DeskApi; running: bo
         placeholder={t.chat.promptPlaceholder}
         rows={Math.min(10, Math.max(2, text.split("\n").length))}
         value={text}
-        disabled={disabled}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKeyDown}
         data-testid="prompt-input"

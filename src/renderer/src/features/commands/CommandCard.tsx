@@ -59,7 +59,7 @@ function useFullOutput(api: DeskApi, command: CommandView) {
 function RunningCard({ command, api }: { command: CommandView; api: DeskApi }) {
   const t = useT();
   const tid = useTestId();
-  const now = useNow(true);
+  const now = useNow();
   const [cancelling, setCancelling] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const started = command.startedAt ?? now;

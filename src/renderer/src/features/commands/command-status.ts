@@ -9,11 +9,6 @@ export function cardStatus(phase: CommandPhase): CardStatus {
   return phase === "spawn-error" ? "failed" : phase;
 }
 
-/** Whether the command has ended (or never ran): nothing about it changes any more. */
-export function isFinished(phase: CommandPhase): boolean {
-  return phase !== "pending" && phase !== "running";
-}
-
 /**
  * Whether the command waits for the person: pending, with an approval id issued, and not yet answered
  * (the host keeps the id until the command starts, and marks who decided as soon as someone did).
@@ -28,19 +23,18 @@ export function awaitsPerson(command: CommandView | undefined): command is Comma
  */
 export function pendingCommands(session: SessionState | null | undefined): CommandView[] {
   if (!session) return [];
-  const waiting = awaitsPerson;
   const seen = new Set<string>();
   const ordered: CommandView[] = [];
   for (const item of session.transcript) {
     if (item.kind !== "command" || !Object.hasOwn(session.commands, item.id)) continue;
     const command = session.commands[item.id];
-    if (waiting(command)) {
+    if (awaitsPerson(command)) {
       ordered.push(command);
       seen.add(command.id);
     }
   }
   for (const command of Object.values(session.commands)) {
-    if (waiting(command) && !seen.has(command.id)) ordered.push(command);
+    if (awaitsPerson(command) && !seen.has(command.id)) ordered.push(command);
   }
   return ordered;
 }
