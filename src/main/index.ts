@@ -69,8 +69,13 @@ async function start(): Promise<void> {
   });
 }
 
-app.whenReady().then(start, (error: unknown) => {
-  dialog.showErrorBox("Pi Desk could not start", String(error));
-  app.quit();
-});
+// A failure in start (the host, the models, the stored keys) too, not only in whenReady: never a running
+// app without a window and without a word.
+app
+  .whenReady()
+  .then(start)
+  .catch((error: unknown) => {
+    dialog.showErrorBox("Pi Desk could not start", String(error));
+    app.quit();
+  });
 app.on("window-all-closed", () => app.quit());

@@ -1,5 +1,5 @@
 /** How hard the model thinks before answering, as Pi names the levels. */
-export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
+export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
 
 /** A model the person can pick. */
 export interface ModelOption {

@@ -52,7 +52,7 @@ export const requestSchemas = {
   }),
   setThinkingLevel: Params({
     level: Type.Union(
-      ["off", "minimal", "low", "medium", "high", "xhigh"].map((level) => Type.Literal(level)),
+      ["off", "minimal", "low", "medium", "high", "xhigh", "max"].map((level) => Type.Literal(level)),
     ),
   }),
   setApiKey: Params({

@@ -81,6 +81,7 @@ export const en = {
       medium: "medium",
       high: "high",
       xhigh: "extra high",
+      max: "maximum",
     },
   },
 

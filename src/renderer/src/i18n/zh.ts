@@ -77,6 +77,7 @@ export const zh: Messages = {
       medium: "中",
       high: "高",
       xhigh: "极高",
+      max: "最高",
     },
   },
 
