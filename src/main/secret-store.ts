@@ -1,6 +1,6 @@
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { readFile } from "node:fs/promises";
 import { safeStorage } from "electron";
+import { withFileLock, writeFileAtomic } from "./approvals/workspace-data";
 import type { SecretStore } from "./host/desk-host";
 
 /**
@@ -31,11 +31,12 @@ export function createKeychainSecretStore(file: string): SecretStore {
             "environment variable (e.g. ANTHROPIC_API_KEY) to keep it across restarts.",
         );
       }
-      const stored = await read();
-      stored[provider] = safeStorage.encryptString(key).toString("base64");
-      await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-      await writeFile(`${file}.tmp`, JSON.stringify(stored), { mode: 0o600 });
-      await rename(`${file}.tmp`, file);
+      // Queued and atomic: two keys saved at once both land, and a crash leaves the old file or the new.
+      await withFileLock(file, async () => {
+        const stored = await read();
+        stored[provider] = safeStorage.encryptString(key).toString("base64");
+        await writeFileAtomic(file, JSON.stringify(stored));
+      });
     },
   };
 }

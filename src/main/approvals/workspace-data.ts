@@ -59,24 +59,9 @@ function readIfPresent(file: string): string | undefined {
   }
 }
 
-/** The tail of each file's queue of tasks; see `withFileLock`. */
-const fileQueues = new Map<string, Promise<unknown>>();
-
 /**
  * Runs `task` after every task queued before it for the same file in this process, so two writers
  * (two sessions on one workspace, or concurrent appends) never interleave or lose each other's change.
+ * Pi's own queue, the one its edit and write tools use.
  */
-export function withFileLock<T>(file: string, task: () => Promise<T>): Promise<T> {
-  const key = resolve(file);
-  const next = (fileQueues.get(key) ?? Promise.resolve()).then(task);
-  const tail = next.then(
-    () => {},
-    () => {},
-  );
-  fileQueues.set(key, tail);
-  // Forget idle files so a long-lived host does not keep one entry per file it ever wrote.
-  void tail.then(() => {
-    if (fileQueues.get(key) === tail) fileQueues.delete(key);
-  });
-  return next;
-}
+export { withFileMutationQueue as withFileLock } from "@earendil-works/pi-coding-agent";

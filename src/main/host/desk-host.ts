@@ -77,12 +77,13 @@ export class DeskHost {
       );
     }
     await auditInterrupted(orphans.reaped);
-    const models = await DeskModels.create();
+    // Once per start, at the same time as the models: a sandboxed `true` tells whether this machine can
+    // sandbox commands at all.
+    const [models, sandbox] = await Promise.all([DeskModels.create(), checkSandbox()]);
     for (const [provider, key] of Object.entries((await options.secrets?.load()) ?? {})) {
       await models.setApiKey(provider, key);
     }
-    // Once per start: a sandboxed `true` tells whether this machine can sandbox commands at all.
-    const host = new DeskHost(options, models, await checkSandbox());
+    const host = new DeskHost(options, models, sandbox);
     if (options.workspace) await host.open(options.workspace, { kind: "new" });
     return host;
   }
