@@ -11,6 +11,7 @@ import { RuleBook } from "../approvals/command-rules";
 import { describeRule, ruleOffer } from "../approvals/rule-patterns";
 import { auditFile, rulesFile, workspaceDataDir } from "../approvals/workspace-data";
 import { buildCommandEnvironment } from "../tools/command-environment";
+import { DEFAULT_TIMEOUT_LIMITS } from "../tools/command-timeout";
 import { pruneFullOutputs } from "../tools/output-retention";
 import { RUN_MARKER_ENV } from "../tools/process-tree";
 import { type CommandRequest, createRunCommandTool, type RunCommandOptions } from "../tools/run-command";
@@ -89,8 +90,8 @@ export class WorkspaceSession {
     const workspaceSettings = await loadWorkspaceSettings(settingsPath, options.sandbox.available);
     const limits: Omit<CommandLimits, "sandbox"> = {
       allowedBinaries: settings.allowedBinaries ?? [],
-      defaultTimeoutSeconds: settings.defaultTimeoutSeconds ?? 30,
-      maxTimeoutSeconds: settings.maxTimeoutSeconds ?? 120,
+      defaultTimeoutSeconds: settings.defaultTimeoutSeconds ?? DEFAULT_TIMEOUT_LIMITS.defaultSeconds,
+      maxTimeoutSeconds: settings.maxTimeoutSeconds ?? DEFAULT_TIMEOUT_LIMITS.maxSeconds,
       environment: [
         ...Object.keys(buildCommandEnvironment({ workspaceRoot: workspace.path, extra: settings.env })),
         RUN_MARKER_ENV,

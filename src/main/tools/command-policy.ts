@@ -1,6 +1,7 @@
 import { ARGUMENT_CHECKED, argumentProblem } from "./argument-rules";
 import { resolveBinary } from "./binary-resolver";
 import { readWrapper, UNCHECKABLE_COMMANDS, UNWRAPPED_WRAPPERS } from "./command-wrappers";
+import { clip } from "./shell-grammar";
 import type { ParsedCommand, ParsedCommandLine, ShellRedirect, ShellRisk } from "./shell-parser";
 import type { ShellWord } from "./shell-words";
 import { assignmentProblem, VARIABLE_SETTERS, variableTargetProblem } from "./variable-rules";
@@ -184,8 +185,4 @@ function redirectProblem(redirect: ShellRedirect): string | undefined {
     default:
       return `the redirection "${redirect.text}" opens a file for writing`;
   }
-}
-
-function clip(text: string): string {
-  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }

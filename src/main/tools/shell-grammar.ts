@@ -165,6 +165,7 @@ export function wordsBashJoins(words: readonly Node[], source: string): string |
   return undefined;
 }
 
-function clip(text: string): string {
+/** A piece of shell source short enough to quote in a message. */
+export function clip(text: string): string {
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { setFlagsFromString } from "node:v8";
 import { Language, type Node, Parser } from "web-tree-sitter";
+import { clip } from "./shell-grammar";
 import { walkShellTree } from "./shell-walker";
 import type { ShellWord } from "./shell-words";
 
@@ -279,8 +280,4 @@ function firstBrokenNode(node: Node): Node | undefined {
     }
   }
   return undefined;
-}
-
-function clip(text: string): string {
-  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }

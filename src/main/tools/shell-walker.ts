@@ -2,6 +2,7 @@ import type { Node } from "web-tree-sitter";
 import { assignmentRecord, type CommandPlace, commandRecords } from "./command-records";
 import {
   COMPOUND_NODES,
+  clip,
   evaluatesVariablesAsArithmetic,
   KEYWORD_NODES,
   RISK_NOTES,
@@ -316,8 +317,4 @@ class ShellWalker {
 
 function wordSpan(word: ShellWord): Span {
   return { text: word.text, startIndex: word.start, endIndex: word.end };
-}
-
-function clip(text: string): string {
-  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
