@@ -96,7 +96,13 @@ export function createSandbox(host: SandboxHost = {}): CommandSandbox {
   const platform = host.platform ?? process.platform;
   const kind = sandboxKind(platform);
   const searchPath = host.searchPath ?? process.env.PATH ?? "";
-  const launcher = () => (kind === "bubblewrap" ? findBubblewrap(searchPath) : executable(SANDBOX_EXEC));
+  // Looked up once per sandbox (run_command makes one per command, so a bwrap installed meanwhile is found),
+  // not once for each question asked of it: each lookup walks the PATH.
+  let located: { path: string | undefined } | undefined;
+  const launcher = () => {
+    located ??= { path: kind === "bubblewrap" ? findBubblewrap(searchPath) : executable(SANDBOX_EXEC) };
+    return located.path;
+  };
   const unavailable = (): string | undefined => {
     if (kind === "none") {
       const name = platform === "win32" ? "Windows" : platform;
