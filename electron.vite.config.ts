@@ -7,7 +7,7 @@ export default defineConfig({
     build: {
       rolldownOptions: {
         // Two shells over one host core: the Electron app and the loopback browser host (npm run serve).
-        input: { index: resolve("src/main/index.ts"), serve: resolve("src/main/serve.ts") },
+        input: { index: resolve("src/main/electron/main.ts"), serve: resolve("src/main/browser/serve.ts") },
       },
     },
   },

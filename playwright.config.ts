@@ -1,6 +1,6 @@
 import { defineConfig } from "@playwright/test";
-import { chromiumArgs, chromiumPath } from "./e2e/support/chromium";
 import { findElectronBinary } from "./e2e/support/electron-binary";
+import { chromiumArgs, chromiumPath } from "./harness/chromium";
 
 const electron = findElectronBinary();
 // Said once, by the runner (workers load this file too), so a skipped Electron project is never silent.

@@ -7,7 +7,7 @@ export default defineConfig({
       {
         test: {
           name: "host",
-          include: ["test/main/**/*.test.ts", "test/shared/**/*.test.ts"],
+          include: ["test/main/**/*.test.ts"],
           environment: "node",
           setupFiles: ["test/setup/pi-environment.ts"],
           testTimeout: 30_000,

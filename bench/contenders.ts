@@ -97,7 +97,7 @@ async function runCommandContender(
   setup: { workspace: string; outputDir: string },
   sandboxed: boolean,
 ): Promise<Contender> {
-  const { createRunCommandTool } = await import("../src/main/tools/run-command");
+  const { createRunCommandTool } = await import("../src/main/run-command/run-command");
   const tool = createRunCommandTool({
     workspaceRoot: setup.workspace,
     outputDir: setup.outputDir,

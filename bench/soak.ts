@@ -4,39 +4,16 @@
  * model. Prints what it found and writes bench/results/soak.json; exits 1 when anything leaked or was
  * lost. The test suite runs a small version of the same soak (e2e/soak.spec.ts). See bench/README.md.
  *
- * Runs directly on Node 22 (type stripping); e2e/support is imported by URL, as bench/ui-flood.bench.ts
- * does, because tsconfig.node (which covers bench/) may not pull in e2e/ files.
+ * Runs directly on Node 22 (type stripping), on the harness the e2e specs use.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-
-/** The parts of e2e/support/soak.ts this script uses (its report is printed and saved as it is). */
-interface SoakReport {
-  commands: number;
-  seed: number;
-  durationSeconds: number;
-  kinds: Record<string, number>;
-  samples: { afterCommands: number; rssMiB: number; fds: number }[];
-  rssGrowthMiB: number;
-  fdGrowth: number;
-  audit: { decisions: number; finished: number };
-  problems: Record<string, string[]>;
-}
-interface SoakSupport {
-  runSoak(options: {
-    commands: number;
-    parallel: number;
-    perBatch: number;
-    seed: number;
-    log?: (line: string) => void;
-  }): Promise<SoakReport>;
-}
+import { runSoak } from "../harness/soak.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const { runSoak } = (await import(new URL("../e2e/support/soak.ts", import.meta.url).href)) as SoakSupport;
 
 const { values: args } = parseArgs({
   options: {

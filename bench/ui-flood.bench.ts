@@ -1,53 +1,15 @@
-/**
- * `npm run bench:ui`: the UI under a flood of output. The browser host with the scripted model runs a
- * command that prints as fast as it can for 10 s; Chromium, driven by Playwright, counts the output events
- * reaching the page, the main thread's long tasks and frame intervals, and the output's DOM size; then
- * further floods are cancelled after ~3 s to time Cancel until the card shows it. See bench/README.md.
- *
- * A plain script rather than a Playwright spec: nothing here passes or fails, the runner's timeouts,
- * retries and parallel workers would only get in the way, and one browser and one host for the whole run
- * keep it short. It runs directly on Node 22 (type stripping) and reuses e2e/support (host start and stop,
- * page helpers), imported by URL because Node needs the `.ts` extension that TypeScript's imports leave out.
- * Measurement code runs in the page as a plain script string, so this file needs no DOM types.
- */
-import type { ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { type Browser, type CDPSession, chromium, type Locator, type Page } from "@playwright/test";
-
-/**
- * The parts of e2e/support this script uses. Described here rather than imported as types: tsconfig.node
- * (which covers bench/) is a composite project and may not pull in e2e/ files, which tsconfig.e2e checks.
- */
-interface DeskSupport {
-  startScriptedDesk(
-    script: unknown[][],
-    options?: { env?: Record<string, string> },
-  ): Promise<{ server: unknown; child: ChildProcess; cleanup: () => Promise<void> }>;
-}
-interface UiSupport {
-  expect: typeof import("@playwright/test").expect;
-  say(text: string): unknown;
-  runCommand(id: string, command: string, timeout?: number): unknown;
-  openDesk(page: Page, desk: unknown): Promise<void>;
-  send(page: Page, text: string): Promise<void>;
-  card(page: Page, commandId: string): Locator;
-  expectPending(page: Page, commandId: string): Promise<Locator>;
-}
+import { type Browser, type CDPSession, chromium, type Page } from "@playwright/test";
+import { chromiumArgs, chromiumPath } from "../harness/chromium.ts";
+import * as ui from "../harness/desk-page.ts";
+import * as support from "../harness/desk-server.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "..");
-// By URL: Node runs .ts files only when named with the extension, which TypeScript imports leave out.
-const support = (await import(new URL("../e2e/support/desk-server.ts", import.meta.url).href)) as DeskSupport;
-const ui = (await import(new URL("../e2e/support/ui.ts", import.meta.url).href)) as UiSupport;
-/** Chromium as the end-to-end specs launch it. */
-const { chromiumPath, chromiumArgs } = (await import(
-  new URL("../e2e/support/chromium.ts", import.meta.url).href
-)) as { chromiumPath: string | undefined; chromiumArgs: string[] };
-
 const { values: args } = parseArgs({
   options: {
     seconds: { type: "string", default: "10" },
@@ -70,112 +32,8 @@ const flood = (seconds: number) => `timeout ${seconds} yes '${LINE}' | stdbuf -o
 /** The run_command timeout: well above the flood, so the flood ends on its own (or by Cancel). */
 const COMMAND_TIMEOUT_S = 120;
 
-/**
- * Installed before the page's own scripts. It wraps WebSocket so every host message is seen before the
- * app's `onmessage` handler (listeners added in the constructor run first), records animation frames,
- * long tasks and long animation frames while `recording`, and times Cancel: the click (capture phase, so
- * before React's handler) and the first DOM mutation showing the card's new state.
- */
-const PAGE_PROBE = String.raw`(() => {
-  const B = {
-    recording: false, outputs: [], updates: [], frames: [], longTasks: [], loafs: [], samples: [],
-    messages: 0, messageChars: 0, cancel: null,
-  };
-  window.__flood = B;
-  const Native = window.WebSocket;
-  const outputRe = /"type":"command-output","id":"([^"]*)"/;
-  const totalsRe = /"totalBytes":(\d+),"totalLines":(\d+)\}\}$/;
-  window.WebSocket = class extends Native {
-    constructor(...a) {
-      super(...a);
-      this.addEventListener("message", (e) => {
-        const t = performance.now();
-        const data = typeof e.data === "string" ? e.data : "";
-        B.messages += 1;
-        B.messageChars += data.length;
-        // A regex on the head and tail, not JSON.parse: the probe must not double the page's parsing work.
-        const out = outputRe.exec(data.slice(0, 200));
-        if (out) {
-          const totals = totalsRe.exec(data.slice(-80));
-          B.outputs.push({ t, id: out[1], chars: data.length,
-            totalBytes: totals ? Number(totals[1]) : null, totalLines: totals ? Number(totals[2]) : null });
-          return;
-        }
-        if (data.includes('"type":"command-update"')) {
-          const c = JSON.parse(data).event.command;
-          B.updates.push({ t, id: c.id, phase: c.phase, durationMs: c.details?.durationMs ?? null,
-            totalBytes: c.details?.totalBytes ?? null, totalLines: c.details?.totalLines ?? null });
-          if (B.cancel && c.id === B.cancel.id && c.phase === "cancelled" && B.cancel.eventAt === null)
-            B.cancel.eventAt = t;
-        }
-      });
-    }
-  };
-  const tick = (ts) => { if (B.recording) B.frames.push(ts); requestAnimationFrame(tick); };
-  requestAnimationFrame(tick);
-  new PerformanceObserver((list) => {
-    if (!B.recording) return;
-    for (const e of list.getEntries()) B.longTasks.push({ start: e.startTime, duration: e.duration });
-  }).observe({ type: "longtask" });
-  if (PerformanceObserver.supportedEntryTypes.includes("long-animation-frame")) {
-    new PerformanceObserver((list) => {
-      if (!B.recording) return;
-      for (const e of list.getEntries()) B.loafs.push({
-        start: e.startTime, duration: e.duration, blocking: e.blockingDuration,
-        render: e.renderStart ? e.startTime + e.duration - e.renderStart : 0,
-        styleLayout: e.styleAndLayoutStart ? e.startTime + e.duration - e.styleAndLayoutStart : 0,
-        scripts: e.scripts.map((s) => ({ invoker: s.invoker, source: s.sourceFunctionName + " " +
-          (s.sourceURL || "").split("/").pop() + ":" + s.sourceCharPosition, duration: s.duration })),
-      });
-    }).observe({ type: "long-animation-frame" });
-  }
-  const cardOf = (id) => document.querySelector('[data-testid="command-card"][data-command-id="' + id + '"]');
-  const outputOf = (id) => cardOf(id)?.querySelector('[data-testid="command-output"]') ?? null;
-  B.measureOutput = (id) => {
-    const out = outputOf(id);
-    return {
-      outputElements: out ? out.querySelectorAll("*").length : null,
-      outputTextChars: out ? (out.textContent ?? "").length : null,
-      outputLines: out ? (out.textContent ?? "").split("\n").filter(Boolean).length : null,
-      cardElements: cardOf(id)?.querySelectorAll("*").length ?? null,
-      documentElements: document.querySelectorAll("*").length,
-    };
-  };
-  let sampler = null;
-  B.start = (id) => {
-    B.frames = []; B.longTasks = []; B.loafs = []; B.samples = [];
-    B.recording = true;
-    B.recordingFrom = performance.now();
-    sampler = setInterval(() => B.samples.push({ t: performance.now(), ...B.measureOutput(id) }), 500);
-  };
-  B.stop = () => { B.recording = false; B.recordingTo = performance.now(); clearInterval(sampler); };
-  B.armCancel = (id) => {
-    B.cancel = { id, clickAt: null, cancellingAt: null, eventAt: null, cancelledAt: null };
-    B.frames = []; B.longTasks = []; B.loafs = []; B.recording = true;
-    const look = () => {
-      const c = B.cancel;
-      const card = cardOf(id);
-      if (!c || c.clickAt === null || !card) return;
-      const now = performance.now();
-      const button = card.querySelector('[data-testid="cancel-button"]');
-      if (c.cancellingAt === null && button && button.disabled) c.cancellingAt = now;
-      if (c.cancelledAt === null && card.dataset.status === "cancelled") {
-        c.cancelledAt = now;
-        observer.disconnect();
-        setTimeout(() => { B.recording = false; }, 200); // the frame that paints it, and its long-frame entry
-      }
-    };
-    const observer = new MutationObserver(look);
-    observer.observe(document.body, { subtree: true, childList: true, attributes: true,
-      attributeFilter: ["data-status", "disabled"] });
-  };
-  window.addEventListener("click", (e) => {
-    const c = B.cancel;
-    const button = e.target instanceof Element ? e.target.closest('[data-testid="cancel-button"]') : null;
-    if (c && c.clickAt === null && button && button.closest('[data-command-id="' + c.id + '"]'))
-      c.clickAt = performance.now();
-  }, true);
-})();`;
+/** The page probe (bench/ui-flood-probe.js), installed before the page's own scripts. */
+const PAGE_PROBE = { path: join(here, "ui-flood-probe.js") };
 
 /** What the probe holds (the parts read back here). */
 interface Probe {

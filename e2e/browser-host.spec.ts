@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import { expect, test } from "./support/desk-server";
+import { expect, test } from "./support/desk-test";
 
 test("the browser host shows the workspace it was started with", async ({ page, desk }, testInfo) => {
   await page.goto(desk.url);

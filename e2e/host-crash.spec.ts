@@ -2,8 +2,6 @@ import type { ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AuditEntry } from "../src/shared/rules";
-import { startDeskServer, stopDeskServer, test } from "./support/desk-server";
 import {
   card,
   expect,
@@ -15,7 +13,10 @@ import {
   send,
   shot,
   UI_TEST_TIMEOUT_MS,
-} from "./support/ui";
+} from "../harness/desk-page";
+import { startDeskServer, stopDeskServer } from "../harness/desk-server";
+import type { AuditEntry } from "../src/shared/rules";
+import { test } from "./support/desk-test";
 
 test.describe.configure({ timeout: UI_TEST_TIMEOUT_MS });
 

@@ -1,4 +1,3 @@
-import { test } from "./support/desk-server";
 import {
   card,
   expect,
@@ -8,7 +7,8 @@ import {
   say,
   send,
   UI_TEST_TIMEOUT_MS,
-} from "./support/ui";
+} from "../harness/desk-page";
+import { test } from "./support/desk-test";
 
 test.describe.configure({ timeout: UI_TEST_TIMEOUT_MS });
 

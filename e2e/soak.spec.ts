@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { noProblems, runSoak } from "./support/soak.ts";
+import { noProblems, runSoak } from "../harness/soak.ts";
 
 // The small version of `npm run soak` (1,000 commands): the same mix through the same real host.
 // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a test's fixtures from this pattern.

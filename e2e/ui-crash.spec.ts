@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { test } from "./support/desk-server";
 import {
   card,
   expect,
@@ -11,7 +10,8 @@ import {
   send,
   shot,
   UI_TEST_TIMEOUT_MS,
-} from "./support/ui";
+} from "../harness/desk-page";
+import { test } from "./support/desk-test";
 
 test.describe.configure({ timeout: UI_TEST_TIMEOUT_MS });
 

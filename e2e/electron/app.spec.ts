@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { _electron as electron, expect, test } from "@playwright/test";
+import { card, expectPending, processesMatching, runCommand, say, send } from "../../harness/desk-page";
 import { DESK_METHODS } from "../../src/shared/desk-api";
 import { findElectronBinary } from "../support/electron-binary";
-import { card, expectPending, processesMatching, runCommand, say, send } from "../support/ui";
 
 const binary = findElectronBinary();
 

@@ -64,10 +64,13 @@ export interface CommandLimits {
   sandbox: SandboxState;
 }
 
+/** Which sandbox a platform uses: bubblewrap on Linux, Seatbelt on macOS, none elsewhere. */
+export type SandboxKind = "bubblewrap" | "seatbelt" | "none";
+
 /** The OS sandbox: whether this machine has one, and whether the workspace uses it. */
 export interface SandboxState {
   /** Which sandbox this platform uses. */
-  kind: "bubblewrap" | "seatbelt" | "none";
+  kind: SandboxKind;
   /** Whether it works here (the start-up check ran a sandboxed command). */
   available: boolean;
   /** What is missing and how to fix it, when it is not available. */

@@ -1,5 +1,8 @@
+/** Pi's thinking levels, least first: the one list the type, the request schema and the picker share. */
+export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
+
 /** How hard the model thinks before answering, as Pi names the levels. */
-export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
+export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
 
 /** A model the person can pick. */
 export interface ModelOption {

@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from "typebox";
 import { DESK_METHODS, type DeskMethod, type DeskParams } from "./desk-api";
+import { THINKING_LEVELS } from "./models";
 
 export { DESK_METHODS as deskMethods };
 
@@ -51,9 +52,7 @@ export const requestSchemas = {
     id: Type.String({ minLength: 1, maxLength: 500 }),
   }),
   setThinkingLevel: Params({
-    level: Type.Union(
-      ["off", "minimal", "low", "medium", "high", "xhigh", "max"].map((level) => Type.Literal(level)),
-    ),
+    level: Type.Union(THINKING_LEVELS.map((level) => Type.Literal(level))),
   }),
   setApiKey: Params({
     provider: Type.String({ minLength: 1, maxLength: 200 }),

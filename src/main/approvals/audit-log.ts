@@ -1,7 +1,7 @@
 import { mkdir, open } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { AuditEntry } from "../../shared/rules";
-import { withFileLock } from "./workspace-data";
+import { withFileLock } from "../storage/atomic-file";
 
 /** How many entries `read` returns when not told. */
 export const DEFAULT_AUDIT_LIMIT = 500;

@@ -1,12 +1,13 @@
 import type { RuleOffer } from "../../shared/commands";
 import type { CommandRule, RuleDraft, RuleEffect, RuleMatch, RuleScope } from "../../shared/rules";
-import { UNCHECKABLE_COMMANDS, UNWRAPPED_WRAPPERS } from "../tools/command-wrappers";
 import {
   MAX_COMMAND_LENGTH,
   type ParsedCommand,
   type ParsedCommandLine,
   parseCommandLine,
-} from "../tools/shell-parser";
+  UNCHECKABLE_COMMANDS,
+  UNWRAPPED_WRAPPERS,
+} from "../run-command";
 
 /*
  * How a rule's pattern reads and matches a command line: the words rules compare, the plain lines an allow

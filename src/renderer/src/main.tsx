@@ -1,7 +1,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
-import { connectDesk } from "./client/desk-client";
+import { connectDesk } from "./client/connect-desk";
 import { I18nProvider } from "./i18n/i18n";
 import "./styles/index.css";
 

@@ -1,0 +1,278 @@
+import { open as openFile } from "node:fs/promises";
+import type { AgentSession, AgentSessionEvent } from "@earendil-works/pi-coding-agent";
+import type { RunCommandDetails } from "../../shared/commands";
+import type { FullOutputChunk } from "../../shared/desk-api";
+import type { HostEvent } from "../../shared/host-events";
+import type { CommandLimits, SessionState, WorkspaceInfo } from "../../shared/host-state";
+import { AuditLog } from "../approvals/audit-log";
+import { CommandGate } from "../approvals/command-gate";
+import { RuleBook } from "../approvals/rule-book";
+import { errorMessage } from "../base/errors";
+import {
+  buildCommandEnvironment,
+  createRunCommandTool,
+  DEFAULT_TIMEOUT_LIMITS,
+  pruneFullOutputs,
+  RUN_MARKER_ENV,
+  type RunCommandOptions,
+  type RunRegistry,
+  type SandboxCheck,
+} from "../run-command";
+import { auditFile, rulesFile, workspaceDataDir } from "../storage/data-folder";
+import {
+  loadWorkspaceSettings,
+  saveWorkspaceSettings,
+  settingsFile,
+  type WorkspaceSettings,
+} from "../storage/workspace-settings";
+import { createDeskSession, type SessionChoice } from "./agent-session-factory";
+import type { DeskModels } from "./model-runtime";
+import { SessionProjection } from "./session-projection";
+
+/** The limits the host puts on commands; the person's settings, not the model's. */
+export type CommandSettings = Pick<
+  RunCommandOptions,
+  "allowedBinaries" | "defaultTimeoutSeconds" | "maxTimeoutSeconds" | "env"
+>;
+
+/** What a workspace's session is made of. */
+export interface WorkspaceSessionOptions {
+  /** The open workspace. */
+  workspace: WorkspaceInfo;
+  /** The host's data folder (rules, audit log, full outputs per workspace). */
+  dataRoot: string;
+  /** The models. */
+  models: DeskModels;
+  /** Where host events go. */
+  emit: (event: HostEvent) => void;
+  /** Command limits. */
+  commands?: CommandSettings;
+  /** Which conversation to open; a new one by default. */
+  open?: SessionChoice;
+  /** Whether this machine has a working sandbox (the host checks once at start). */
+  sandbox: SandboxCheck;
+  /** What the sandbox hides besides the person's home: Pi's agent dir, Pi Desk's data dir. */
+  hiddenPaths: string[];
+  /** Where running commands are recorded for crash recovery. */
+  runRegistry?: RunRegistry;
+}
+
+const FULL_OUTPUT_CHUNK_BYTES = 256 * 1024;
+
+/**
+ * One workspace's conversation with the agent, with the person between the agent and every command:
+ * `run_command` asks through the command gate (rules, then the person, all audited), each running command
+ * can be cancelled on its own, and Stop ends the turn and everything in it.
+ */
+export class WorkspaceSession {
+  private readonly controllers = new Map<string, AbortController>();
+  private unsubscribe: () => void = () => {};
+  /** The person between the agent and every command. */
+  readonly gate: CommandGate;
+
+  private constructor(
+    private readonly options: WorkspaceSessionOptions,
+    private readonly session: AgentSession,
+    private readonly projection: SessionProjection,
+    rules: RuleBook,
+    audit: AuditLog,
+    private readonly baseLimits: Omit<CommandLimits, "sandbox">,
+    private settings: WorkspaceSettings,
+    private readonly settingsPath: string,
+  ) {
+    this.gate = new CommandGate({
+      rules,
+      audit,
+      cards: projection,
+      sessionId: () => session.sessionId,
+      onRulesChanged: ({ rules, rulesProblem }) =>
+        options.emit({ type: "rules-changed", rules, ...(rulesProblem ? { problem: rulesProblem } : {}) }),
+    });
+  }
+
+  /** Opens (or starts) the workspace's conversation. */
+  static async open(options: WorkspaceSessionOptions): Promise<WorkspaceSession> {
+    const { workspace, dataRoot } = options;
+    const dataDir = workspaceDataDir(dataRoot, workspace.path);
+    const rules = await RuleBook.open({ file: rulesFile(dataDir) });
+    const audit = new AuditLog({ file: auditFile(dataDir) });
+    const settings = options.commands ?? {};
+    const settingsPath = settingsFile(dataDir);
+    const workspaceSettings = await loadWorkspaceSettings(settingsPath, options.sandbox.available);
+    const limits: Omit<CommandLimits, "sandbox"> = {
+      allowedBinaries: settings.allowedBinaries ?? [],
+      defaultTimeoutSeconds: settings.defaultTimeoutSeconds ?? DEFAULT_TIMEOUT_LIMITS.defaultSeconds,
+      maxTimeoutSeconds: settings.maxTimeoutSeconds ?? DEFAULT_TIMEOUT_LIMITS.maxSeconds,
+      environment: [
+        ...Object.keys(buildCommandEnvironment({ workspaceRoot: workspace.path, extra: settings.env })),
+        RUN_MARKER_ENV,
+      ].sort(),
+    };
+    const outputDir = `${dataDir}/outputs`;
+    await pruneFullOutputs(outputDir);
+    const projection = new SessionProjection(options.emit, workspace.path, limits.maxTimeoutSeconds);
+    // The tool is created before the session (Pi needs it), and asks through the session once it exists.
+    let self: WorkspaceSession | undefined;
+    const tool = createRunCommandTool({
+      ...settings,
+      workspaceRoot: workspace.path,
+      outputDir,
+      // Read at every call: the person can turn the sandbox off or on for the workspace at any time.
+      sandbox: () => self?.settings.sandbox ?? workspaceSettings.sandbox,
+      hiddenPaths: options.hiddenPaths,
+      // The record of a running command names this conversation and its audit log, so a start after a
+      // crash can write down how the command ended.
+      runRegistry: options.runRegistry?.withOwner(() =>
+        self ? { sessionId: self.session.sessionId, auditFile: auditFile(dataDir) } : undefined,
+      ),
+      approve: (request, signal) => {
+        if (!self) throw new Error("The session is not ready yet.");
+        return self.gate.approve(request, signal);
+      },
+    });
+    const execute = tool.execute.bind(tool);
+    // Each command gets its own AbortController chained to the turn's signal: Cancel stops that command
+    // only, Stop (the turn's signal) stops them all.
+    tool.execute = async (toolCallId, params, signal, onUpdate, ctx) => {
+      const controller = new AbortController();
+      self?.controllers.set(toolCallId, controller);
+      try {
+        const combined = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
+        return await execute(toolCallId, params, combined, onUpdate, ctx);
+      } finally {
+        self?.controllers.delete(toolCallId);
+      }
+    };
+    const { session } = await createDeskSession({
+      workspace: workspace.path,
+      models: options.models,
+      runCommandTool: tool,
+      open: options.open,
+      hiddenPaths: options.hiddenPaths,
+    });
+    projection.load(session.messages);
+    self = new WorkspaceSession(
+      options,
+      session,
+      projection,
+      rules,
+      audit,
+      limits,
+      workspaceSettings,
+      settingsPath,
+    );
+    self.unsubscribe = session.subscribe((event) => self?.onSessionEvent(event));
+    return self;
+  }
+
+  /** The conversation as a client starts from. */
+  state(): SessionState {
+    return {
+      id: this.session.sessionId,
+      ...(this.session.sessionFile ? { file: this.session.sessionFile } : {}),
+      running: this.projection.running,
+      transcript: [...this.projection.transcript],
+      commands: Object.fromEntries(this.projection.commands),
+    };
+  }
+
+  /** The limits every command runs under, the sandbox included. */
+  get limits(): CommandLimits {
+    const { available, kind, problem } = this.options.sandbox;
+    return {
+      ...this.baseLimits,
+      sandbox: { kind, available, ...(problem ? { problem } : {}), ...this.settings.sandbox },
+    };
+  }
+
+  /** Turns the sandbox on or off for the workspace (kept on disk); it applies from the next command. */
+  async setSandbox(enabled: boolean, network: boolean): Promise<void> {
+    if (enabled && !this.options.sandbox.available) {
+      throw new Error(
+        `The sandbox cannot run on this machine: ${this.options.sandbox.problem ?? "it is not available"}`,
+      );
+    }
+    const next: WorkspaceSettings = { ...this.settings, sandbox: { enabled, network } };
+    await saveWorkspaceSettings(this.settingsPath, next);
+    this.settings = next;
+  }
+
+  /** The underlying Pi session (model and thinking level changes). */
+  get agent(): AgentSession {
+    return this.session;
+  }
+
+  /** Sends the person's message; the answer streams as events. */
+  prompt(text: string): void {
+    if (this.projection.running || this.session.isStreaming) {
+      throw new Error("The agent is still working on the last message: wait for it, or press Stop.");
+    }
+    this.session.prompt(text).catch((error: unknown) => {
+      const message = errorMessage(error);
+      this.options.emit({
+        type: "transcript-add",
+        item: {
+          kind: "notice",
+          id: `e${Date.now()}`,
+          level: "error",
+          text: `${message} Configure a model in settings.`,
+        },
+      });
+    });
+  }
+
+  /** Stops the turn: pending approvals are cancelled, running commands killed. */
+  async stop(): Promise<void> {
+    this.gate.cancelPending();
+    await this.session.abort();
+  }
+
+  /** Cancels one command, pending or running, and nothing else. */
+  cancelCommand(commandId: string): void {
+    const controller = this.controllers.get(commandId);
+    if (!controller) {
+      throw new Error(`Command "${commandId}" is not pending or running, so there is nothing to cancel.`);
+    }
+    controller.abort();
+  }
+
+  /** A piece of a command's saved full output. */
+  async readFullOutput(commandId: string, offset = 0): Promise<FullOutputChunk> {
+    const path = this.projection.commands.get(commandId)?.details?.fullOutputPath;
+    if (!path) throw new Error(`Command "${commandId}" has no saved full output: all of it is in its card.`);
+    const file = await openFile(path, "r");
+    try {
+      const { size } = await file.stat();
+      const buffer = Buffer.alloc(Math.max(0, Math.min(FULL_OUTPUT_CHUNK_BYTES, size - offset)));
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, offset);
+      return {
+        text: buffer.subarray(0, bytesRead).toString("utf8"),
+        nextOffset: offset + bytesRead,
+        totalBytes: size,
+        path,
+      };
+    } finally {
+      await file.close();
+    }
+  }
+
+  /** Ends the session: every command's tree is killed, pending approvals cancelled, Pi's session disposed. */
+  async dispose(): Promise<void> {
+    for (const controller of this.controllers.values()) controller.abort();
+    this.gate.cancelPending();
+    // Still subscribed while the turn ends: the killed commands' ends reach the audit log and Pi's session
+    // file (the host no longer passes this session's events to the UI once another replaced it).
+    await this.session.abort().catch(() => {});
+    this.unsubscribe();
+    await this.gate.settled();
+    this.session.dispose();
+  }
+
+  private onSessionEvent(event: AgentSessionEvent): void {
+    this.projection.apply(event);
+    if (event.type === "tool_execution_end" && event.toolName === "run_command") {
+      const details = event.result?.details as RunCommandDetails | undefined;
+      if (details) this.gate.recordEnd(event.toolCallId, details);
+    }
+  }
+}

@@ -1,0 +1,235 @@
+import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import type { CommandRule, RuleDraft, RuleEffect } from "../../shared/rules";
+import { errorMessage } from "../base/errors";
+import type { ParsedCommandLine } from "../run-command";
+import { withFileLock, writeFileAtomic } from "../storage/atomic-file";
+import {
+  allowable,
+  type CompiledRule,
+  commandWords,
+  compileDraft,
+  lineKey,
+  sameWords,
+  startsWith,
+} from "./rule-patterns";
+
+const RULES_FILE_VERSION = 1;
+
+/** What the rules say about a command line. */
+export interface RuleVerdict {
+  /** Run it without asking, or refuse it without asking. */
+  effect: RuleEffect;
+  /** The rule that decided (for a list of commands allowed rule by rule: the first command's rule). */
+  rule: CommandRule;
+}
+
+/**
+ * "Always allow / always deny" rules for one workspace: workspace rules kept in a JSON file shared by every
+ * session on the workspace, and session rules kept in memory by this book only.
+ */
+export class RuleBook {
+  private sessionRules: CompiledRule[] = [];
+  private workspaceRules: CompiledRule[] = [];
+  private readProblem: string | undefined;
+
+  private constructor(private readonly file: string) {}
+
+  /** Reads the workspace's rules file; a missing one means no rules, an unreadable one is reported by `problem()`. */
+  static async open(options: {
+    /** The workspace's rules JSON file. */
+    file: string;
+  }): Promise<RuleBook> {
+    const book = new RuleBook(options.file);
+    await book.reload();
+    return book;
+  }
+
+  /** Reads the rules file again, to see rules another session saved since. */
+  async reload(): Promise<void> {
+    const loaded = await loadRulesFile(this.file);
+    this.readProblem = "problem" in loaded ? loaded.problem : undefined;
+    this.workspaceRules = "rules" in loaded ? loaded.rules : [];
+  }
+
+  /** Why the rules file could not be read, when it could not; its rules are then not in force. */
+  problem(): string | undefined {
+    return this.readProblem;
+  }
+
+  /** Session rules, then workspace rules, each oldest first. */
+  list(): CommandRule[] {
+    return [...this.sessionRules, ...this.workspaceRules].map((compiled) => ({ ...compiled.rule }));
+  }
+
+  /** Makes a rule; a workspace rule is saved at once. An identical rule already there is returned instead. */
+  async add(draft: RuleDraft): Promise<CommandRule> {
+    const compiled = await compileDraft(draft);
+    const same = (other: CompiledRule) =>
+      other.rule.effect === draft.effect &&
+      other.rule.match === draft.match &&
+      (draft.match === "prefix"
+        ? sameWords(other.words ?? [], compiled.words ?? [])
+        : other.line === compiled.line);
+    const make = (): CompiledRule => ({
+      ...compiled,
+      rule: { id: randomUUID(), ...compiled.rule, createdAt: Date.now() },
+    });
+    if (draft.scope === "session") {
+      const rule = this.sessionRules.find(same) ?? make();
+      if (!this.sessionRules.includes(rule)) this.sessionRules.push(rule);
+      return { ...rule.rule };
+    }
+    let added: CompiledRule | undefined;
+    await this.changeWorkspace("saved", (rules) => {
+      added = rules.find(same) ?? make();
+      return rules.includes(added) ? rules : [...rules, added];
+    });
+    return { ...(added as CompiledRule).rule };
+  }
+
+  /** Replaces a rule's content (scope changes move it to or from the file); its id and creation time stay. */
+  async update(id: string, draft: RuleDraft): Promise<CommandRule> {
+    const compiled = await compileDraft(draft);
+    const session = this.sessionRules.find((candidate) => candidate.rule.id === id);
+    if (session) {
+      const updated = { ...compiled, rule: { id, ...compiled.rule, createdAt: session.rule.createdAt } };
+      if (draft.scope === "workspace") await this.changeWorkspace("saved", (rules) => [...rules, updated]);
+      this.sessionRules = this.sessionRules.flatMap((candidate) =>
+        candidate !== session ? [candidate] : draft.scope === "session" ? [updated] : [],
+      );
+      return { ...updated.rule };
+    }
+    let updated: CompiledRule | undefined;
+    await this.changeWorkspace("updated", (rules) => {
+      const old = rules.find((candidate) => candidate.rule.id === id);
+      if (!old) throw unknownRule(id);
+      updated = { ...compiled, rule: { id, ...compiled.rule, createdAt: old.rule.createdAt } };
+      const keep = draft.scope === "workspace" ? [updated] : [];
+      return rules.flatMap((candidate) => (candidate === old ? keep : [candidate]));
+    });
+    const result = updated as CompiledRule;
+    if (draft.scope === "session") this.sessionRules.push(result);
+    return { ...result.rule };
+  }
+
+  /** Removes a rule, from the file if it is a workspace rule. */
+  async remove(id: string): Promise<void> {
+    const before = this.sessionRules.length;
+    this.sessionRules = this.sessionRules.filter((candidate) => candidate.rule.id !== id);
+    if (this.sessionRules.length !== before) return;
+    await this.changeWorkspace("removed", (rules) => {
+      if (!rules.some((candidate) => candidate.rule.id === id)) throw unknownRule(id);
+      return rules.filter((candidate) => candidate.rule.id !== id);
+    });
+  }
+
+  /** Forgets this book's session rules (a new conversation starts with none). */
+  clearSessionRules(): void {
+    this.sessionRules = [];
+  }
+
+  /** What the rules say about a parsed command line: deny wins over allow; null when no rule decides. */
+  decide(parsed: ParsedCommandLine): RuleVerdict | null {
+    const rules = [...this.sessionRules, ...this.workspaceRules];
+    const line = lineKey(parsed);
+    const commands = parsed.commands.map(commandWords);
+    // Deny looks at every command, nested and wrapped ones included, whatever the line is like: refusing
+    // without asking is the safe direction. A miss only means the person is asked.
+    for (const { rule, line: pattern, words } of rules) {
+      if (rule.effect !== "deny") continue;
+      const matches =
+        rule.match === "exact"
+          ? pattern === line || (words !== undefined && commands.some((command) => sameWords(command, words)))
+          : words !== undefined && commands.some((command) => startsWith(command, words));
+      if (matches) return { effect: "deny", rule };
+    }
+    if (!allowable(parsed)) return null;
+    const allows = rules.filter(({ rule }) => rule.effect === "allow");
+    const whole = allows.find(({ rule, line: pattern }) => rule.match === "exact" && pattern === line);
+    if (whole) return { effect: "allow", rule: whole.rule };
+    // A list or pipeline is allowed only when each of its commands is: `npm test && rm -rf ~` must not
+    // ride on "npm test".
+    let first: CommandRule | undefined;
+    for (const command of commands) {
+      const match = allows.find(
+        ({ rule, words }) => rule.match === "prefix" && words !== undefined && startsWith(command, words),
+      );
+      if (!match) return null;
+      first ??= match.rule;
+    }
+    return first ? { effect: "allow", rule: first } : null;
+  }
+
+  /** Applies a change to the workspace rules as they are in the file now, and saves it. */
+  private async changeWorkspace(
+    what: string,
+    change: (rules: CompiledRule[]) => CompiledRule[],
+  ): Promise<void> {
+    await withFileLock(this.file, async () => {
+      // Read again under the lock: another session may have saved a rule since this book last looked.
+      const loaded = await loadRulesFile(this.file);
+      if ("problem" in loaded) {
+        this.readProblem = loaded.problem;
+        throw new Error(
+          `${loaded.problem} The rule was not ${what}, because saving would replace that file. Fix or move the file, or use a session rule for now.`,
+        );
+      }
+      const next = change(loaded.rules);
+      const content = { version: RULES_FILE_VERSION, rules: next.map(({ rule }) => rule) };
+      await writeFileAtomic(this.file, `${JSON.stringify(content, null, 2)}\n`);
+      this.readProblem = undefined;
+      this.workspaceRules = next;
+    });
+  }
+}
+
+function unknownRule(id: string): Error {
+  return new Error(`There is no rule with id "${id}"; it may have been removed already. Reload the rules.`);
+}
+
+/** The workspace rules in a file, or why they could not be read. */
+async function loadRulesFile(file: string): Promise<{ rules: CompiledRule[] } | { problem: string }> {
+  const problem = (detail: string) => ({
+    problem: `The rules file ${file} could not be read: ${detail}. It was left untouched, and its rules are not in force.`,
+  });
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { rules: [] };
+    return problem(errorMessage(error));
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return problem(`it is not valid JSON (${errorMessage(error)})`);
+  }
+  const content = data as { version?: unknown; rules?: unknown };
+  if (typeof data !== "object" || data === null || content.version !== RULES_FILE_VERSION) {
+    return problem(`it is not a version ${RULES_FILE_VERSION} rules file`);
+  }
+  if (!Array.isArray(content.rules)) return problem(`it has no "rules" list`);
+  const rules: CompiledRule[] = [];
+  const ids = new Set<string>();
+  for (const [index, entry] of content.rules.entries()) {
+    const stored = entry as Partial<CommandRule> | null;
+    const where = `rule ${index + 1}`;
+    if (typeof stored?.id !== "string" || stored.id === "" || ids.has(stored.id)) {
+      return problem(`${where} has no id, or the same id as another rule`);
+    }
+    if (typeof stored.createdAt !== "number" || !Number.isFinite(stored.createdAt)) {
+      return problem(`${where} has no creation time`);
+    }
+    if (stored.scope !== "workspace") return problem(`${where} is not a workspace rule`);
+    try {
+      const compiled = await compileDraft(stored as RuleDraft);
+      rules.push({ ...compiled, rule: { id: stored.id, ...compiled.rule, createdAt: stored.createdAt } });
+    } catch (error) {
+      return problem(`${where}: ${errorMessage(error)}`);
+    }
+    ids.add(stored.id);
+  }
+  return { rules };
+}

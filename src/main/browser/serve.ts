@@ -1,0 +1,64 @@
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { version } from "../../../package.json";
+import { errorMessage } from "../base/errors";
+import { DeskHost } from "../core/desk-host";
+import { resolveWorkspace } from "../core/workspace";
+import { startBrowserHost } from "./loopback-server";
+import { isLoopbackAddress } from "./request-guard";
+
+/**
+ * The browser host's entry:
+ * `npm run serve -- --workspace <folder> [--port <n>] [--host <address>] [--allow <program,program>]`.
+ */
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      workspace: { type: "string", short: "w" },
+      port: { type: "string", short: "p", default: "0" },
+      host: { type: "string", default: "127.0.0.1" },
+      allow: { type: "string" },
+    },
+  });
+  if (!values.workspace) {
+    throw new Error("Give the folder to work in: npm run serve -- --workspace <folder>");
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(
+      `--port must be a whole number from 0 to 65535 (0 picks a free port), got "${values.port}".`,
+    );
+  }
+  // npm runs scripts from the package folder; INIT_CWD is where the person typed the command.
+  const workspace = await resolveWorkspace(resolve(process.env.INIT_CWD ?? process.cwd(), values.workspace));
+  if (!isLoopbackAddress(values.host)) {
+    console.warn(
+      `Warning: listening on ${values.host}, not loopback. Anyone who can reach it and has the token can run ` +
+        "commands on this machine. Prefer an SSH tunnel to a loopback host.",
+    );
+  }
+
+  const allowedBinaries = values.allow
+    ?.split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const host = await DeskHost.create({ shell: "browser", version, workspace, commands: { allowedBinaries } });
+  const rendererDir = fileURLToPath(new URL("../renderer", import.meta.url));
+  const server = await startBrowserHost({ host, rendererDir, port, bindAddress: values.host });
+  console.log(`Pi Desk is serving ${workspace.path}`);
+  console.log(`Open ${server.url}`);
+
+  const stop = async () => {
+    await server.close();
+    await host.dispose();
+    process.exit(0);
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(errorMessage(error));
+  process.exit(1);
+});

@@ -1,0 +1,22 @@
+/**
+ * `run_command`, the one way the agent runs a shell command, and what the rest of the host needs to set it
+ * up and judge its requests. The only import path into this folder: its inner parts (shell/, policy/,
+ * process/, output/, sandbox/) stay free to change.
+ */
+export { buildCommandEnvironment } from "./command-environment";
+export { DEFAULT_TIMEOUT_LIMITS } from "./command-timeout";
+export { pruneFullOutputs } from "./output/output-retention";
+export { RUN_MARKER_ENV } from "./process/process-tree";
+export { type RunRecord, RunRegistry, reapOrphanedRuns } from "./process/run-registry";
+export {
+  type ApprovalDecision,
+  type CommandRequest,
+  createRunCommandTool,
+  type RunCommandDetails,
+  type RunCommandOptions,
+  type RunCommandProgress,
+} from "./run-command";
+export { checkSandbox, type SandboxCheck } from "./sandbox/sandbox";
+export { UNCHECKABLE_COMMANDS, UNWRAPPED_WRAPPERS } from "./shell/command-wrappers";
+export type { ParsedCommand, ParsedCommandLine, ShellRisk } from "./shell/parsed-line";
+export { MAX_COMMAND_LENGTH, parseCommandLine } from "./shell/shell-parser";

@@ -1,0 +1,74 @@
+import type { ParsedCommand, ShellAssignment } from "../shell/parsed-line";
+
+/**
+ * Variables a line may put in a command's environment. Everything else is refused under an allowlist:
+ * the list of variables that change what runs is long and open (PATH, LD_PRELOAD, DYLD_*, BASH_ENV, ENV,
+ * IFS, PS4, PROMPT_COMMAND, NODE_OPTIONS, npm_config_script_shell, GIT_SSH_COMMAND, GIT_EXEC_PATH,
+ * PAGER, EDITOR, LESSOPEN, ...), so the safe ones are named instead.
+ */
+export const SAFE_ENVIRONMENT_VARIABLES: ReadonlySet<string> = new Set([
+  "CI",
+  "NODE_ENV",
+  "FORCE_COLOR",
+  "NO_COLOR",
+  "TZ",
+  "LANG",
+  "LC_ALL",
+  "COLUMNS",
+  "DEBUG",
+]);
+
+/**
+ * A shell variable the line may set (`x=1`, `for f in ...`, `read line`). Upper-case names are the
+ * shell's and the environment's (PATH, IFS, BASH_ENV, ...); a few lower-case ones are read from the
+ * environment by tools (npm_config_*, http_proxy) and reach them when already exported.
+ */
+export function isSafeShellVariable(name: string): boolean {
+  return /^[a-z_][a-z0-9_]*$/.test(name) && !/^(npm_|yarn_|pnpm_)|proxy$/.test(name);
+}
+
+/** Why an assignment may not run under an allowlist; undefined when it may. */
+export function assignmentProblem(assignment: ShellAssignment): string | undefined {
+  const { name, scope, value } = assignment;
+  if (scope === "shell" || scope === "loop") {
+    if (isSafeShellVariable(name)) return undefined;
+    return `setting the shell variable ${name} can change what later commands run (use a lower-case name)`;
+  }
+  if (!SAFE_ENVIRONMENT_VARIABLES.has(name)) {
+    return `setting ${name} in a command's environment can change what it runs (only ${[...SAFE_ENVIRONMENT_VARIABLES].join(", ")} may be set)`;
+  }
+  if (value && !value.literal) return `the value of ${name} (${value.text}) is only known when the line runs`;
+  return undefined;
+}
+
+/** Builtins whose arguments name variables to set. */
+export const VARIABLE_SETTERS: ReadonlySet<string> = new Set([
+  "read",
+  "mapfile",
+  "readarray",
+  "getopts",
+  "printf",
+]);
+
+/**
+ * Why a variable-setting builtin may not run: `read PATH`, `printf -v PATH /tmp` change how later
+ * commands resolve. Every argument shaped like a variable name is taken as one, so a prompt text
+ * such as `read -p Name x` may be refused too: better than missing one.
+ */
+export function variableTargetProblem(command: ParsedCommand): string | undefined {
+  if (!VARIABLE_SETTERS.has(command.name)) return undefined;
+  const { args } = command;
+  let targets: string[];
+  if (command.name === "printf") {
+    const index = args.findIndex((arg) => arg.startsWith("-v"));
+    if (index < 0) return undefined;
+    const flag = args[index] as string;
+    targets = [flag.length > 2 ? flag.slice(2) : (args[index + 1] ?? "")];
+  } else {
+    targets = args.filter((arg) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(arg));
+  }
+  const unsafe = targets.find((target) => !isSafeShellVariable(target));
+  return unsafe === undefined
+    ? undefined
+    : `${command.name} would set the variable ${unsafe}, which can change what later commands run`;
+}

@@ -1,0 +1,266 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { stat } from "node:fs/promises";
+import { constants as osConstants } from "node:os";
+import type { Readable } from "node:stream";
+import { finished } from "node:stream/promises";
+import { errorMessage } from "../../base/errors";
+import { type CollectedOutput, OutputCollector, type OutputSnapshot } from "../output/output-collector";
+import { createRunMarker, killProcessTree, RUN_MARKER_ENV, readProcessStartTime } from "./process-tree";
+
+/** How to run one command. */
+export interface RunProcessOptions {
+  /** Program and arguments; the caller builds the shell invocation and any sandbox prefix (e.g. ["/bin/bash", "-c", "exec 2>&1\n" + command]). */
+  argv: readonly string[];
+  /** Working directory of the command. */
+  cwd: string;
+  /** The complete environment; nothing from process.env is added (only the `RUN_MARKER_ENV` tree marker). */
+  env: Record<string, string>;
+  /** The command and everything it started is killed after this many milliseconds. */
+  timeoutMs: number;
+  /** Aborting kills the command's whole tree; an already-aborted signal runs nothing. */
+  signal?: AbortSignal;
+  /** Throttled live view (at most ~10 calls a second, plus none after the end): the current tail text and counts. */
+  onUpdate?: (update: OutputSnapshot) => void;
+  /** Where full-output files go (a private 0700 dir is created under os.tmpdir() when absent). */
+  outputDir?: string;
+  /** Told the root pid and marker once the program started, so a crash record can be kept (see run-registry). */
+  onStart?: (run: { pid: number; marker: string; rootStartTime?: number }) => () => void;
+  /** Opens a pipe as the program's fd 3 and returns what it wrote there as `statusText` (a sandbox reports through it). */
+  statusPipe?: boolean;
+}
+
+/** How a command ended. */
+export interface ProcessOutcome {
+  /** The real exit code; 128 + signal number when killed by a signal on its own; null when timed out, cancelled or not started. */
+  exitCode: number | null;
+  /** The signal that ended the main process, if any. */
+  signal: string | null;
+  /** The command hit `timeoutMs` and was killed. */
+  timedOut: boolean;
+  /** The command was cancelled through the AbortSignal (wins over `timedOut`). */
+  cancelled: boolean;
+  /** Why the program could not be started, as a sentence for a person or the model. */
+  spawnError?: string;
+  /** Wall time from the call to the end, in milliseconds. */
+  durationMs: number;
+  /** What the command printed (stdout and stderr merged in arrival order). */
+  output: CollectedOutput;
+  /** What the program wrote to fd 3, when `statusPipe` was asked for (never part of `output`). */
+  statusText?: string;
+}
+
+/** Live updates at most this often, so a chatty command does not flood the UI. */
+const UPDATE_INTERVAL_MS = 100;
+
+/** After the tree is gone, how long a silent pipe may stay open before we stop reading it. */
+const PIPE_IDLE_MS = 250;
+
+/** After the tree is gone, stop reading pipes after this long even if something still writes. */
+const PIPE_MAX_WAIT_MS = 2_000;
+
+/** Largest delay setTimeout takes; beyond it Node fires after 1 ms instead. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** How the main process ended. */
+type Exit = { code: number | null; signal: NodeJS.Signals | null };
+
+/** A usable timer delay: huge values are capped (never "fire now"), NaN counts as 0 (never "no limit"). */
+function clampTimeout(timeoutMs: number): number {
+  return Number.isNaN(timeoutMs) ? 0 : Math.min(Math.max(timeoutMs, 0), MAX_TIMER_MS);
+}
+
+/** Runs a program with its own process group, a timeout and cancellation; never throws for a failing command. */
+export async function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> {
+  const startedAt = performance.now();
+  const elapsed = () => Math.round(performance.now() - startedAt);
+  const onChange = options.onUpdate ? () => updates.schedule() : undefined;
+  const collector = new OutputCollector({ outputDir: options.outputDir, onChange });
+  const updates = throttle(() => options.onUpdate?.(collector.snapshot()));
+  const notRun = async (extra: Partial<ProcessOutcome>): Promise<ProcessOutcome> => ({
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    cancelled: false,
+    ...extra,
+    durationMs: elapsed(),
+    output: await collector.finish(),
+  });
+
+  if (options.signal?.aborted) return notRun({ cancelled: true });
+  const [program, ...args] = options.argv;
+  if (program === undefined) return notRun({ spawnError: "No program was given to run (argv is empty)." });
+
+  const marker = createRunMarker();
+  let child: ChildProcess;
+  try {
+    child = spawn(program, args, {
+      cwd: options.cwd,
+      env: { ...options.env, [RUN_MARKER_ENV]: marker },
+      // Own session and process group, so the whole command can be signalled at once (not on Windows,
+      // where detached means a new console window).
+      detached: process.platform !== "win32",
+      // stdin closed: a command waiting for input ends instead of hanging the run.
+      stdio: options.statusPipe ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
+      windowsHide: true,
+    });
+  } catch (error) {
+    return notRun({ spawnError: await describeSpawnError(error, program, options.cwd) });
+  }
+  const pid = child.pid;
+  if (pid === undefined) {
+    const error = await new Promise<unknown>((resolve) => child.once("error", resolve));
+    return notRun({ spawnError: await describeSpawnError(error, program, options.cwd) });
+  }
+  // Spawn errors were handled above; this keeps a late one from becoming an uncaught exception.
+  child.on("error", () => {});
+  // Read now, while the pid is surely ours: later scans use it to tell our tree from a reused pid.
+  const rootStartTime = readProcessStartTime(pid);
+  const forget = options.onStart?.({ pid, marker, rootStartTime });
+  const pipes = [child.stdout, child.stderr].filter((s): s is Readable => s !== null);
+  for (const pipe of pipes) collector.follow(pipe);
+  const status = options.statusPipe ? readStatus(child.stdio[3] as Readable | null | undefined) : undefined;
+
+  let timedOut = false;
+  let cancelled = false;
+  let exited = false;
+  let killing: Promise<void> | undefined;
+  let giveUp: (exit: Exit) => void = () => {};
+  const killTree = () => {
+    killing ??= killProcessTree(pid, { marker, rootStartTime }).then((result) => {
+      // A root that survives SIGKILL (stuck in the kernel) would never report its exit: stop waiting.
+      if (result.survivors.includes(pid)) giveUp({ code: null, signal: null });
+    });
+    return killing;
+  };
+  const onAbort = () => {
+    if (exited) return;
+    cancelled = true;
+    timedOut = false;
+    void killTree();
+  };
+  const timer = setTimeout(() => {
+    if (exited || cancelled) return;
+    timedOut = true;
+    void killTree();
+  }, clampTimeout(options.timeoutMs));
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+
+  const exit = await new Promise<Exit>((resolve) => {
+    giveUp = resolve;
+    child.once("exit", (code, signal) => resolve({ code, signal }));
+  });
+  exited = true;
+  // The main process is gone; whatever it left behind (background jobs, daemons) goes too, so nothing
+  // outlives the command and the pipes close. Same path as timeout and cancel.
+  await killTree();
+  clearTimeout(timer);
+  options.signal?.removeEventListener("abort", onAbort);
+  forget?.();
+  await drainPipes(pipes, collector);
+  updates.stop();
+  const statusText = await status?.();
+
+  const byItself = !timedOut && !cancelled;
+  const signalNumber = exit.signal ? (osConstants.signals[exit.signal] ?? 0) : 0;
+  return {
+    exitCode: byItself ? (exit.code ?? 128 + signalNumber) : null,
+    signal: exit.signal,
+    timedOut,
+    cancelled,
+    durationMs: elapsed(),
+    output: await collector.finish(),
+    ...(statusText !== undefined ? { statusText } : {}),
+  };
+}
+
+/**
+ * Collects the status pipe. The writer closes it when it exits; one kept open by something that escaped
+ * the kill is read for at most `PIPE_MAX_WAIT_MS` more, so the run still ends.
+ */
+function readStatus(pipe: Readable | null | undefined): () => Promise<string> {
+  const chunks: Buffer[] = [];
+  pipe?.on("data", (chunk: Buffer) => chunks.push(chunk));
+  // Only the reading side: Node opens fd 3 as a socket, whose writing side we never end.
+  const closed = pipe ? finished(pipe, { writable: false }).catch(() => {}) : Promise.resolve();
+  return async () => {
+    const hardStop = setTimeout(() => pipe?.destroy(), PIPE_MAX_WAIT_MS);
+    await closed;
+    clearTimeout(hardStop);
+    return Buffer.concat(chunks).toString("utf8");
+  };
+}
+
+/**
+ * Reads what is left in the pipes. They close once every writer is gone; one held by a process that
+ * escaped the kill (or is stuck) is abandoned after it stays silent for a while, or at the latest
+ * after `PIPE_MAX_WAIT_MS`.
+ */
+async function drainPipes(pipes: Readable[], collector: OutputCollector): Promise<void> {
+  const closed = Promise.all(pipes.map((pipe) => finished(pipe).catch(() => {})));
+  let idle: NodeJS.Timeout | undefined;
+  const arm = () => {
+    clearTimeout(idle);
+    idle = setTimeout(check, PIPE_IDLE_MS);
+  };
+  const check = () => {
+    // Paused only while the full-output file catches up: that is progress, not silence.
+    if (collector.paused) return arm();
+    for (const pipe of pipes) pipe.destroy();
+  };
+  const hardStop = setTimeout(() => {
+    for (const pipe of pipes) pipe.destroy();
+  }, PIPE_MAX_WAIT_MS);
+  for (const pipe of pipes) pipe.on("data", arm);
+  arm();
+  await closed;
+  clearTimeout(idle);
+  clearTimeout(hardStop);
+  for (const pipe of pipes) pipe.off("data", arm);
+}
+
+/** Calls `fn` at most every `UPDATE_INTERVAL_MS`, first call right away; nothing after `stop()`. */
+function throttle(fn: () => void): { schedule: () => void; stop: () => void } {
+  let last = Number.NEGATIVE_INFINITY;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const fire = () => {
+    timer = undefined;
+    if (stopped) return;
+    last = performance.now();
+    try {
+      fn();
+    } catch {
+      // A broken listener must not break the run; the final outcome still carries the output.
+    }
+  };
+  return {
+    schedule: () => {
+      if (stopped || timer) return;
+      const wait = last + UPDATE_INTERVAL_MS - performance.now();
+      if (wait <= 0) fire();
+      else timer = setTimeout(fire, wait);
+    },
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Turns a spawn failure into a sentence that says what happened and what to do. */
+async function describeSpawnError(error: unknown, program: string, cwd: string): Promise<string> {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const cwdOk = await stat(cwd).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  // Node reports a missing cwd as ENOENT of the program, which would send people looking in the wrong place.
+  if (!cwdOk)
+    return `Could not start ${program}: the working directory ${cwd} does not exist or is not a directory.`;
+  if (code === "ENOENT")
+    return `Could not start ${program}: no such program (ENOENT). Check that it is installed and the path is right.`;
+  if (code === "EACCES")
+    return `Could not start ${program}: permission denied (EACCES). Check that it is an executable file.`;
+  const message = errorMessage(error);
+  return `Could not start ${program}: ${message}.`;
+}

@@ -1,0 +1,281 @@
+import { randomUUID } from "node:crypto";
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, defineTool } from "@earendil-works/pi-coding-agent";
+import { Type } from "typebox";
+import type { ApprovalDecision, RunCommandDetails, RunCommandProgress } from "../../shared/commands";
+import { buildCommandEnvironment } from "./command-environment";
+import { type CommandFacts, notRunResult, type RunCommandResult, ranResult } from "./command-result";
+import {
+  checkTimeoutLimits,
+  DEFAULT_TIMEOUT_LIMITS,
+  resolveTimeout,
+  type TimeoutLimits,
+} from "./command-timeout";
+import { checkAllowlist } from "./policy/command-policy";
+import { type RunProcessOptions, runProcess } from "./process/process-runner";
+import type { RunRegistry } from "./process/run-registry";
+import { createSandbox, type SandboxSettings, sandboxLimitHint } from "./sandbox/sandbox";
+import type { ParsedCommandLine } from "./shell/parsed-line";
+import { parseCommandLine } from "./shell/shell-parser";
+
+export type { ApprovalDecision, RunCommandDetails, RunCommandProgress } from "../../shared/commands";
+
+/** How the host sets up `run_command` for one workspace. */
+export interface RunCommandOptions {
+  /** Every command runs here, whatever the model asks; must be an existing folder. */
+  workspaceRoot: string;
+  /** Binaries commands may run (checked on the parsed command); empty or absent means unrestricted. */
+  allowedBinaries?: string[];
+  /** Timeout when the model gives none, in seconds (default 30). */
+  defaultTimeoutSeconds?: number;
+  /** The host's cap on any timeout, in seconds (default 120). */
+  maxTimeoutSeconds?: number;
+  /** Asks the person; called after validation and policy, before anything runs. Absent: run without asking. */
+  approve?: (request: CommandRequest, signal: AbortSignal | undefined) => Promise<ApprovalDecision>;
+  /** Extra variables the person chose to pass to commands. */
+  env?: Record<string, string>;
+  /** The commands' HOME; a private per-workspace folder when absent. */
+  homeDir?: string;
+  /** Where full-output files go; a private folder under the system temp dir when absent. */
+  outputDir?: string;
+  /**
+   * Run commands in the platform's sandbox (bubblewrap, Seatbelt); absent means off. A function is read
+   * at every call, so the person can turn it on or off for the workspace without a new session.
+   */
+  sandbox?: SandboxSettings | (() => SandboxSettings);
+  /** What the sandbox hides besides the person's home (the Pi agent dir, Pi Desk's data dir). */
+  hiddenPaths?: string[];
+  /** The person's home as the sandbox hides it (default: os.homedir()); tests point it at a fake one. */
+  personHomeDir?: string;
+  /** Where running commands are recorded, so the next start can kill what a crashed host left behind. */
+  runRegistry?: RunRegistry;
+  /** The PATH bwrap is looked up on (default: the host's PATH); tests take bwrap away with it. */
+  sandboxSearchPath?: string;
+}
+
+/** A command waiting for the person's decision. */
+export interface CommandRequest {
+  /** Unique per request; a decision names it. */
+  id: string;
+  /** The agent's tool call this command belongs to. */
+  toolCallId: string;
+  /** The command exactly as the model asked for it. */
+  command: string;
+  /** Where it will run: the workspace. */
+  cwd: string;
+  /** The effective timeout in seconds. */
+  timeoutSeconds: number;
+  /** The timeout the model asked for, when it was lowered to the cap. */
+  requestedTimeoutSeconds?: number;
+  /** The host's cap, the most an edited timeout may ask. */
+  maxTimeoutSeconds: number;
+  /** The command as the shell parser reads it: every command it would run, and the risky constructs. */
+  parsed: ParsedCommandLine;
+  /** Whether it will run sandboxed, and with the network (the person may still allow the network for it). */
+  sandbox: { enabled: boolean; network: boolean };
+}
+
+const parameters = Type.Object({
+  command: Type.String({ description: "The shell command to run (bash), in the workspace folder." }),
+  timeout: Type.Optional(
+    Type.Number({ description: "Timeout in seconds; the host applies its default when absent and caps it." }),
+  ),
+});
+
+/**
+ * The agent's one way to run shell commands. The host enforces the boundary, never the model: the working
+ * directory is pinned, the timeout is validated and capped, binaries are checked against the allowlist on
+ * the parsed command, the environment is built from an allowlist, the person approves, and timeout and
+ * cancel kill the whole process tree.
+ */
+export function createRunCommandTool(options: RunCommandOptions) {
+  const workspaceRoot = checkWorkspace(options.workspaceRoot);
+  const limits: TimeoutLimits = {
+    defaultSeconds: options.defaultTimeoutSeconds ?? DEFAULT_TIMEOUT_LIMITS.defaultSeconds,
+    maxSeconds: options.maxTimeoutSeconds ?? DEFAULT_TIMEOUT_LIMITS.maxSeconds,
+  };
+  checkTimeoutLimits(limits);
+  const allowedBinaries = options.allowedBinaries ?? [];
+  const env = buildCommandEnvironment({ workspaceRoot, homeDir: options.homeDir, extra: options.env });
+  const sandboxSettings = (): SandboxSettings | undefined =>
+    typeof options.sandbox === "function" ? options.sandbox() : options.sandbox;
+  const sandboxFor = (settings: SandboxSettings | undefined) =>
+    settings?.enabled
+      ? createSandbox({
+          homeDir: options.personHomeDir,
+          hiddenPaths: options.hiddenPaths,
+          readOnlyPaths: settings.readOnlyPaths,
+          searchPath: options.sandboxSearchPath,
+        })
+      : undefined;
+  const describedSandbox = sandboxSettings();
+
+  /** Validation and policy, run on the model's command and again on an edited one. Null when it may go on. */
+  const check = async (command: string): Promise<{ parsed: ParsedCommandLine } | { refusal: string }> => {
+    if (command.trim() === "") return { refusal: "The command is empty. Give a shell command to run." };
+    const parsed = await parseCommandLine(command);
+    const verdict = checkAllowlist(parsed, { allowedBinaries, workspaceRoot, pathEnv: env.PATH ?? "" });
+    return verdict.allowed ? { parsed } : { refusal: verdict.reason };
+  };
+
+  return defineTool<typeof parameters, RunCommandDetails | RunCommandProgress>({
+    name: "run_command",
+    label: "Run command",
+    description:
+      `Run a bash command in the workspace folder (${workspaceRoot}); the user approves each command before it ` +
+      `runs. stdin is closed. The timeout defaults to ${limits.defaultSeconds} s and is capped at ` +
+      `${limits.maxSeconds} s. Output is stdout and stderr merged; you see the last ${DEFAULT_MAX_LINES} lines or ` +
+      `${DEFAULT_MAX_BYTES / 1024} KB, and the full output is saved to a file when cut.` +
+      (allowedBinaries.length > 0 ? ` Only these programs may run: ${allowedBinaries.join(", ")}.` : "") +
+      (describedSandbox?.enabled
+        ? " Commands run in a sandbox: only the workspace (but not .git/hooks or .git/config) and $TMPDIR are " +
+          "writable, the user's home is not visible" +
+          (describedSandbox.network
+            ? "."
+            : ", and there is no network unless the user allows it for a command.")
+        : ""),
+    promptSnippet: "Run shell commands in the workspace, with the user's approval",
+    parameters,
+    executionMode: "parallel",
+    async execute(toolCallId, params, signal, onUpdate): Promise<RunCommandResult> {
+      const timeout = resolveTimeout(params.timeout, limits);
+      let facts: CommandFacts = {
+        command: params.command,
+        edited: false,
+        cwd: workspaceRoot,
+        timeoutSeconds: timeout.ok ? timeout.seconds : limits.defaultSeconds,
+      };
+      if (!timeout.ok) return notRunResult(facts, "refused", timeout.error, timeout.error);
+      let asked = timeout.capped ? (params.timeout as number) : undefined;
+
+      const checked = await check(params.command);
+      if ("refusal" in checked) return notRunResult(facts, "refused", checked.refusal, checked.refusal);
+      // Fail closed before asking: a command that cannot run sandboxed must not run at all.
+      const settings = sandboxSettings();
+      const sandboxOn = settings?.enabled === true;
+      const sandbox = sandboxFor(settings);
+      const noSandbox = sandbox?.unavailable();
+      if (noSandbox) return notRunResult(facts, "refused", noSandbox, noSandbox);
+      let network = settings?.network === true;
+
+      if (options.approve) {
+        const request: CommandRequest = {
+          id: randomUUID(),
+          toolCallId,
+          command: params.command,
+          cwd: workspaceRoot,
+          timeoutSeconds: facts.timeoutSeconds,
+          ...(asked !== undefined ? { requestedTimeoutSeconds: asked } : {}),
+          maxTimeoutSeconds: limits.maxSeconds,
+          parsed: checked.parsed,
+          sandbox: { enabled: sandboxOn, network },
+        };
+        const decision = await askPerson(options.approve, request, signal);
+        if (decision.kind === "cancelled") {
+          return notRunResult(facts, "cancelled", "Command cancelled by the user before it ran.");
+        }
+        if (decision.kind === "deny") {
+          const why = decision.reason?.trim();
+          const text = `The user denied this command; it did not run.${why ? ` Their reason: ${why}` : ""}`;
+          return notRunResult(facts, "denied", text, why || undefined);
+        }
+        // Only `true` allows it: a decision that says nothing keeps the workspace's choice.
+        if (decision.network === true) network = true;
+        const edited = applyEdit(facts, decision, limits);
+        if ("refusal" in edited) return notRunResult(facts, "refused", edited.refusal, edited.refusal);
+        if (edited.facts.edited) {
+          facts = edited.facts;
+          asked = undefined;
+          const recheck = await check(facts.command);
+          if ("refusal" in recheck) {
+            const text = `The user's edited command was refused: ${recheck.refusal}`;
+            return notRunResult(facts, "refused", text, recheck.refusal);
+          }
+        }
+      }
+
+      const startedAt = performance.now();
+      const progress = (update: { text: string; totalBytes: number; totalLines: number }) =>
+        onUpdate?.({
+          content: [{ type: "text", text: update.text }],
+          details: {
+            status: "running",
+            command: facts.command,
+            timeoutSeconds: facts.timeoutSeconds,
+            elapsedMs: Math.round(performance.now() - startedAt),
+            totalBytes: update.totalBytes,
+            totalLines: update.totalLines,
+          },
+        });
+      progress({ text: "", totalBytes: 0, totalLines: 0 });
+      const run: RunProcessOptions = {
+        // `exec 2>&1` puts stderr on stdout's pipe, so both arrive in the order the command wrote them.
+        argv: ["/bin/bash", "-c", `exec 2>&1\n${facts.command}`],
+        cwd: workspaceRoot,
+        env,
+        timeoutMs: facts.timeoutSeconds * 1000,
+        signal,
+        outputDir: options.outputDir,
+        onUpdate: progress,
+        onStart: options.runRegistry
+          ? (started) =>
+              (options.runRegistry as RunRegistry).add({
+                ...started,
+                command: facts.command,
+                commandId: toolCallId,
+              })
+          : undefined,
+      };
+      if (!sandbox) return ranResult(facts, await runProcess(run), { asked });
+      const sandboxed = await sandbox.run(run, network);
+      if ("failure" in sandboxed) return notRunResult(facts, "refused", sandboxed.failure, sandboxed.failure);
+      return ranResult(facts, sandboxed.outcome, {
+        asked,
+        hint: sandboxLimitHint(sandboxed.outcome.output.text),
+      });
+    },
+  });
+}
+
+type PersonsAnswer = ApprovalDecision | { kind: "cancelled" };
+
+/** Waits for the person, or for the turn to be stopped, whichever comes first. */
+async function askPerson(
+  approve: NonNullable<RunCommandOptions["approve"]>,
+  request: CommandRequest,
+  signal: AbortSignal | undefined,
+): Promise<PersonsAnswer> {
+  if (signal?.aborted) return { kind: "cancelled" };
+  const stopped = new Promise<PersonsAnswer>((resolve) =>
+    signal?.addEventListener("abort", () => resolve({ kind: "cancelled" }), { once: true }),
+  );
+  const answer = await Promise.race([approve(request, signal), stopped]);
+  return signal?.aborted ? { kind: "cancelled" } : answer;
+}
+
+/** Applies the person's edit; an edited timeout is validated like the model's. */
+function applyEdit(
+  facts: CommandFacts,
+  decision: Extract<ApprovalDecision, { kind: "approve" }>,
+  limits: TimeoutLimits,
+): { facts: CommandFacts } | { refusal: string } {
+  let { command, timeoutSeconds } = facts;
+  if (decision.command !== undefined) command = decision.command;
+  if (decision.timeoutSeconds !== undefined) {
+    const timeout = resolveTimeout(decision.timeoutSeconds, limits);
+    if (!timeout.ok) return { refusal: timeout.error };
+    timeoutSeconds = timeout.seconds;
+  }
+  const edited = command !== facts.command || timeoutSeconds !== facts.timeoutSeconds;
+  return { facts: { ...facts, command, timeoutSeconds, edited } };
+}
+
+/** The workspace must exist and be a folder, or the tool cannot be created at all. */
+function checkWorkspace(root: string): string {
+  const full = resolve(root);
+  const info = statSync(full, { throwIfNoEntry: false });
+  if (!info) throw new Error(`run_command: the workspace "${full}" does not exist. Open an existing folder.`);
+  if (!info.isDirectory()) throw new Error(`run_command: the workspace "${full}" is not a folder.`);
+  return full;
+}

@@ -1,0 +1,286 @@
+import { accessSync, constants, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { isAbsolute, join } from "node:path";
+import type { SandboxKind } from "../../../shared/host-state";
+import { errorMessage } from "../../base/errors";
+import { type ProcessOutcome, type RunProcessOptions, runProcess } from "../process/process-runner";
+import {
+  bubblewrapArgs,
+  explainBubblewrapFailure,
+  findBubblewrap,
+  INSTALL_BUBBLEWRAP,
+  readBubblewrapStatus,
+} from "./bubblewrap";
+import { orderRules, type PathAccess, type PathRule, type SandboxPlan } from "./sandbox-plan";
+import {
+  explainSeatbeltFailure,
+  SANDBOX_EXEC,
+  seatbeltArgs,
+  seatbeltProfile,
+  seatbeltStarted,
+} from "./seatbelt";
+
+/** A workspace's sandbox setting. */
+export interface SandboxSettings {
+  /** Run every command in the sandbox; where it cannot start, commands are refused, never run without it. */
+  enabled: boolean;
+  /** Let every command use the network (otherwise only one the person allows it for when approving). */
+  network?: boolean;
+  /** Folders commands may read although they are hidden (toolchains under the home: ~/.nvm, ~/.cargo). */
+  readOnlyPaths?: readonly string[];
+}
+
+/** What the host knows that the sandbox needs. */
+export interface SandboxSetup {
+  /** The person's home, hidden from commands except for the workspace (default: os.homedir()). */
+  homeDir?: string;
+  /** More folders or files to hide: the Pi agent dir (~/.pi), Pi Desk's data dir. */
+  hiddenPaths?: readonly string[];
+  /** Folders shown again, read-only, inside hidden ones (the workspace's `SandboxSettings.readOnlyPaths`). */
+  readOnlyPaths?: readonly string[];
+  /** The PATH bwrap is looked up on (default: the host's own PATH, not the commands'). */
+  searchPath?: string;
+  /** The platform to sandbox for (default: process.platform); tests use it to see the other platforms' refusals. */
+  platform?: NodeJS.Platform;
+}
+
+/** How a sandboxed run ended: the command's outcome, or why the sandbox could not start (nothing ran then). */
+export type SandboxedOutcome = { outcome: ProcessOutcome } | { failure: string };
+
+/** The sandbox of one workspace's commands. */
+export interface CommandSandbox {
+  /** Which sandbox this platform uses. */
+  readonly kind: SandboxKind;
+  /** Why no command can run sandboxed now (no bwrap on PATH, an unsupported platform); cheap, so asked per command. */
+  unavailable(): string | undefined;
+  /** Runs one command (`run.argv` is the unsandboxed argv) inside the sandbox. */
+  run(run: RunProcessOptions, network: boolean): Promise<SandboxedOutcome>;
+}
+
+/** The result of `checkSandbox`. */
+export interface SandboxCheck {
+  /** A trivial command ran in the sandbox and succeeded. */
+  available: boolean;
+  /** Which sandbox this platform uses. */
+  kind: SandboxKind;
+  /** What is wrong and how to fix it, when it is not available. */
+  problem?: string;
+}
+
+/**
+ * Hidden on every system, besides the person's home and the host's temp folder: sockets of daemons that would
+ * run anything outside the sandbox (the user's and the system's systemd, D-Bus, container engines), and the
+ * per-user runtime folders with ssh and gpg agents. Paths that do not exist are skipped.
+ */
+const ALWAYS_HIDDEN = [
+  "/run/user",
+  "/run/systemd/private",
+  "/run/dbus/system_bus_socket",
+  "/var/run/dbus/system_bus_socket",
+  "/run/docker.sock",
+  "/var/run/docker.sock",
+  "/run/podman",
+  "/run/containerd",
+];
+
+/** Which sandbox a platform has. */
+export function sandboxKind(platform: NodeJS.Platform = process.platform): SandboxKind {
+  if (platform === "linux") return "bubblewrap";
+  if (platform === "darwin") return "seatbelt";
+  return "none";
+}
+
+/** The sandbox for a host: bubblewrap on Linux, Seatbelt on macOS, a refusal everywhere else. */
+export function createSandbox(setup: SandboxSetup = {}): CommandSandbox {
+  const platform = setup.platform ?? process.platform;
+  const kind = sandboxKind(platform);
+  const searchPath = setup.searchPath ?? process.env.PATH ?? "";
+  // Looked up once per sandbox (run_command makes one per command, so a bwrap installed meanwhile is found),
+  // not once for each question asked of it: each lookup walks the PATH.
+  let located: { path: string | undefined } | undefined;
+  const launcher = () => {
+    located ??= { path: kind === "bubblewrap" ? findBubblewrap(searchPath) : executable(SANDBOX_EXEC) };
+    return located.path;
+  };
+  const unavailable = (): string | undefined => {
+    if (kind === "none") {
+      const name = platform === "win32" ? "Windows" : platform;
+      return (
+        `Commands are set to run in a sandbox, but Pi Desk has no sandbox for ${name}, so the command did not run. ` +
+        "Turn the sandbox off for this workspace in settings to run commands without it."
+      );
+    }
+    if (launcher() !== undefined) return undefined;
+    if (kind === "seatbelt") {
+      return (
+        `Commands are set to run in a sandbox, but ${SANDBOX_EXEC} is missing, so the command did not run. ` +
+        "Turn the sandbox off for this workspace in settings to run commands without it."
+      );
+    }
+    return `Commands are set to run in a sandbox, but bubblewrap (bwrap) is not installed or not on the PATH, so the command did not run. ${INSTALL_BUBBLEWRAP}`;
+  };
+
+  return {
+    kind,
+    unavailable,
+    async run(run, network) {
+      const problem = unavailable();
+      if (problem) return { failure: problem };
+      const program = launcher() as string;
+      let scratch: string | undefined;
+      try {
+        let prefix: string[];
+        let tmp: string;
+        try {
+          scratch = mkdtempSync(join(tmpdir(), "pi-desk-tmp-"));
+          tmp = realpathSync(scratch);
+          const commandHome = run.env.HOME;
+          if (commandHome && isAbsolute(commandHome))
+            mkdirSync(commandHome, { recursive: true, mode: 0o700 });
+          // Made now if missing, so it can be shown: the model is told to read full-output files from there.
+          if (run.outputDir) mkdirSync(run.outputDir, { recursive: true, mode: 0o700 });
+          const rules = { workspace: run.cwd, scratch, commandHome, outputDir: run.outputDir, network };
+          const plan = planFor(setup, rules);
+          prefix = kind === "bubblewrap" ? bubblewrapArgs(plan) : seatbeltArgs(seatbeltProfile(plan));
+        } catch (error) {
+          const why = errorMessage(error);
+          return { failure: `The sandbox could not be set up, so the command did not run: ${why}` };
+        }
+        // The command's temp files go to a folder of its own that is on disk (not in memory like the tmpfs
+        // over /tmp) and goes away with the run.
+        const env = { ...run.env, TMPDIR: tmp };
+        const argv = [program, ...prefix, ...run.argv];
+        return judge(kind, await runProcess({ ...run, argv, env, statusPipe: true }));
+      } finally {
+        if (scratch) rmSync(scratch, { recursive: true, force: true, maxRetries: 2 });
+      }
+    },
+  };
+}
+
+/** Tells the command's own ending from the sandbox's failure to start it (see bubblewrap.ts and seatbelt.ts). */
+function judge(kind: SandboxKind, outcome: ProcessOutcome): SandboxedOutcome {
+  if (outcome.spawnError) {
+    return { failure: `The sandbox could not start, so the command did not run: ${outcome.spawnError}` };
+  }
+  // Killed on purpose: whether the command had started does not matter, the run is over either way.
+  if (outcome.cancelled || outcome.timedOut) return { outcome };
+  const status = outcome.statusText ?? "";
+  if (kind === "bubblewrap") {
+    const exitCode = readBubblewrapStatus(status);
+    if (exitCode !== undefined) return { outcome: { ...outcome, exitCode } };
+  } else if (seatbeltStarted(status)) {
+    return { outcome };
+  }
+  // The sandbox itself was killed by a signal from outside: report it like any command killed so.
+  if (outcome.signal) return { outcome };
+  const printed = outcome.output.text;
+  return {
+    failure:
+      kind === "bubblewrap"
+        ? explainBubblewrapFailure(printed, outcome.exitCode)
+        : explainSeatbeltFailure(printed, outcome.exitCode),
+  };
+}
+
+/**
+ * What a failed sandboxed command ran into, when its output shows it hit the git guard: said to the model
+ * and on the card, since "Device or resource busy" alone points nowhere.
+ */
+export function sandboxLimitHint(output: string): string | undefined {
+  const git = /\.git\/(hooks|config)\b[^\n]*(Read-only file system|Device or resource busy)/;
+  if (!git.test(output)) return undefined;
+  return (
+    "The sandbox keeps .git/hooks and .git/config read-only, because git runs what they say later, outside " +
+    "the sandbox. To change them, the user can turn the sandbox off for this workspace in Settings."
+  );
+}
+
+/** What in a repository's `.git` makes git run programs: read-only inside the sandbox. */
+const GIT_EXECUTABLE_STATE = ["hooks", "config"] as const;
+
+/** The folders one command may write, and what it must not see, as a plan for the backends. */
+function planFor(
+  setup: SandboxSetup,
+  run: { workspace: string; scratch: string; commandHome?: string; outputDir?: string; network: boolean },
+): SandboxPlan {
+  const rules: PathRule[] = [];
+  const add = (path: string | undefined, access: PathAccess) => {
+    const rule = resolveRule(path, access);
+    if (rule) rules.push(rule);
+  };
+  add(run.workspace, "read-write");
+  // Git later runs, outside the sandbox, what `.git/hooks` and `.git/config` say (hooks, core.hooksPath,
+  // core.fsmonitor, aliases): a command may commit, but not plant something there. Codex keeps all of
+  // `.git` read-only; this keeps commits and branches working.
+  for (const gitFile of GIT_EXECUTABLE_STATE) add(join(run.workspace, ".git", gitFile), "read-only");
+  add(run.scratch, "read-write");
+  add(run.commandHome, "read-write");
+  add(run.outputDir, "read-only");
+  add("/tmp", "scratch");
+  add(setup.homeDir ?? homedir(), "hidden");
+  // The host's temp folder holds other commands' homes and full outputs when it is not /tmp.
+  add(tmpdir(), "hidden");
+  for (const path of [...ALWAYS_HIDDEN, ...(setup.hiddenPaths ?? [])]) add(path, "hidden");
+  for (const path of setup.readOnlyPaths ?? []) add(path, "read-only");
+  const workspace = resolveRule(run.workspace, "read-write")?.path ?? run.workspace;
+  return { workspace, rules: orderRules(rules), network: run.network };
+}
+
+/** The path when it is an executable file. */
+function executable(path: string): string | undefined {
+  try {
+    accessSync(path, constants.X_OK);
+    return path;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A rule on the real path; none for a path that does not exist (nothing to hide, nothing to bind). */
+function resolveRule(path: string | undefined, access: PathAccess): PathRule | undefined {
+  if (!path || !isAbsolute(path)) return undefined;
+  try {
+    const real = realpathSync(path);
+    return { path: real, access, directory: statSync(real).isDirectory() };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The start-up check: runs `true` in the sandbox exactly as commands run, so it finds what would stop them
+ * (no bwrap, user namespaces disabled, a profile sandbox-exec rejects) before the first command does.
+ */
+export async function checkSandbox(setup: SandboxSetup = {}): Promise<SandboxCheck> {
+  const sandbox = createSandbox(setup);
+  const missing = sandbox.unavailable();
+  if (missing) return { available: false, kind: sandbox.kind, problem: missing };
+  const workspace = mkdtempSync(join(tmpdir(), "pi-desk-sandbox-check-"));
+  try {
+    const ran = await sandbox.run(
+      {
+        argv: ["/bin/sh", "-c", "true"],
+        cwd: workspace,
+        env: { PATH: "/usr/bin:/bin", HOME: workspace, LANG: "C.UTF-8" },
+        timeoutMs: 15_000,
+        outputDir: join(workspace, "output"),
+      },
+      false,
+    );
+    if ("failure" in ran) return { available: false, kind: sandbox.kind, problem: ran.failure };
+    const { outcome } = ran;
+    if (outcome.exitCode === 0) return { available: true, kind: sandbox.kind };
+    const ending = outcome.timedOut ? "did not finish in 15 seconds" : `exited with code ${outcome.exitCode}`;
+    const printed = outcome.output.text.trim();
+    return {
+      available: false,
+      kind: sandbox.kind,
+      problem:
+        `A trivial command (true) in the sandbox ${ending}${printed ? `: ${printed}` : ""}. ` +
+        "Turn the sandbox off for this workspace in settings until this is fixed.",
+    };
+  } finally {
+    rmSync(workspace, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,91 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach } from "vitest";
+import { DeskHost, type DeskHostOptions } from "../../../src/main/core/desk-host";
+import type { CommandView } from "../../../src/shared/commands";
+import type { HostEvent } from "../../../src/shared/host-events";
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  delete process.env.PI_DESK_SCRIPT;
+});
+
+/** A script turn for the scripted model: text and tool calls. */
+export type Turn = (
+  | { type: "text"; text: string }
+  | { type: "toolCall"; id?: string; name: string; arguments: object }
+)[];
+
+/** A `run_command` call block. */
+export const runCommand = (id: string, command: string, timeout?: number) => ({
+  type: "toolCall" as const,
+  id,
+  name: "run_command",
+  arguments: timeout === undefined ? { command } : { command, timeout },
+});
+
+/** A host on a fresh workspace whose agent plays `turns`; disposed after the test. */
+export async function startHost(turns: Turn[], options: Partial<DeskHostOptions> = {}) {
+  const root = mkdtempSync(join(tmpdir(), "pi-desk-host-"));
+  const workspace = join(root, "repo");
+  const script = join(root, "script.json");
+  writeFileSync(script, JSON.stringify(turns));
+  mkdirSync(workspace);
+  process.env.PI_DESK_SCRIPT = script;
+  const host = await DeskHost.create({
+    shell: "browser",
+    version: "test",
+    workspace: { path: workspace, name: "repo" },
+    dataRoot: join(root, "data"),
+    ...options,
+  });
+  const events: HostEvent[] = [];
+  host.subscribe((event) => events.push(event));
+  cleanups.push(async () => {
+    await host.dispose();
+    rmSync(root, { recursive: true, force: true });
+  });
+  return { host, events, workspace, root };
+}
+
+/** Polls until `find` returns something, or fails after `ms`. */
+export async function waitFor<T>(
+  find: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 15_000,
+): Promise<T> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    const found = await find();
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error("timed out waiting");
+}
+
+/** The command with this id, as the host's state shows it. */
+export function commandOf(host: DeskHost, id: string): CommandView | undefined {
+  return host.state().session?.commands[id];
+}
+
+/** Waits until the command waits for the person, and returns its approval id. */
+export async function pendingApproval(host: DeskHost, id: string): Promise<string> {
+  return waitFor(() => commandOf(host, id)?.approvalId);
+}
+
+/** Waits until the agent has finished its turn. */
+export async function settled(host: DeskHost): Promise<void> {
+  await waitFor(() => host.state().session?.running === false && host.state().session?.transcript.length);
+}
+
+/** Waits until an assistant message containing `text` has finished. */
+export async function assistantSaid(host: DeskHost, text: string): Promise<void> {
+  await waitFor(() =>
+    host
+      .state()
+      .session?.transcript.some(
+        (item) => item.kind === "assistant" && !item.streaming && item.text.includes(text),
+      ),
+  );
+}

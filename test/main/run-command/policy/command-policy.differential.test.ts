@@ -1,0 +1,104 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import fc from "fast-check";
+import { afterAll, expect, it } from "vitest";
+import { checkAllowlist } from "../../../../src/main/run-command/policy/command-policy";
+import { parseCommandLine } from "../../../../src/main/run-command/shell/shell-parser";
+import { createPolicyFixture } from "./policy-fixture";
+
+// Differential check against real bash: lines near harmless ones are mutated, and every line the policy
+// allows is run by bash with stand-ins that log their names. An allowed line must run only allowed
+// names and write no file. This is how the grammar gaps the parser now refuses were found.
+
+const ALLOWED = ["npm", "git", "echo", "grep", "head"];
+const STAND_INS = ["npm", "git", "grep", "head", "cat", "id", "x", "EOF"];
+const fixture = createPolicyFixture([]);
+afterAll(() => fixture.cleanup());
+// Each stand-in logs the path it was run as; nothing else is on PATH, so nothing runs unlogged.
+for (const name of STAND_INS) fixture.executable(join(fixture.systemBin, name), 'echo "$0" >> "$LOG"\n');
+
+const BASES = [
+  "npm test",
+  "npm test && npm run lint",
+  "git log --oneline -n 5",
+  'npm test -- --grep "a b"',
+  "echo '$(cat x)'",
+  "git log | head -n 5",
+  "npm test >/dev/null 2>&1",
+  'grep x <<< "plain text"',
+  "grep x <<EOF\nplain\nEOF",
+  "echo $(git rev-parse HEAD)",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell source, not a template
+  "echo ${x:-d}",
+  "for f in a b; do echo $f; done",
+];
+// biome-ignore format: a token list reads better packed
+const INSERTS = [
+  "cat", ";cat", "\ncat", "|cat", "`cat`", "$(cat)", "'", '"', "\\", "\\\n", "#", "$", "{", "}", "(", ")",
+  ">f", "<", "&", "`", "$((", "${x:-", "<<EOF\n`cat`\nEOF\n", "\t", "!", "*", "~", "[", "$[",
+];
+
+/** A harmless line with one or two tokens an attacker would try inserted at random places. */
+const mutatedLine = fc
+  .tuple(
+    fc.constantFrom(...BASES),
+    fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(...INSERTS)), {
+      minLength: 1,
+      maxLength: 2,
+    }),
+  )
+  .map(([base, edits]) =>
+    edits.reduce((line, [where, insert]) => {
+      const at = Math.floor(where * (line.length + 1));
+      return line.slice(0, at) + insert + line.slice(at);
+    }, base),
+  );
+
+let runs = 0;
+let allowedLines = 0;
+
+/** Runs an allowed line in real bash with the logging stand-ins; returns what ran and what was written. */
+function runInBash(line: string): { ran: string[]; wrote: string[] } {
+  runs += 1;
+  const cwd = join(fixture.workspaceRoot, `run-${runs}`);
+  mkdirSync(cwd);
+  const log = join(cwd, "..", `log-${runs}`);
+  spawnSync("bash", ["--norc", "--noprofile", "-c", line], {
+    cwd,
+    env: { PATH: fixture.systemBin, LOG: log },
+    timeout: 2000,
+    stdio: "ignore",
+  });
+  const ran = existsSync(log)
+    ? readFileSync(log, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((path) => basename(path))
+    : [];
+  return { ran, wrote: readdirSync(cwd) };
+}
+
+it("runs nothing outside the allowlist, and writes nothing, for any line it allows (fast-check)", async () => {
+  await fc.assert(
+    fc.asyncProperty(mutatedLine, async (line) => {
+      const parsed = await parseCommandLine(line);
+      const verdict = checkAllowlist(parsed, {
+        allowedBinaries: ALLOWED,
+        workspaceRoot: fixture.workspaceRoot,
+        pathEnv: fixture.systemBin,
+      });
+      if (!verdict.allowed) return;
+      allowedLines += 1;
+      const { ran, wrote } = runInBash(line);
+      expect(
+        ran.filter((name) => !ALLOWED.includes(name)),
+        `${JSON.stringify(line)} ran ${ran}`,
+      ).toEqual([]);
+      expect(wrote, `${JSON.stringify(line)} wrote files`).toEqual([]);
+    }),
+    // A fixed seed, so a failure reproduces (fast-check then shrinks it to the smallest line).
+    { numRuns: 400, seed: 20_260_101 },
+  );
+  expect(allowedLines).toBeGreaterThan(25);
+});

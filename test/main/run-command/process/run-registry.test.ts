@@ -1,0 +1,99 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { readProcessStartTime } from "../../../../src/main/run-command/process/process-tree";
+import { RunRegistry, reapOrphanedRuns } from "../../../../src/main/run-command/process/run-registry";
+
+const started: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of started.splice(0)) child.kill("SIGKILL");
+});
+
+/** Live processes whose whole command line is `sleep <tag>`. */
+function sleeps(tag: string): number[] {
+  return execFileSync("ps", ["-eo", "pid=,stat=,args="], { encoding: "utf8" })
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([, stat, ...args]) => !stat?.startsWith("Z") && args.join(" ") === `sleep ${tag}`)
+    .map(([pid]) => Number(pid));
+}
+
+async function until(check: () => boolean, ms: number): Promise<void> {
+  for (const end = Date.now() + ms; Date.now() < end; ) {
+    if (check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("timed out waiting");
+}
+
+describe.runIf(process.platform === "linux")("crash recovery", () => {
+  it("kills, at the next start, the command trees a SIGKILLed host left running", async () => {
+    const workspace = mkdtempSync(join(tmpdir(), "pi-desk-crash-ws-"));
+    const registry = mkdtempSync(join(tmpdir(), "pi-desk-crash-reg-"));
+    // A real host process running a real command tree (one child left the group with setsid).
+    const host = spawn(
+      process.execPath,
+      [
+        "node_modules/.bin/jiti",
+        "test/main/run-command/process/fixtures/crash-host.ts",
+        workspace,
+        registry,
+        "sleep 45.51 & setsid sleep 45.52 & wait",
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    started.push(host);
+    await new Promise<void>((resolve) => host.stdout?.on("data", () => resolve()));
+    await until(() => sleeps("45.51").length === 1 && sleeps("45.52").length === 1, 10_000);
+
+    host.kill("SIGKILL");
+    await new Promise((resolve) => host.once("exit", resolve));
+    // Detached, the tree outlives its host: this is what the record is for.
+    expect(sleeps("45.51")).toHaveLength(1);
+    expect(readdirSync(registry)).toHaveLength(1);
+
+    const reaped = await reapOrphanedRuns(registry);
+    expect(reaped.records).toBe(1);
+    expect(reaped.killed).toBeGreaterThanOrEqual(2);
+    expect(sleeps("45.51")).toEqual([]);
+    expect(sleeps("45.52")).toEqual([]);
+    expect(readdirSync(registry)).toEqual([]);
+  }, 60_000);
+
+  it("leaves alone a process that reused a recorded pid", async () => {
+    const registry = mkdtempSync(join(tmpdir(), "pi-desk-crash-reg-"));
+    const bystander = spawn("sleep", ["46.61"], { stdio: "ignore" });
+    started.push(bystander);
+    await until(() => sleeps("46.61").length === 1, 5000);
+    const pid = bystander.pid as number;
+    const record = {
+      pid,
+      rootStartTime: (readProcessStartTime(pid) ?? 0) - 1,
+      marker: "not-its-marker",
+      command: "x",
+    };
+    writeFileSync(join(registry, `${pid}.json`), JSON.stringify(record));
+    await reapOrphanedRuns(registry);
+    expect(sleeps("46.61")).toEqual([pid]);
+  });
+
+  it("has nothing to do when no record was left", async () => {
+    expect(await reapOrphanedRuns(join(tmpdir(), "pi-desk-no-registry"))).toEqual({
+      records: 0,
+      reaped: [],
+      killed: 0,
+    });
+  });
+
+  it("gives back whose command each record was, so its end can be written down", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pi-desk-crash-reg-"));
+    const owner = { sessionId: "s-1", auditFile: "/data/audit.jsonl" };
+    const registry = new RunRegistry(dir).withOwner(() => owner);
+    registry.add({ pid: 0x7ffffffd, marker: "gone-marker", command: "make build", commandId: "call-7" });
+    const { reaped } = await reapOrphanedRuns(dir);
+    expect(reaped).toEqual([expect.objectContaining({ command: "make build", commandId: "call-7", owner })]);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
