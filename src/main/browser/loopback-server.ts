@@ -9,8 +9,8 @@ import type { DeskHost } from "../core/desk-host";
 import { serveConnection } from "./connection";
 import { allowedHosts, checkHost, checkUpgrade } from "./request-guard";
 
-/** How to start the browser host. */
-export interface BrowserHostOptions {
+/** How to start the browser shell's server (HTTP for the page, a WebSocket for DeskApi). */
+export interface LoopbackServerOptions {
   /** The host core the pages talk to. */
   host: DeskHost;
   /** The built renderer (out/renderer). */
@@ -25,8 +25,8 @@ export interface BrowserHostOptions {
   maxConnections?: number;
 }
 
-/** A running browser host. */
-export interface BrowserHost {
+/** The browser shell's running server. */
+export interface LoopbackServer {
   /** The URL to open, token included (in the fragment, so it never reaches a server log). */
   url: string;
   /** The port it listens on. */
@@ -51,7 +51,7 @@ const SECURITY_HEADERS = {
 };
 
 /** Serves the renderer and `DeskApi` over a WebSocket, on loopback, behind a token and an Origin check. */
-export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
+export async function startLoopbackServer(options: LoopbackServerOptions): Promise<LoopbackServer> {
   const bindAddress = options.bindAddress ?? "127.0.0.1";
   const token = options.token ?? randomBytes(32).toString("base64url");
   const maxConnections = options.maxConnections ?? 16;

@@ -5,7 +5,7 @@ import { version } from "../../../package.json";
 import { errorMessage } from "../base/errors";
 import { DeskHost } from "../core/desk-host";
 import { resolveWorkspace } from "../core/workspace";
-import { startBrowserHost } from "./loopback-server";
+import { startLoopbackServer } from "./loopback-server";
 import { isLoopbackAddress } from "./request-guard";
 
 /**
@@ -45,7 +45,7 @@ async function main(): Promise<void> {
     .filter(Boolean);
   const host = await DeskHost.create({ shell: "browser", version, workspace, commands: { allowedBinaries } });
   const rendererDir = fileURLToPath(new URL("../renderer", import.meta.url));
-  const server = await startBrowserHost({ host, rendererDir, port, bindAddress: values.host });
+  const server = await startLoopbackServer({ host, rendererDir, port, bindAddress: values.host });
   console.log(`Pi Desk is serving ${workspace.path}`);
   console.log(`Open ${server.url}`);
 

@@ -4,18 +4,18 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { type BrowserHost, startBrowserHost } from "../../../src/main/browser/loopback-server";
+import { type LoopbackServer, startLoopbackServer } from "../../../src/main/browser/loopback-server";
 import { DeskHost } from "../../../src/main/core/desk-host";
 import type { ServerMessage } from "../../../src/shared/web-protocol";
 
-let server: BrowserHost;
+let server: LoopbackServer;
 let host: DeskHost;
 
 beforeAll(async () => {
   const rendererDir = mkdtempSync(join(tmpdir(), "pi-desk-renderer-"));
   writeFileSync(join(rendererDir, "index.html"), "<!doctype html>");
   host = await DeskHost.create({ shell: "browser", version: "test" });
-  server = await startBrowserHost({ host, rendererDir, token: "t" });
+  server = await startLoopbackServer({ host, rendererDir, token: "t" });
 });
 afterAll(async () => {
   await server.close();

@@ -5,11 +5,11 @@ import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { type BrowserHost, startBrowserHost } from "../../../src/main/browser/loopback-server";
+import { type LoopbackServer, startLoopbackServer } from "../../../src/main/browser/loopback-server";
 import { DeskHost } from "../../../src/main/core/desk-host";
 import type { ServerMessage } from "../../../src/shared/web-protocol";
 
-let server: BrowserHost;
+let server: LoopbackServer;
 let host: DeskHost;
 let origin: string;
 
@@ -17,7 +17,7 @@ beforeEach(async () => {
   const rendererDir = mkdtempSync(join(tmpdir(), "pi-desk-renderer-"));
   writeFileSync(join(rendererDir, "index.html"), "<!doctype html><title>Pi Desk</title>");
   host = await DeskHost.create({ shell: "browser", version: "test" });
-  server = await startBrowserHost({ host, rendererDir, token: "secret-token", maxConnections: 3 });
+  server = await startLoopbackServer({ host, rendererDir, token: "secret-token", maxConnections: 3 });
   origin = `http://127.0.0.1:${server.port}`;
 });
 
