@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are shell source, where ${...} is bash, not a template
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -28,6 +29,8 @@ describe("run_command: allowlist", () => {
     "eval 'touch ran'",
     "PATH=/tmp echo ok; touch ran",
     "./touch ran",
+    "x='$(touch ran)'; echo ${x@P}",
+    "x='a[$(touch ran)]'; echo $((x))",
   ])("holds against %s: nothing outside the list runs", async (command) => {
     const workspace = makeWorkspace();
     const { details } = await runTool({ workspaceRoot: workspace, allowedBinaries: ["echo"] }, { command });

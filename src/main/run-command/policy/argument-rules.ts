@@ -5,6 +5,8 @@
  * interpreter on the allowlist (node, python, perl, make) runs whatever its program says.
  */
 
+import { mapfileCallback, shellOptionProblem } from "../shell/expansion-rules";
+
 type Rule = (args: readonly string[]) => string | undefined;
 
 const has = (args: readonly string[], ...options: string[]) =>
@@ -273,8 +275,10 @@ const RULES: Record<string, Rule> = {
   fdfind: option("fdfind", ["-x", "--exec", "-X", "--exec-batch"], `${RUNS} for each match`, "xX"),
   sort: option("sort", ["--compress-program"], RUNS),
   rsync: option("rsync", ["-e", "--rsh", "--rsync-path"], RUNS, "e"),
-  mapfile: option("mapfile", ["-C"], "runs a callback", "C"),
-  readarray: option("readarray", ["-C"], "runs a callback", "C"),
+  mapfile: (args) => mapfileCallback("mapfile", args),
+  readarray: (args) => mapfileCallback("readarray", args),
+  set: (args) => shellOptionProblem("set", args),
+  shopt: (args) => shellOptionProblem("shopt", args),
   man: option("man", ["-P", "--pager", "-H", "--html"], RUNS),
   tar,
   awk,

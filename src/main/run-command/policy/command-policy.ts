@@ -53,6 +53,7 @@ const REFUSED_RISKS: Partial<Record<ShellRisk["kind"], string>> = {
   background: "runs a command in the background, where it outlives the run and its time limit",
   function: "defines a shell function, a new name that runs other commands",
   arithmetic: "evaluates a variable as arithmetic, where a value such as a[$(cmd)] runs cmd",
+  evaluation: "evaluates text from a variable as shell code",
 };
 
 /** bash's network pseudo-files: "reading" one opens a connection to any host. */
@@ -84,7 +85,7 @@ export function checkAllowlist(parsed: ParsedCommandLine, options: AllowlistOpti
     );
     for (const risk of parsed.risks) {
       const why = REFUSED_RISKS[risk.kind];
-      if (why) refusals.push({ what: risk.text, why: `"${clip(risk.text)}" ${why}` });
+      if (why) refusals.push({ what: risk.text, why: `"${clip(risk.text)}" ${risk.refusal ?? why}` });
     }
     for (const command of parsed.commands) {
       const why = commandProblem(command, allowed, options, changesDirectory);

@@ -41,13 +41,27 @@ export function assignmentProblem(assignment: ShellAssignment): string | undefin
   return undefined;
 }
 
-/** Builtins whose arguments name variables to set. */
+/** Builtins whose arguments name variables to set (`wait -p name` stores a process id). */
 export const VARIABLE_SETTERS: ReadonlySet<string> = new Set([
   "read",
   "mapfile",
   "readarray",
   "getopts",
   "printf",
+  "wait",
+]);
+
+/**
+ * Builtins that declare, export or remove the variables they name. A bare name matters too:
+ * `unset PATH` and `declare -a PATH` make bash look commands up in the working directory.
+ */
+const DECLARERS: ReadonlySet<string> = new Set([
+  "export",
+  "declare",
+  "typeset",
+  "local",
+  "readonly",
+  "unset",
 ]);
 
 /**
@@ -56,6 +70,7 @@ export const VARIABLE_SETTERS: ReadonlySet<string> = new Set([
  * such as `read -p Name x` may be refused too: better than missing one.
  */
 export function variableTargetProblem(command: ParsedCommand): string | undefined {
+  if (DECLARERS.has(command.name)) return declaredNameProblem(command.name, command.args);
   if (!VARIABLE_SETTERS.has(command.name)) return undefined;
   const { args } = command;
   let targets: string[];
@@ -71,4 +86,20 @@ export function variableTargetProblem(command: ParsedCommand): string | undefine
   return unsafe === undefined
     ? undefined
     : `${command.name} would set the variable ${unsafe}, which can change what later commands run`;
+}
+
+/** Why a bare name given to a declaration builtin may not be: one the line could not assign either. */
+function declaredNameProblem(builtin: string, args: readonly string[]): string | undefined {
+  const options = args.filter((arg) => /^[-+]/.test(arg));
+  // `declare -p NAME` only prints.
+  if (options.some((option) => /^-\w*p/.test(option))) return undefined;
+  const exports =
+    (builtin === "export" && !options.some((option) => /^-\w*n/.test(option))) ||
+    options.some((option) => /^-\w*x/.test(option));
+  for (const name of args.filter((arg) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(arg))) {
+    if (exports ? !SAFE_ENVIRONMENT_VARIABLES.has(name) : !isSafeShellVariable(name)) {
+      return `${builtin} would change the variable ${name}, which can change what later commands run (${exports ? `only ${[...SAFE_ENVIRONMENT_VARIABLES].join(", ")} may be exported` : "use a lower-case name"})`;
+    }
+  }
+  return undefined;
 }

@@ -59,6 +59,7 @@ export type ShellRiskKind =
   | "assignment"
   | "expansion"
   | "arithmetic"
+  | "evaluation"
   | "heredoc"
   | "eval"
   | "wrapper"
@@ -79,6 +80,8 @@ export interface ShellRisk {
   end: number;
   /** A sentence for a person saying why it matters. */
   note: string;
+  /** For a construct a policy refuses: why, and what to write instead, completing `"<text>" ...`. */
+  refusal?: string;
 }
 
 /** What a redirection does with the file or descriptor it names. */

@@ -41,6 +41,7 @@ export const SEQUENCE_NODES: ReadonlySet<string> = new Set([
 /** A sentence for a person about each kind of risk whose note does not depend on the line. */
 export const RISK_NOTES: Partial<Record<ShellRiskKind, string>> = {
   arithmetic: "Evaluates a variable as arithmetic: a value such as a[$(cmd)] would run cmd.",
+  evaluation: "Evaluates text from a variable as shell code: a value such as $(cmd) would run cmd.",
   "command-substitution": "Runs the command inside and uses its output here.",
   "process-substitution": "Runs the command inside and connects it to a temporary file.",
   subshell: "Runs these commands in a subshell; each one is checked.",
@@ -70,7 +71,7 @@ const ARITHMETIC_COMPARISONS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"
 
 /**
  * True where bash evaluates a variable's value as arithmetic: `$((x))`, `((x))`, `${a[x]}`, `${s:x}`,
- * `[[ $x -eq 1 ]]`, C-style `for`, and where it resolves a name that may carry a subscript (`${!x}`, `-v`). Arithmetic evaluation is recursive, so a value such as
+ * `[[ $x -eq 1 ]]`, C-style `for`, and where it resolves a name that may carry a subscript (`-v`). Arithmetic evaluation is recursive, so a value such as
  * `a[$(cmd)]` (from `read x < file`, say) runs `cmd` with no `$(` in the line to see.
  */
 export function evaluatesVariablesAsArithmetic(node: Node): boolean {
@@ -94,13 +95,10 @@ export function evaluatesVariablesAsArithmetic(node: Node): boolean {
       // `-v name` and `-R name` look a variable up by a name that may carry a subscript.
       return /^-[vR]$/.test(node.childForFieldName("operator")?.text ?? "");
     case "expansion": {
-      // `${!name}` looks up the variable named by a value; that name may carry a subscript.
-      if (node.children.some((child) => child?.type === "!")) return true;
-      // `${s:offset:length}`; `${s:-default}` and friends use other operators.
+      // `${s:offset:length}` (`${!name}` is judged in expansion-rules.ts); `${s:-default}` and friends use other operators.
       const colon = node.children.findIndex((child) => child?.type === ":");
       return (
-        colon >= 0 &&
-        node.children.slice(colon + 1).some((child) => child?.isNamed && child.type !== "number")
+        colon >= 0 && node.children.slice(colon + 1).some((child) => child?.isNamed && !onlyNumbers(child))
       );
     }
     case "binary_expression": {
@@ -112,6 +110,14 @@ export function evaluatesVariablesAsArithmetic(node: Node): boolean {
     default:
       return false;
   }
+}
+
+/** Literal numbers and operators only: `1`, `-1`, `(-1)`, `2+3`. */
+function onlyNumbers(node: Node): boolean {
+  if (node.type === "number") return true;
+  if (!["unary_expression", "parenthesized_expression", "binary_expression"].includes(node.type))
+    return false;
+  return node.namedChildren.every((child) => child !== null && onlyNumbers(child));
 }
 
 function mentionsVariable(node: Node): boolean {

@@ -1,6 +1,7 @@
 import type { Node } from "web-tree-sitter";
 import { clip } from "../../base/text";
 import { assignmentRecord, type CommandPlace, commandRecords } from "./command-records";
+import { assignedByExpansion, declarationArgument, evaluationAt, redirectVariable } from "./expansion-rules";
 import type {
   AssignmentScope,
   CommandContext,
@@ -12,7 +13,6 @@ import type {
 } from "./parsed-line";
 import {
   COMPOUND_NODES,
-  evaluatesVariablesAsArithmetic,
   KEYWORD_NODES,
   RISK_NOTES,
   SEQUENCE_NODES,
@@ -64,9 +64,8 @@ class ShellWalker {
     const type = node.type;
     const unread = unreadExpansion(node);
     if (unread) this.result.problems.push(unread);
-    if (evaluatesVariablesAsArithmetic(node)) {
-      this.risk("arithmetic", node);
-    }
+    const evaluation = evaluationAt(node);
+    if (evaluation) this.risk(evaluation.kind, node, undefined, evaluation.refusal);
     if (type === "command") this.command(node, context, []);
     else if (type === "redirected_statement") this.redirectedStatement(node, context);
     else if (type === "declaration_command" || type === "unset_command") this.declaration(node, context);
@@ -92,6 +91,8 @@ class ShellWalker {
       this.children(node, "function");
     } else if (type === "simple_expansion" || type === "expansion" || type === "arithmetic_expansion") {
       this.risk("expansion", node);
+      const assigned = assignedByExpansion(node);
+      if (assigned) this.recordAssignment(assigned, undefined, "shell", node);
       this.children(node, context);
     } else if (type === "comment") {
       this.risk("comment", node);
@@ -228,14 +229,19 @@ class ShellWalker {
       );
     }
     const argWords: ShellWord[] = [];
+    const scope = exports ? "export" : "shell";
     for (const child of children) {
       if (child.type === "variable_assignment") {
-        this.assignment(child, exports ? "export" : "shell", context);
+        this.assignment(child, scope, context);
         argWords.push({ ...tokenWord(child), literal: false });
       } else {
         this.visit(child, context);
         argWords.push(readWord(child));
       }
+      const declared = declarationArgument(keyword.type, child);
+      if (declared.assigns)
+        this.recordAssignment(declared.assigns.name, declared.assigns.value, scope, child);
+      if (declared.rereads) this.risk("evaluation", child, undefined, declared.rereads);
     }
     const place = { start: node.startIndex, end: node.endIndex, context, assignments: [] };
     this.addCommand(tokenWord(keyword), argWords, place);
@@ -291,6 +297,8 @@ class ShellWalker {
     for (const child of parts.walk) this.visit(child, context);
     const extra = [...parts.extraWords, ...parts.nested.flatMap((nested) => this.redirect(nested, context))];
     this.result.redirects.push(redirect);
+    const variable = redirectVariable(this.source, node.startIndex);
+    if (variable) this.recordAssignment(variable.name, undefined, "shell", variable);
     const span = { text: redirect.text, startIndex: redirect.start, endIndex: redirect.end };
     if (redirect.kind === "heredoc") this.risk("heredoc", span, parts.note);
     else if (!redirect.harmless) this.risk("redirection", span, parts.note);
@@ -310,8 +318,9 @@ class ShellWalker {
     this.risk(kind, node);
   }
 
-  private risk(kind: ShellRiskKind, node: Span, note = RISK_NOTES[kind] ?? ""): void {
-    this.result.risks.push({ kind, text: node.text, start: node.startIndex, end: node.endIndex, note });
+  private risk(kind: ShellRiskKind, node: Span, note = RISK_NOTES[kind] ?? "", refusal?: string): void {
+    const at = { text: node.text, start: node.startIndex, end: node.endIndex };
+    this.result.risks.push({ kind, ...at, note, ...(refusal ? { refusal } : {}) });
   }
 }
 

@@ -5,6 +5,8 @@ import {
   ALLOWED,
   ALLOWED_LIST,
   BROAD,
+  EVALUATES_AS_CODE,
+  EVALUATION_ALLOWED,
   NARROW,
   REFUSED_UNDER_BROAD,
   REFUSED_UNDER_NARROW,
@@ -45,6 +47,16 @@ describe("command policy: bypass corpus", () => {
     expect(result.allowed, JSON.stringify(result)).toBe(false);
   });
 
+  const evaluationCases = Object.entries(EVALUATES_AS_CODE).flatMap(([group, { reason, lines }]) =>
+    lines.map((command) => [group, command, reason] as const),
+  );
+
+  it.each(evaluationCases)("refuses (%s) %j, saying why", async (_group, command, reason) => {
+    const result = await verdict(command, EVALUATION_ALLOWED);
+    expect(result.allowed, JSON.stringify(result)).toBe(false);
+    if (!result.allowed) expect(result.reason).toMatch(reason);
+  });
+
   it.each(ALLOWED)("allows the harmless %j", async (command) => {
     const result = await verdict(command, ALLOWED_LIST);
     expect(result, JSON.stringify(result)).toEqual({ allowed: true });
@@ -52,6 +64,7 @@ describe("command policy: bypass corpus", () => {
 
   it("has the corpus it claims", () => {
     expect(narrowCases.length + REFUSED_UNDER_BROAD.length).toBeGreaterThanOrEqual(80);
+    expect(evaluationCases.length).toBeGreaterThanOrEqual(90);
     expect(ALLOWED.length).toBeGreaterThanOrEqual(30);
   });
 });

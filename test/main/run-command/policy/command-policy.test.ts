@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are shell source, where ${...} is bash, not a template
 import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
@@ -46,6 +47,18 @@ describe("checkAllowlist", () => {
     expect(verdict.reason.match(/"cat" is not on the allowlist/g)).toHaveLength(1);
     expect(verdict.reason).toContain('the redirection "> out.txt" writes to a file');
     expect(verdict.reason).toContain("setting PATH");
+  });
+
+  it("refuses issue 16's ${x@P}, saying what to write instead", async () => {
+    const verdict = await check("x='$(touch M)'; echo ${x@P}", {
+      allowedBinaries: ["echo", "ls", "git", "true"],
+    });
+    expect(verdict).toEqual({
+      allowed: false,
+      reason:
+        'Refused by the command policy: "${x@P}" expands x as a prompt string, which runs any $(...) or backquote in its value; write "${x}" (or ${x@Q} to quote it) instead (allowed: echo, ls, git, true). Ask the user to run it, or use an allowed command.',
+      refused: ["${x@P}"],
+    });
   });
 
   it("refuses a line it cannot parse, saying where", async () => {
