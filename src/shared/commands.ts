@@ -15,7 +15,9 @@ export type CommandStatus =
   /** The program could not be started. */
   | "spawn-error"
   /** The host stopped (quit or crashed) while it waited or ran: how it ended is not known. */
-  | "interrupted";
+  | "interrupted"
+  /** Still running when the tool returned: it went on in the background (see `CommandView.background`). */
+  | "background";
 
 /** The person's answer to a pending command. */
 export type ApprovalDecision =
@@ -27,6 +29,8 @@ export type ApprovalDecision =
       timeoutSeconds?: number;
       /** Let this one command use the network although the workspace's sandbox has it off. */
       network?: boolean;
+      /** Run it in the background (true) or not (false), whatever the agent asked; absent keeps the agent's choice. */
+      background?: boolean;
     }
   | {
       kind: "deny";
@@ -66,6 +70,44 @@ export interface RunCommandDetails {
   totalLines: number;
   /** Why it was denied or refused, or could not start. */
   reason?: string;
+  /** Asked (and approved) to keep running in the background. */
+  background?: boolean;
+  /** TCP ports its processes listened on when the tool returned (background commands). */
+  ports?: number[];
+}
+
+/** Who or what ended a background command. */
+export type BackgroundStopper =
+  /** The person, with Stop. */
+  | "person"
+  /** The agent, with `stop_command`. */
+  | "agent"
+  /** The host's cap on how long a background command may run. */
+  | "cap"
+  /** Its chat was closed (another chat opened, the workspace closed). */
+  | "chat-closed"
+  /** The app quit. */
+  | "quit";
+
+/** The shortest and longest caps a person may set for background commands: a minute to a day. */
+export const BACKGROUND_CAP_RANGE = { minSeconds: 60, maxSeconds: 24 * 60 * 60 } as const;
+
+/** A command that keeps running after `run_command` returned: a dev server, a watcher. */
+export interface BackgroundState {
+  /** Running; stopped (by `stoppedBy`); or exited on its own (with `exitCode`). */
+  status: "running" | "stopped" | "exited";
+  /** TCP ports its processes listen on, as last read from the OS. */
+  ports: number[];
+  /** The most it may run, in seconds (the host's cap for background commands). */
+  capSeconds: number;
+  /** When it started (ms since the epoch). */
+  startedAt: number;
+  /** When it ended, once it has. */
+  endedAt?: number;
+  /** Who or what stopped it, when it was stopped. */
+  stoppedBy?: BackgroundStopper;
+  /** Its exit code, when it exited on its own. */
+  exitCode?: number | null;
 }
 
 /** A live view of a running command (the `details` of the tool's partial results). */
@@ -159,6 +201,12 @@ export interface CommandView {
   rule?: string;
   /** Whether it runs sandboxed, and with the network. */
   sandbox?: { enabled: boolean; network: boolean };
+  /** Whether it is to run in the background: asked by the agent, switched by the person while pending. */
+  runInBackground?: boolean;
+  /** How long it may run in the background, in seconds (the host's cap), for the card to say. */
+  backgroundCapSeconds?: number;
+  /** Its life in the background, once `run_command` returned while it still ran. */
+  background?: BackgroundState;
   /** The final record, once it ended. */
   details?: RunCommandDetails;
 }

@@ -34,7 +34,7 @@ export interface DeskApi {
    * rule. An unknown, already decided or expired id is refused.
    */
   decide(params: { approvalId: string; decision: ApprovalDecision; rule?: RuleDraft }): Promise<void>;
-  /** Cancel one running (or pending) command, and only that one. */
+  /** Cancel one running (or pending) command, and only that one; a background command is stopped. */
   cancelCommand(params: { commandId: string }): Promise<void>;
   /** A piece of a command's saved full output, from `offset` (bytes). */
   readFullOutput(params: { commandId: string; offset?: number }): Promise<FullOutputChunk>;
@@ -52,6 +52,10 @@ export interface DeskApi {
   removeRule(params: { id: string }): Promise<void>;
   /** Turn the sandbox on or off for this workspace, and its network (kept for the workspace). */
   setSandbox(params: { enabled: boolean; network: boolean }): Promise<void>;
+  /** Move a running command to the background: it is not stopped at its timeout but runs on to the cap. */
+  keepRunning(params: { commandId: string }): Promise<void>;
+  /** How long a background command may run in this workspace, in seconds (kept for the workspace). */
+  setBackgroundCap(params: { seconds: number }): Promise<void>;
   /** The workspace's command decisions from the audit log, newest first, optionally filtered by text. */
   getHistory(params: { query?: string; limit?: number }): Promise<AuditEntry[]>;
   /** Receive every event the host pushes, in order. */
@@ -93,6 +97,8 @@ export const DESK_METHODS = [
   "updateRule",
   "removeRule",
   "setSandbox",
+  "keepRunning",
+  "setBackgroundCap",
   "getHistory",
 ] as const satisfies readonly DeskMethod[];
 

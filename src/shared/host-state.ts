@@ -60,6 +60,10 @@ export interface CommandLimits {
   maxTimeoutSeconds: number;
   /** The names of the variables a command's environment holds (values are not shown). */
   environment: string[];
+  /** How long a background command may run, in seconds (the workspace's choice, default 4 hours). */
+  backgroundCapSeconds: number;
+  /** How many commands may run in the background at once. */
+  maxBackgroundCommands: number;
   /** The OS sandbox commands run in. */
   sandbox: SandboxState;
 }

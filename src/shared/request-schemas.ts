@@ -1,4 +1,5 @@
 import { type Static, type TSchema, Type } from "typebox";
+import { BACKGROUND_CAP_RANGE } from "./commands";
 import { DESK_METHODS, type DeskMethod, type DeskParams } from "./desk-api";
 import { THINKING_LEVELS } from "./models";
 
@@ -30,6 +31,7 @@ const DecisionSchema = Type.Union([
     command: Type.Optional(Type.String({ minLength: 1, maxLength: 64 * 1024 })),
     timeoutSeconds: Type.Optional(Type.Number()),
     network: Type.Optional(Type.Boolean()),
+    background: Type.Optional(Type.Boolean()),
   }),
   Params({ kind: Type.Literal("deny"), reason: Type.Optional(Type.String({ maxLength: 10_000 })) }),
 ]);
@@ -62,6 +64,13 @@ export const requestSchemas = {
   updateRule: Params({ id: Id, rule: RuleDraftSchema }),
   removeRule: Params({ id: Id }),
   setSandbox: Params({ enabled: Type.Boolean(), network: Type.Boolean() }),
+  keepRunning: Params({ commandId: Id }),
+  setBackgroundCap: Params({
+    seconds: Type.Integer({
+      minimum: BACKGROUND_CAP_RANGE.minSeconds,
+      maximum: BACKGROUND_CAP_RANGE.maxSeconds,
+    }),
+  }),
   getHistory: Params({
     query: Type.Optional(Type.String({ maxLength: 1000 })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),

@@ -45,10 +45,16 @@ export interface AuditEntry {
   commandId: string;
   /** The command as decided (after any edit). */
   command: string;
-  /** What happened. */
-  event: "approved" | "denied" | "refused" | "cancelled" | "finished";
-  /** Who or what decided: the person, a rule, the host's policy, or the agent's Stop. */
-  by: "person" | "rule" | "policy" | "stop" | "host";
+  /**
+   * What happened. A background command is `started` when the tool returned with it still running, then
+   * `stopped` (by the person, the agent, the cap, its chat closing or the app quitting) or `exited`.
+   */
+  event: "approved" | "denied" | "refused" | "cancelled" | "finished" | "started" | "stopped" | "exited";
+  /**
+   * Who or what decided: the person, a rule, the host's policy, the agent's Stop, the host; for a stopped
+   * background command also the agent (`stop_command`), the cap, its chat closing or the app quitting.
+   */
+  by: "person" | "rule" | "policy" | "stop" | "host" | "agent" | "cap" | "chat-closed" | "quit";
   /** The rule that matched, when a rule decided. */
   rule?: string;
   /** The person's reason, or the host's. */

@@ -42,6 +42,8 @@ export function hostState(overrides: Partial<HostState> = {}): HostState {
       maxTimeoutSeconds: 600,
       environment: ["PATH", "HOME"],
       sandbox: { kind: "bubblewrap", available: true, enabled: true, network: false },
+      backgroundCapSeconds: 4 * 3600,
+      maxBackgroundCommands: 8,
     },
     models: someModels,
     rules: [],

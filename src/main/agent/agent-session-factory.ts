@@ -16,7 +16,10 @@ import {
 import type { DeskModels } from "./model-runtime";
 import { createWorkspaceReadTools } from "./read-tools/workspace-reads";
 
-/** The tools the agent may use: Pi's read-only tools and the host's `run_command`, nothing that writes. */
+/**
+ * The tools the agent may use: Pi's read-only tools and the host's `run_command`, nothing that writes
+ * (plus, when the host gives them, `command_output` and `stop_command` for background commands).
+ */
 export const SESSION_TOOLS = ["read", "grep", "find", "ls", "run_command"] as const;
 
 /** Pi's variable for a session folder other than the agent dir's `sessions/` (the CLI honours it too). */
@@ -43,6 +46,8 @@ export interface DeskSessionOptions {
   thinkingLevel?: CreateAgentSessionOptions["thinkingLevel"];
   /** The host's `run_command` tool; it must be named `run_command`. */
   runCommandTool: ToolDefinition;
+  /** The host's `command_output` and `stop_command`, for background commands (absent: none). */
+  backgroundTools?: readonly ToolDefinition[];
   /** Which conversation; default a new one. */
   open?: SessionChoice;
   /** Folders the read-only tools may not look into even inside the workspace (the host's data, Pi's agent dir). */
@@ -110,10 +115,14 @@ export async function createDeskSession(options: DeskSessionOptions): Promise<Cr
     modelRuntime: options.models.runtime,
     model: options.model ?? options.models.pick(),
     thinkingLevel: options.thinkingLevel,
-    tools: [...SESSION_TOOLS],
+    tools: [...SESSION_TOOLS, ...(options.backgroundTools ?? []).map((tool) => tool.name)],
     // Pi's read, grep, find and ls, kept to the workspace (workspace-reads.ts); find with a fallback for a
     // missing or too old fd (find-tool.ts).
-    customTools: [options.runCommandTool, ...createWorkspaceReadTools(workspace, options.hiddenPaths)],
+    customTools: [
+      options.runCommandTool,
+      ...(options.backgroundTools ?? []),
+      ...createWorkspaceReadTools(workspace, options.hiddenPaths),
+    ],
     resourceLoader,
     settingsManager,
     sessionManager: openSessionManager(workspace, options.open ?? { kind: "new" }, settingsManager),

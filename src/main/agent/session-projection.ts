@@ -1,5 +1,10 @@
 import type { AgentSession, AgentSessionEvent } from "@earendil-works/pi-coding-agent";
-import type { CommandView, RunCommandDetails, RunCommandProgress } from "../../shared/commands";
+import type {
+  BackgroundState,
+  CommandView,
+  RunCommandDetails,
+  RunCommandProgress,
+} from "../../shared/commands";
 import type { HostEvent } from "../../shared/host-events";
 import type { AssistantItem, ToolItem, TranscriptItem } from "../../shared/transcript";
 
@@ -55,11 +60,39 @@ export class SessionProjection {
     // A stored command without a result was cut short when the host stopped (quit or crashed): it no
     // longer waits or runs, and how it ended is not known. Say so rather than show it waiting forever.
     for (const [id, command] of this.commands) {
+      if (command.phase === "background") {
+        // Its host ended it on quit (or reaped it at the next start after a crash).
+        const startedAt = command.startedAt ?? 0;
+        const capSeconds = command.timeoutSeconds;
+        this.commands.set(id, {
+          ...command,
+          background: { status: "stopped", stoppedBy: "quit", ports: [], capSeconds, startedAt },
+        });
+      }
       if (command.phase !== "pending" && command.phase !== "running") continue;
       const next: CommandView = { ...command, phase: "interrupted" };
       delete next.approvalId;
       this.commands.set(id, next);
     }
+  }
+
+  /** A background command started, stopped, exited or opened a port. */
+  backgroundChanged(id: string, background: BackgroundState): void {
+    this.updateCommand(id, { background });
+  }
+
+  /** A background command printed more (the tool has returned, so Pi no longer reports it). */
+  backgroundOutput(id: string, output: { text: string; totalBytes: number; totalLines: number }): void {
+    const command = this.commands.get(id);
+    if (!command) return;
+    const totals = { output: output.text, totalBytes: output.totalBytes, totalLines: output.totalLines };
+    this.commands.set(id, { ...command, ...totals });
+    this.emit({ type: "command-output", id, ...totals });
+  }
+
+  /** A line from the host in the conversation (a background command stopped or exited). */
+  addNotice(level: "info" | "error", text: string): void {
+    this.notice(level, text);
   }
 
   /** Applies one live event from Pi's session. */
@@ -229,7 +262,8 @@ export class SessionProjection {
             command: details.command,
             timeoutSeconds: details.timeoutSeconds,
             details,
-            output: text,
+            // A background command's card keeps its live output; the result's text is the model's.
+            output: details.status === "background" ? command.output : text,
           }
         : // Pi ends a call this way when the turn stopped before the tool ran at all.
           { ...command, phase: "cancelled", output: text };

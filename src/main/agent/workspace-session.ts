@@ -1,6 +1,6 @@
 import { open as openFile } from "node:fs/promises";
 import type { AgentSession, AgentSessionEvent } from "@earendil-works/pi-coding-agent";
-import type { RunCommandDetails } from "../../shared/commands";
+import type { BackgroundStopper, RunCommandDetails } from "../../shared/commands";
 import type { FullOutputChunk } from "../../shared/desk-api";
 import type { HostEvent } from "../../shared/host-events";
 import type { CommandLimits, SessionState, WorkspaceInfo } from "../../shared/host-state";
@@ -9,9 +9,15 @@ import { CommandGate } from "../approvals/command-gate";
 import { RuleBook } from "../approvals/rule-book";
 import { errorMessage } from "../base/errors";
 import {
+  BackgroundCommands,
   buildCommandEnvironment,
+  createCommandOutputTool,
   createRunCommandTool,
+  createStopCommandTool,
+  DEFAULT_BACKGROUND_CAP_SECONDS,
   DEFAULT_TIMEOUT_LIMITS,
+  describeBackground,
+  MAX_BACKGROUND_COMMANDS,
   pruneFullOutputs,
   RUN_MARKER_ENV,
   type RunCommandOptions,
@@ -33,7 +39,12 @@ import { SessionProjection } from "./session-projection";
 export type CommandSettings = Pick<
   RunCommandOptions,
   "allowedBinaries" | "defaultTimeoutSeconds" | "maxTimeoutSeconds" | "env"
->;
+> & {
+  /** How long a background command may run, in seconds, unless the workspace says otherwise (default 4 h). */
+  backgroundCapSeconds?: number;
+  /** How long `run_command` waits for a background command to be ready before returning (default 10 s). */
+  backgroundReadinessMs?: number;
+};
 
 /** What a workspace's session is made of. */
 export interface WorkspaceSessionOptions {
@@ -76,9 +87,10 @@ export class WorkspaceSession {
     private readonly projection: SessionProjection,
     rules: RuleBook,
     audit: AuditLog,
-    private readonly baseLimits: Omit<CommandLimits, "sandbox">,
+    private readonly baseLimits: Omit<CommandLimits, "sandbox" | "backgroundCapSeconds">,
     private settings: WorkspaceSettings,
     private readonly settingsPath: string,
+    private readonly background: BackgroundCommands,
   ) {
     this.gate = new CommandGate({
       rules,
@@ -99,7 +111,7 @@ export class WorkspaceSession {
     const settings = options.commands ?? {};
     const settingsPath = settingsFile(dataDir);
     const workspaceSettings = await loadWorkspaceSettings(settingsPath, options.sandbox.available);
-    const limits: Omit<CommandLimits, "sandbox"> = {
+    const limits: Omit<CommandLimits, "sandbox" | "backgroundCapSeconds"> = {
       allowedBinaries: settings.allowedBinaries ?? [],
       defaultTimeoutSeconds: settings.defaultTimeoutSeconds ?? DEFAULT_TIMEOUT_LIMITS.defaultSeconds,
       maxTimeoutSeconds: settings.maxTimeoutSeconds ?? DEFAULT_TIMEOUT_LIMITS.maxSeconds,
@@ -107,12 +119,22 @@ export class WorkspaceSession {
         ...Object.keys(buildCommandEnvironment({ workspaceRoot: workspace.path, extra: settings.env })),
         RUN_MARKER_ENV,
       ].sort(),
+      maxBackgroundCommands: MAX_BACKGROUND_COMMANDS,
     };
     const outputDir = `${dataDir}/outputs`;
     await pruneFullOutputs(outputDir);
     const projection = new SessionProjection(options.emit, workspace.path, limits.maxTimeoutSeconds);
     // The tool is created before the session (Pi needs it), and asks through the session once it exists.
     let self: WorkspaceSession | undefined;
+    const background = new BackgroundCommands({
+      onState: (id, _command, state) => projection.backgroundChanged(id, state),
+      onOutput: (id, output) => projection.backgroundOutput(id, output),
+      onEnd: (id, command, state) => {
+        projection.backgroundChanged(id, state);
+        projection.addNotice("info", `Background command \`${command}\`: ${describeBackground(state)}`);
+        self?.gate.recordBackgroundEnd(id, command, state);
+      },
+    });
     const tool = createRunCommandTool({
       ...settings,
       workspaceRoot: workspace.path,
@@ -128,6 +150,12 @@ export class WorkspaceSession {
       approve: (request, signal) => {
         if (!self) throw new Error("The session is not ready yet.");
         return self.gate.approve(request, signal);
+      },
+      background: {
+        commands: background,
+        // Read at every call: the person can change it for the workspace at any time.
+        capSeconds: () => self?.backgroundCapSeconds ?? DEFAULT_BACKGROUND_CAP_SECONDS,
+        readinessMs: settings.backgroundReadinessMs,
       },
     });
     const execute = tool.execute.bind(tool);
@@ -147,6 +175,7 @@ export class WorkspaceSession {
       workspace: workspace.path,
       models: options.models,
       runCommandTool: tool,
+      backgroundTools: [createCommandOutputTool(background), createStopCommandTool(background)],
       open: options.open,
       hiddenPaths: options.hiddenPaths,
     });
@@ -160,6 +189,7 @@ export class WorkspaceSession {
       limits,
       workspaceSettings,
       settingsPath,
+      background,
     );
     self.unsubscribe = session.subscribe((event) => self?.onSessionEvent(event));
     return self;
@@ -182,6 +212,7 @@ export class WorkspaceSession {
     return {
       ...this.baseLimits,
       sandbox: { kind, available, ...(problem ? { problem } : {}), ...this.settings.sandbox },
+      backgroundCapSeconds: this.backgroundCapSeconds,
     };
   }
 
@@ -227,13 +258,36 @@ export class WorkspaceSession {
     await this.session.abort();
   }
 
-  /** Cancels one command, pending or running, and nothing else. */
-  cancelCommand(commandId: string): void {
+  /** Cancels one command, pending, running or running in the background, and nothing else. */
+  async cancelCommand(commandId: string): Promise<void> {
     const controller = this.controllers.get(commandId);
-    if (!controller) {
-      throw new Error(`Command "${commandId}" is not pending or running, so there is nothing to cancel.`);
+    if (controller) return controller.abort();
+    if (this.background.has(commandId)) {
+      await this.background.stop(commandId, "person");
+      return;
     }
-    controller.abort();
+    throw new Error(`Command "${commandId}" is not pending or running, so there is nothing to cancel.`);
+  }
+
+  /** Moves a running command to the background (the person's "Keep running"), within the cap. */
+  keepRunning(commandId: string): void {
+    this.background.keepRunning(commandId);
+  }
+
+  /** How long a background command may run here, in seconds: the workspace's choice, else the host's. */
+  get backgroundCapSeconds(): number {
+    return (
+      this.settings.backgroundCapSeconds ??
+      this.options.commands?.backgroundCapSeconds ??
+      DEFAULT_BACKGROUND_CAP_SECONDS
+    );
+  }
+
+  /** Sets how long a background command may run in this workspace (kept on disk); from the next command on. */
+  async setBackgroundCap(seconds: number): Promise<void> {
+    const next: WorkspaceSettings = { ...this.settings, backgroundCapSeconds: seconds };
+    await saveWorkspaceSettings(this.settingsPath, next);
+    this.settings = next;
   }
 
   /** A piece of a command's saved full output. */
@@ -256,10 +310,14 @@ export class WorkspaceSession {
     }
   }
 
-  /** Ends the session: every command's tree is killed, pending approvals cancelled, Pi's session disposed. */
-  async dispose(): Promise<void> {
+  /**
+   * Ends the session: every command's tree is killed (background ones too, told why: the app quits or the
+   * chat closes), pending approvals cancelled, Pi's session disposed.
+   */
+  async dispose(why: Extract<BackgroundStopper, "quit" | "chat-closed"> = "chat-closed"): Promise<void> {
     for (const controller of this.controllers.values()) controller.abort();
     this.gate.cancelPending();
+    await this.background.stopAll(why);
     // Still subscribed while the turn ends: the killed commands' ends reach the audit log and Pi's session
     // file (the host no longer passes this session's events to the UI once another replaced it).
     await this.session.abort().catch(() => {});

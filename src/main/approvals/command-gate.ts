@@ -1,4 +1,9 @@
-import type { ApprovalDecision, CommandView, RunCommandDetails } from "../../shared/commands";
+import type {
+  ApprovalDecision,
+  BackgroundState,
+  CommandView,
+  RunCommandDetails,
+} from "../../shared/commands";
 import type { AuditEntry, CommandRule, RuleDraft } from "../../shared/rules";
 import type { CommandRequest } from "../run-command";
 import { ApprovalBroker } from "./approval-broker";
@@ -51,6 +56,8 @@ export class CommandGate {
       command: request.command,
       timeoutSeconds: request.timeoutSeconds,
       sandbox: request.sandbox,
+      runInBackground: request.background,
+      backgroundCapSeconds: request.backgroundCapSeconds,
       parts: request.parsed.commands.map(({ name, text, start, end }) => ({ name, text, start, end })),
       risks: request.parsed.risks.map(({ kind, text, start, end, note }) => ({
         kind,
@@ -96,8 +103,18 @@ export class CommandGate {
         ? { edited: true }
         : {}),
     });
-    // Answered: the card stops offering a decision at once, before the command starts.
-    cards.updateCommand(commandId, { decidedBy: "person", approvalId: undefined });
+    // Answered: the card stops offering a decision at once, before the command starts; and it says what the
+    // person chose for it (the network, the background).
+    cards.updateCommand(commandId, {
+      decidedBy: "person",
+      approvalId: undefined,
+      ...(decision.kind === "approve" && decision.network && command?.sandbox
+        ? { sandbox: { ...command.sandbox, network: true } }
+        : {}),
+      ...(decision.kind === "approve" && decision.background !== undefined
+        ? { runInBackground: decision.background }
+        : {}),
+    });
     this.broker.decide(approvalId, decision);
   }
 
@@ -106,16 +123,29 @@ export class CommandGate {
     this.broker.cancelAll();
   }
 
-  /** Writes how a command ended (ran, failed, timed out, refused by the policy) to the audit log. */
+  /**
+   * Writes how a command ended (ran, failed, timed out, refused by the policy) to the audit log; a command
+   * still running in the background when the tool returned is `started` instead.
+   */
   recordEnd(commandId: string, details: RunCommandDetails): void {
     const view = this.options.cards.commands.get(commandId);
     const refused = details.status === "refused";
-    void this.record(commandId, refused ? "refused" : "finished", refused ? "policy" : "host", {
+    const event = refused ? "refused" : details.status === "background" ? "started" : "finished";
+    void this.record(commandId, event, refused ? "policy" : "host", {
       command: details.command ?? view?.command ?? "",
       status: details.status,
       exitCode: details.exitCode,
       ...(details.reason ? { reason: details.reason } : {}),
     });
+  }
+
+  /** Writes how a background command ended: stopped (and by whom) or exited on its own. */
+  recordBackgroundEnd(commandId: string, command: string, state: BackgroundState): void {
+    if (state.status === "stopped") {
+      void this.record(commandId, "stopped", state.stoppedBy ?? "host", { command });
+    } else {
+      void this.record(commandId, "exited", "host", { command, exitCode: state.exitCode ?? null });
+    }
   }
 
   /** The rules in force, and why the workspace's rules file could not be read when it could not. */

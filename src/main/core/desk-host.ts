@@ -169,12 +169,17 @@ export class DeskHost {
       await this.requireSession().setSandbox(enabled, network);
       this.emit({ type: "snapshot", state: this.state() });
     },
+    keepRunning: async ({ commandId }) => this.requireSession().keepRunning(commandId),
+    setBackgroundCap: async ({ seconds }) => {
+      await this.requireSession().setBackgroundCap(seconds);
+      this.emit({ type: "snapshot", state: this.state() });
+    },
     getHistory: async ({ query, limit }) => this.requireSession().gate.history(query, limit),
   };
 
   /** Releases everything: the session is disposed and every running command's tree killed. */
   async dispose(): Promise<void> {
-    await this.session?.dispose();
+    await this.session?.dispose("quit");
     this.session = null;
     this.listeners.clear();
   }

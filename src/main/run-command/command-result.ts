@@ -89,7 +89,9 @@ export function ranResult(
   };
 }
 
-function statusOf(outcome: ProcessOutcome): Exclude<CommandStatus, "refused" | "denied" | "interrupted"> {
+function statusOf(
+  outcome: ProcessOutcome,
+): Exclude<CommandStatus, "refused" | "denied" | "interrupted" | "background"> {
   if (outcome.spawnError) return "spawn-error";
   if (outcome.cancelled) return "cancelled";
   if (outcome.timedOut) return "timed-out";

@@ -3,6 +3,17 @@
  * up and judge its requests. The only import path into this folder: its inner parts (shell/, policy/,
  * process/, output/, sandbox/) stay free to change.
  */
+
+export {
+  BackgroundCommands,
+  DEFAULT_BACKGROUND_CAP_SECONDS,
+  MAX_BACKGROUND_COMMANDS,
+} from "./background/background-commands";
+export {
+  createCommandOutputTool,
+  createStopCommandTool,
+  describeBackground,
+} from "./background/background-tools";
 export { buildCommandEnvironment } from "./command-environment";
 export { DEFAULT_TIMEOUT_LIMITS } from "./command-timeout";
 export { pruneFullOutputs } from "./output/output-retention";

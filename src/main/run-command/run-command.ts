@@ -4,6 +4,9 @@ import { resolve } from "node:path";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, defineTool } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
 import type { ApprovalDecision, RunCommandDetails, RunCommandProgress } from "../../shared/commands";
+import type { BackgroundCommands } from "./background/background-commands";
+import { DEFAULT_BACKGROUND_CAP_SECONDS } from "./background/background-commands";
+import { DEFAULT_READINESS_MS, runInBackground } from "./background/run-in-background";
 import { buildCommandEnvironment } from "./command-environment";
 import { type CommandFacts, notRunResult, type RunCommandResult, ranResult } from "./command-result";
 import {
@@ -52,6 +55,15 @@ export interface RunCommandOptions {
   runRegistry?: RunRegistry;
   /** The PATH bwrap is looked up on (default: the host's PATH); tests take bwrap away with it. */
   sandboxSearchPath?: string;
+  /** The chat's background commands; without it, `background: true` is refused. */
+  background?: {
+    /** Where started background commands go. */
+    commands: BackgroundCommands;
+    /** How long one may run, in seconds (default 4 hours). A function is read at every call. */
+    capSeconds?: number | (() => number);
+    /** How long the tool waits for one to be ready before returning (default 10 s). */
+    readinessMs?: number;
+  };
 }
 
 /** A command waiting for the person's decision. */
@@ -74,12 +86,25 @@ export interface CommandRequest {
   parsed: ParsedCommandLine;
   /** Whether it will run sandboxed, and with the network (the person may still allow the network for it). */
   sandbox: { enabled: boolean; network: boolean };
+  /** Whether it is to run in the background (the person may switch it before approving). */
+  background: boolean;
+  /** How long a background command may run, in seconds: what the card says of it. */
+  backgroundCapSeconds: number;
 }
 
 const parameters = Type.Object({
   command: Type.String({ description: "The shell command to run (bash), in the workspace folder." }),
   timeout: Type.Optional(
     Type.Number({ description: "Timeout in seconds; the host applies its default when absent and caps it." }),
+  ),
+  background: Type.Optional(
+    Type.Boolean({
+      description:
+        "Keep it running after this call returns, for a dev server or a watcher. The call returns once the " +
+        "command is ready (it prints a URL or opens a port, or after about 10 s) with its id, ports and output " +
+        "so far; read more with command_output and end it with stop_command. The timeout does not apply: it " +
+        "runs until stopped, its chat closes, or the host's cap.",
+    }),
   ),
 });
 
@@ -110,6 +135,15 @@ export function createRunCommandTool(options: RunCommandOptions) {
         })
       : undefined;
   const describedSandbox = sandboxSettings();
+  const backgroundCap = (): number => {
+    const cap = options.background?.capSeconds;
+    return (typeof cap === "function" ? cap() : cap) ?? DEFAULT_BACKGROUND_CAP_SECONDS;
+  };
+  /** Why a background command may not start now; undefined when it may. */
+  const backgroundRefusal = (): string | undefined =>
+    options.background
+      ? options.background.commands.refusal()
+      : "Background commands are not available here; run it without background: true.";
 
   /** Validation and policy, run on the model's command and again on an edited one. Null when it may go on. */
   const check = async (command: string): Promise<{ parsed: ParsedCommandLine } | { refusal: string }> => {
@@ -158,6 +192,9 @@ export function createRunCommandTool(options: RunCommandOptions) {
       const noSandbox = sandbox?.unavailable();
       if (noSandbox) return notRunResult(facts, "refused", noSandbox, noSandbox);
       let network = settings?.network === true;
+      let background = params.background === true;
+      const full = background ? backgroundRefusal() : undefined;
+      if (full) return notRunResult(facts, "refused", full, full);
 
       if (options.approve) {
         const request: CommandRequest = {
@@ -170,6 +207,8 @@ export function createRunCommandTool(options: RunCommandOptions) {
           maxTimeoutSeconds: limits.maxSeconds,
           parsed: checked.parsed,
           sandbox: { enabled: sandboxOn, network },
+          background,
+          backgroundCapSeconds: backgroundCap(),
         };
         const decision = await askPerson(options.approve, request, signal);
         if (decision.kind === "cancelled") {
@@ -182,6 +221,7 @@ export function createRunCommandTool(options: RunCommandOptions) {
         }
         // Only `true` allows it: a decision that says nothing keeps the workspace's choice.
         if (decision.network === true) network = true;
+        if (decision.background !== undefined) background = decision.background;
         const edited = applyEdit(facts, decision, limits);
         if ("refusal" in edited) return notRunResult(facts, "refused", edited.refusal, edited.refusal);
         if (edited.facts.edited) {
@@ -195,6 +235,12 @@ export function createRunCommandTool(options: RunCommandOptions) {
         }
       }
 
+      if (background) {
+        // Checked again: others may have started while the person decided.
+        const refusal = backgroundRefusal();
+        if (refusal) return notRunResult(facts, "refused", refusal, refusal);
+        facts = { ...facts, timeoutSeconds: backgroundCap() };
+      }
       const startedAt = performance.now();
       const progress = (update: { text: string; totalBytes: number; totalLines: number }) =>
         onUpdate?.({
@@ -227,6 +273,21 @@ export function createRunCommandTool(options: RunCommandOptions) {
               })
           : undefined,
       };
+      // Where the chat keeps background commands, every run can go there: at once when the agent asked,
+      // or while it runs when the person presses "Keep running".
+      if (options.background) {
+        return runInBackground({
+          commands: options.background.commands,
+          id: toolCallId,
+          facts,
+          run,
+          sandbox,
+          network,
+          readinessMs: background ? (options.background.readinessMs ?? DEFAULT_READINESS_MS) : undefined,
+          capSeconds: backgroundCap(),
+          asked,
+        });
+      }
       if (!sandbox) return ranResult(facts, await runProcess(run), { asked });
       const sandboxed = await sandbox.run(run, network);
       if ("failure" in sandboxed) return notRunResult(facts, "refused", sandboxed.failure, sandboxed.failure);

@@ -1,11 +1,14 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { BACKGROUND_CAP_RANGE } from "../../shared/commands";
 import { writeFileAtomic } from "./atomic-file";
 
 /** What the person chose for one workspace, kept in its data folder. */
 export interface WorkspaceSettings {
   /** The OS sandbox for this workspace's commands. */
   sandbox: { enabled: boolean; network: boolean };
+  /** How long a background command may run here, in seconds; absent: the host's default. */
+  backgroundCapSeconds?: number;
 }
 
 /** The settings file of a workspace's data folder. */
@@ -28,7 +31,11 @@ export async function loadWorkspaceSettings(
     const stored = JSON.parse(text) as Partial<WorkspaceSettings>;
     const sandbox = stored.sandbox;
     if (typeof sandbox?.enabled !== "boolean" || typeof sandbox.network !== "boolean") return fallback;
-    return { sandbox: { enabled: sandbox.enabled, network: sandbox.network } };
+    const cap = stored.backgroundCapSeconds;
+    return {
+      sandbox: { enabled: sandbox.enabled, network: sandbox.network },
+      ...(isBackgroundCap(cap) ? { backgroundCapSeconds: cap } : {}),
+    };
   } catch {
     return fallback;
   }
@@ -37,4 +44,13 @@ export async function loadWorkspaceSettings(
 /** Saves a workspace's settings (atomically, readable only by the person). */
 export async function saveWorkspaceSettings(file: string, settings: WorkspaceSettings): Promise<void> {
   await writeFileAtomic(file, `${JSON.stringify(settings, null, 2)}\n`);
+}
+
+/** A cap a person may have set: whole seconds within `BACKGROUND_CAP_RANGE`. */
+function isBackgroundCap(value: unknown): value is number {
+  return (
+    Number.isInteger(value) &&
+    (value as number) >= BACKGROUND_CAP_RANGE.minSeconds &&
+    (value as number) <= BACKGROUND_CAP_RANGE.maxSeconds
+  );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { DeskClient } from "./client/desk-client";
+import { BackgroundPanel, backgroundCommands } from "./features/background/BackgroundPanel";
 import { ChatView } from "./features/chat/ChatView";
 import { ApprovalTray } from "./features/commands/ApprovalTray";
 import { pendingCommands } from "./features/commands/command-status";
@@ -34,6 +35,9 @@ export function App({ client }: { client: DeskClient }) {
   const workspace = host?.workspace;
   const session = host?.session;
   const waiting = useMemo(() => pendingCommands(session), [session]);
+  const background = useMemo(() => backgroundCommands(session), [session]);
+  const runningInBackground = background.filter((command) => command.background?.status === "running").length;
+  const [panelOpen, setPanelOpen] = useState(false);
   // What makes the history worth reading again; only while it is shown (session changes every frame).
   const historyKey = useMemo(
     () =>
@@ -82,6 +86,18 @@ export function App({ client }: { client: DeskClient }) {
             </button>
           ))}
         </nav>
+        {/* Reachable whenever the chat has background commands, so nothing it started runs unseen. */}
+        {background.length > 0 && (
+          <button
+            type="button"
+            className={runningInBackground > 0 ? "background-button active" : "background-button"}
+            aria-expanded={panelOpen}
+            onClick={() => setPanelOpen((open) => !open)}
+            data-testid="background-panel-button"
+          >
+            {t.background.panelButton(runningInBackground)}
+          </button>
+        )}
         <ConnectionBadge status={view.connection} />
       </header>
       {view.connection.kind === "disconnected" && (
@@ -103,6 +119,9 @@ export function App({ client }: { client: DeskClient }) {
             </p>
           </aside>
           <main className="app-main">
+            {panelOpen && (
+              <BackgroundPanel commands={background} api={client.api} onClose={() => setPanelOpen(false)} />
+            )}
             <ApprovalTray commands={waiting} api={client.api} />
             {/* Kept while another view shows: drawing a long chat again took half a second (300 commands). */}
             <div className="chat-view" hidden={current !== "chat"}>

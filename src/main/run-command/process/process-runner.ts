@@ -27,6 +27,8 @@ export interface RunProcessOptions {
   onStart?: (run: { pid: number; marker: string; rootStartTime?: number }) => () => void;
   /** Opens a pipe as the program's fd 3 and returns what it wrote there as `statusText` (a sandbox reports through it). */
   statusPipe?: boolean;
+  /** Given, once it runs, a way to move the timeout: to this many ms from the start (a command kept running). */
+  onDeadline?: (moveTo: (timeoutMs: number) => void) => void;
 }
 
 /** How a command ended. */
@@ -138,11 +140,16 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
     timedOut = false;
     void killTree();
   };
-  const timer = setTimeout(() => {
+  const onTimeout = () => {
     if (exited || cancelled) return;
     timedOut = true;
     void killTree();
-  }, clampTimeout(options.timeoutMs));
+  };
+  let timer = setTimeout(onTimeout, clampTimeout(options.timeoutMs));
+  options.onDeadline?.((timeoutMs) => {
+    clearTimeout(timer);
+    timer = setTimeout(onTimeout, clampTimeout(timeoutMs - elapsed()));
+  });
   options.signal?.addEventListener("abort", onAbort, { once: true });
 
   const exit = await new Promise<Exit>((resolve) => {

@@ -62,6 +62,33 @@ describe.runIf(process.platform === "linux")("crash recovery", () => {
     expect(readdirSync(registry)).toEqual([]);
   }, 60_000);
 
+  it("kills, at the next start, a background command a SIGKILLed host left running", async () => {
+    const workspace = mkdtempSync(join(tmpdir(), "pi-desk-crash-ws-"));
+    const registry = mkdtempSync(join(tmpdir(), "pi-desk-crash-reg-"));
+    const host = spawn(
+      process.execPath,
+      [
+        "node_modules/.bin/jiti",
+        "test/main/run-command/process/fixtures/crash-host.ts",
+        workspace,
+        registry,
+        "sleep 45.53",
+        "background",
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    started.push(host);
+    await new Promise<void>((resolve) => host.stdout?.on("data", () => resolve()));
+    expect(sleeps("45.53")).toHaveLength(1);
+    host.kill("SIGKILL");
+    await new Promise((resolve) => host.once("exit", resolve));
+    expect(sleeps("45.53")).toHaveLength(1);
+
+    const reaped = await reapOrphanedRuns(registry);
+    expect(reaped.records).toBe(1);
+    expect(sleeps("45.53")).toEqual([]);
+  }, 60_000);
+
   it("leaves alone a process that reused a recorded pid", async () => {
     const registry = mkdtempSync(join(tmpdir(), "pi-desk-crash-reg-"));
     const bystander = spawn("sleep", ["46.61"], { stdio: "ignore" });

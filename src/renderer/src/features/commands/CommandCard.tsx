@@ -3,7 +3,10 @@ import type { CommandView } from "../../../../shared/commands";
 import type { DeskApi } from "../../../../shared/desk-api";
 import { useT } from "../../i18n/i18n";
 import { formatClock, formatDuration, reasonOf } from "../../lib/format";
+import { useAction } from "../../lib/use-action";
 import { useNow } from "../../lib/use-now";
+import { BackgroundState } from "../background/BackgroundState";
+import { StopButton } from "../background/StopButton";
 import { CardFrame } from "./CardFrame";
 import { CommandOutput } from "./CommandOutput";
 import { type CardPlace, CardPlaceContext, useTestId } from "./card-scope";
@@ -29,6 +32,8 @@ export const CommandCard = memo(function CommandCard({
         <PendingCard key={command.approvalId ?? "checking"} command={command} api={api} />
       ) : status === "running" ? (
         <RunningCard command={command} api={api} />
+      ) : status === "background" ? (
+        <BackgroundCard command={command} api={api} />
       ) : (
         <FinishedCard command={command} api={api} />
       )}
@@ -61,6 +66,7 @@ function RunningCard({ command, api }: { command: CommandView; api: DeskApi }) {
   const tid = useTestId();
   const now = useNow();
   const [cancelling, setCancelling] = useState(false);
+  const keep = useAction();
   const [error, setError] = useState<string | null>(null);
   const started = command.startedAt ?? now;
   const elapsed = Math.max(0, now - started);
@@ -99,11 +105,44 @@ function RunningCard({ command, api }: { command: CommandView; api: DeskApi }) {
         >
           {cancelling ? t.command.cancelling : t.command.cancel}
         </button>
+        <button
+          type="button"
+          onClick={() =>
+            void keep.run(() => api.keepRunning({ commandId: command.id }), t.background.keepRunningFailed)
+          }
+          disabled={cancelling || keep.busy}
+          title={t.background.keepRunningHint}
+          data-testid={tid("keep-running-button")}
+        >
+          {t.background.keepRunning}
+        </button>
       </div>
+      {keep.error && (
+        <p className="error" role="alert">
+          {keep.error}
+        </p>
+      )}
       {error && (
         <p className="error" role="alert">
           {error}
         </p>
+      )}
+    </CardFrame>
+  );
+}
+
+/** A command that went on after the tool returned: its state and ports, its live output, and Stop. */
+function BackgroundCard({ command, api }: { command: CommandView; api: DeskApi }) {
+  const tid = useTestId();
+  return (
+    <CardFrame command={command}>
+      <Decider command={command} />
+      <BackgroundState command={command} />
+      <CommandOutput output={command.output} totalLines={command.totalLines} />
+      {command.background?.status === "running" && (
+        <div className="card-actions">
+          <StopButton api={api} commandId={command.id} testId={tid("stop-button")} />
+        </div>
       )}
     </CardFrame>
   );

@@ -5,6 +5,7 @@ import type { RuleDraft } from "../../../../shared/rules";
 import type { Messages } from "../../i18n/en";
 import { useT } from "../../i18n/i18n";
 import { reasonOf } from "../../lib/format";
+import { formatCap } from "../background/format-cap";
 import { CardFrame } from "./CardFrame";
 import { useTestId } from "./card-scope";
 import { AlwaysAllowForm, DenyForm, EditForm, type RuleChoice } from "./PendingForms";
@@ -37,6 +38,7 @@ export function PendingCard({ command, api }: { command: CommandView; api: DeskA
   const [draft, setDraft] = useState({ command: command.command, timeout: String(command.timeoutSeconds) });
   const [choice, setChoice] = useState<RuleChoice>({ pattern: -1, scope: "session" });
   const [network, setNetwork] = useState(false);
+  const [background, setBackground] = useState(command.runInBackground === true);
   // Offered only where the sandbox keeps commands off the network: elsewhere they have it already.
   const offersNetwork = command.sandbox?.enabled === true && !command.sandbox.network;
   const { approvalId, ruleOffer } = command;
@@ -53,10 +55,15 @@ export function PendingCard({ command, api }: { command: CommandView; api: DeskA
       setBusy(false);
     });
   };
+  /** The person's choices beside the command itself: the network, the background. */
+  const choices = (decision: Extract<ApprovalDecision, { kind: "approve" }>) => {
+    if (offersNetwork && network) decision.network = true;
+    if (background !== (command.runInBackground === true)) decision.background = background;
+    return decision;
+  };
   const approve = () => {
     if (problem) return;
-    const decision: ApprovalDecision = { kind: "approve" };
-    if (offersNetwork && network) decision.network = true;
+    const decision = choices({ kind: "approve" });
     if (mode !== "edit") return send(decision);
     if (draft.command !== command.command) decision.command = draft.command;
     const seconds = Number(draft.timeout);
@@ -74,7 +81,7 @@ export function PendingCard({ command, api }: { command: CommandView; api: DeskA
       prefix === undefined
         ? { effect: "allow", match: "exact", pattern: ruleOffer.exact, scope: choice.scope }
         : { effect: "allow", match: "prefix", pattern: prefix, scope: choice.scope };
-    send({ kind: "approve" }, rule);
+    send(choices({ kind: "approve" }), rule);
   };
   const back = () => {
     setMode("idle");
@@ -137,6 +144,24 @@ export function PendingCard({ command, api }: { command: CommandView; api: DeskA
           />
           {t.command.allowNetwork}
         </label>
+      )}
+      {(mode === "idle" || mode === "edit") && (
+        <>
+          <label className="choice">
+            <input
+              type="checkbox"
+              checked={background}
+              onChange={(e) => setBackground(e.target.checked)}
+              data-testid={tid("background-toggle")}
+            />
+            {t.background.toggle}
+          </label>
+          {background && command.backgroundCapSeconds !== undefined && (
+            <p className="muted choice-note">
+              {t.background.explain(formatCap(t, command.backgroundCapSeconds))}
+            </p>
+          )}
+        </>
       )}
       {(mode === "idle" || mode === "edit") && (
         <div className="card-actions">

@@ -3,6 +3,7 @@ import type { DeskApi } from "../../../../shared/desk-api";
 import type { CommandLimits, HostState } from "../../../../shared/host-state";
 import { dictionaries, type Language, useI18n } from "../../i18n/i18n";
 import { ModelSetup } from "../models/ModelSetup";
+import { BackgroundCapSetting } from "./BackgroundCapSetting";
 import { RulesEditor } from "./RulesEditor";
 import { SandboxSettings } from "./SandboxSettings";
 
@@ -37,7 +38,10 @@ export function SettingsView({ host, api }: { host: HostState; api: DeskApi }) {
       <section className="settings-section">
         <h3>{t.settings.limits}</h3>
         {host.limits ? (
-          <LimitsPanel limits={host.limits} />
+          <>
+            <LimitsPanel limits={host.limits} />
+            <BackgroundCapSetting capSeconds={host.limits.backgroundCapSeconds} api={api} />
+          </>
         ) : (
           <p className="muted">{t.settings.limitsNone}</p>
         )}

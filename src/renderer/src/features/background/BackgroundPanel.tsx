@@ -1,0 +1,79 @@
+import type { CommandView } from "../../../../shared/commands";
+import type { DeskApi } from "../../../../shared/desk-api";
+import type { SessionState } from "../../../../shared/host-state";
+import { useT } from "../../i18n/i18n";
+import { CommandOutput } from "../commands/CommandOutput";
+import { CardPlaceContext } from "../commands/card-scope";
+import { BackgroundState } from "./BackgroundState";
+import { StopButton } from "./StopButton";
+
+/** The chat's background commands, newest first: those running, then those that ended. */
+export function backgroundCommands(session: SessionState | null | undefined): CommandView[] {
+  if (!session) return [];
+  return Object.values(session.commands)
+    .filter((command) => command.background !== undefined)
+    .sort(
+      (a, b) =>
+        Number(b.background?.status === "running") - Number(a.background?.status === "running") ||
+        (b.background?.startedAt ?? 0) - (a.background?.startedAt ?? 0),
+    );
+}
+
+/**
+ * The "Running" panel: every background command of the chat with how long it has run, its ports, its
+ * live output (bounded like a card's) and Stop, so nothing the agent started runs unseen.
+ */
+export function BackgroundPanel({
+  commands,
+  api,
+  onClose,
+}: {
+  commands: CommandView[];
+  api: DeskApi;
+  onClose: () => void;
+}) {
+  const t = useT();
+  return (
+    <section
+      className="background-panel"
+      data-testid="background-panel"
+      aria-label={t.background.panelHeading}
+    >
+      <header className="background-panel-head">
+        <h2>{t.background.panelHeading}</h2>
+        <button type="button" onClick={onClose}>
+          {t.background.close}
+        </button>
+      </header>
+      {commands.length === 0 && <p className="muted">{t.background.panelEmpty}</p>}
+      {/* Test ids inside keep their plain names here: the panel is not a card. */}
+      <CardPlaceContext.Provider value="transcript">
+        {commands.map((command) => (
+          <article
+            key={command.id}
+            className={`background-item background-item-${command.background?.status}`}
+            data-testid="background-item"
+            data-command-id={command.id}
+            data-status={command.background?.status}
+          >
+            <header className="background-item-head">
+              <span className={`status-badge background-${command.background?.status}`}>
+                {t.background.status[command.background?.status ?? "running"]}
+              </span>
+              <code className="mono background-command">{command.command}</code>
+            </header>
+            <BackgroundState command={command} />
+            <div data-testid="background-output">
+              <CommandOutput output={command.output} totalLines={command.totalLines} />
+            </div>
+            {command.background?.status === "running" && (
+              <div className="card-actions">
+                <StopButton api={api} commandId={command.id} testId="background-stop-button" />
+              </div>
+            )}
+          </article>
+        ))}
+      </CardPlaceContext.Provider>
+    </section>
+  );
+}
