@@ -12,6 +12,7 @@ import { watchKill } from "./kill-watch";
 /** What the orchestrator asks a worker to do. */
 export type WorkerTask =
   | { kind: "output"; contender: ContenderId; bytes: number }
+  | { kind: "memory"; contender: ContenderId; bytes: number }
   | { kind: "overhead"; contender: ContenderId; calls: number }
   | { kind: "kill"; contender: ContenderId; runs: number; deadlineMs: number };
 
@@ -48,6 +49,24 @@ export interface OutputRunResult {
   /** Size of the full-output file; null when the contender saved none. */
   fullOutputBytes: number | null;
   expectedBytes: number;
+}
+
+/** Result of the memory task: what one big command costs the host in memory, and how long it took. */
+export interface MemoryRunResult {
+  /** RSS just before the measured call (after the warm-up, with the peak reset to it). */
+  rssBeforeBytes: number;
+  /** Peak RSS during the call: VmHWM, reset just before it (or the samples where VmHWM cannot be reset). */
+  peakRssBytes: number;
+  /** How the peak was read: "VmHWM" (exact) or "sampled" (every 10 ms; may miss a short spike). */
+  peakSource: "VmHWM" | "sampled";
+  /** Largest growth of `process.memoryUsage().arrayBuffers` (Buffers live or awaiting collection), sampled every 10 ms. */
+  arrayBuffersGrowthBytes: number;
+  /** Largest growth of V8's used heap (strings, objects, garbage not yet collected), sampled every 10 ms. */
+  heapUsedGrowthBytes: number;
+  /** Wall time of the measured call. */
+  wallMs: number;
+  /** Host CPU time of the measured call. */
+  cpuMs: number;
 }
 
 /** Result of the overhead task: one entry per call. */
@@ -105,6 +124,62 @@ async function outputRun(contender: Contender, bytes: number): Promise<OutputRun
     fullOutputBytes,
     expectedBytes: expectedOutputSize(bytes),
   };
+}
+
+/**
+ * Resets the kernel's peak-RSS mark (VmHWM) to the current RSS: writing 5 to clear_refs does exactly
+ * that (Linux 4.0+). False where it cannot (another OS, or /proc not writable).
+ */
+function resetPeakRss(): boolean {
+  try {
+    writeFileSync("/proc/self/clear_refs", "5");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The issue's memory measure: peak RSS minus RSS before the call, for one big command after one warm-up
+ * call of the same command at 1 MiB (so its modules, the JIT and the full-output path have all run once,
+ * and what is left is what the big output itself costs). The contender's live-update callback is on.
+ */
+async function memoryRun(contender: Contender, bytes: number): Promise<MemoryRunResult> {
+  await contender.run(outputCommand(1024 * 1024)).then(removeFullOutput);
+  const exact = resetPeakRss();
+  const before = process.memoryUsage();
+  let sampledRss = before.rss;
+  let arrayBuffers = before.arrayBuffers;
+  let heapUsed = before.heapUsed;
+  // Where the memory goes: buffers outside V8's heap, and the heap itself. Every 10 ms, since
+  // memoryUsage() walks the heap; the peak RSS is VmHWM's, not these samples', where it can be reset.
+  const sampler = setInterval(() => {
+    const now = process.memoryUsage();
+    sampledRss = Math.max(sampledRss, now.rss);
+    arrayBuffers = Math.max(arrayBuffers, now.arrayBuffers);
+    heapUsed = Math.max(heapUsed, now.heapUsed);
+  }, 10);
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  const result = await contender.run(outputCommand(bytes));
+  const wallMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  clearInterval(sampler);
+  const peakRssBytes = exact ? peakRss() : sampledRss;
+  removeFullOutput(result);
+  return {
+    rssBeforeBytes: before.rss,
+    peakRssBytes,
+    peakSource: exact ? "VmHWM" : "sampled",
+    arrayBuffersGrowthBytes: arrayBuffers - before.arrayBuffers,
+    heapUsedGrowthBytes: heapUsed - before.heapUsed,
+    wallMs,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+  };
+}
+
+function removeFullOutput(result: { fullOutputPath?: string }): void {
+  if (result.fullOutputPath) rmSync(result.fullOutputPath, { force: true });
 }
 
 async function overhead(contender: Contender, calls: number): Promise<OverheadResult> {
@@ -224,9 +299,11 @@ async function main(): Promise<void> {
     const result =
       task.kind === "output"
         ? await outputRun(contender, task.bytes)
-        : task.kind === "overhead"
-          ? await overhead(contender, task.calls)
-          : await killRuns(contender, workspace, task.runs, task.deadlineMs);
+        : task.kind === "memory"
+          ? await memoryRun(contender, task.bytes)
+          : task.kind === "overhead"
+            ? await overhead(contender, task.calls)
+            : await killRuns(contender, workspace, task.runs, task.deadlineMs);
     await profiler?.stop(`${task.kind}-${task.contender}`);
     process.stdout.write(`BENCH_RESULT ${JSON.stringify(result)}\n`);
   } finally {

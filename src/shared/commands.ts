@@ -60,8 +60,10 @@ export interface RunCommandDetails {
   durationMs: number;
   /** Whether the model saw only the tail of the output. */
   truncated: boolean;
-  /** The file with the complete output, when truncated. */
+  /** The file with the complete output, when truncated (its first and last parts when `fullOutputCut` says so). */
   fullOutputPath?: string;
+  /** How the saved output was cut to the per-command budget, when the output passed it. */
+  fullOutputCut?: SavedOutputCut;
   /** Why the complete output could not be saved, when that failed. */
   fullOutputError?: string;
   /** Bytes the command printed. */
@@ -108,6 +110,16 @@ export interface BackgroundState {
   stoppedBy?: BackgroundStopper;
   /** Its exit code, when it exited on its own. */
   exitCode?: number | null;
+}
+
+/** How a saved full output was cut to the per-command budget: its first and last parts are kept, the middle left out. */
+export interface SavedOutputCut {
+  /** Bytes of output left out between the two parts. */
+  droppedBytes: number;
+  /** Lines left out between the two parts. */
+  droppedLines: number;
+  /** The budget the file was cut to, in bytes. */
+  budgetBytes: number;
 }
 
 /** A live view of a running command (the `details` of the tool's partial results). */

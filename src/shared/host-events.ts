@@ -1,5 +1,5 @@
 import type { CommandView } from "./commands";
-import type { HostState } from "./host-state";
+import type { HostState, SavedOutputsState } from "./host-state";
 import type { ModelsState } from "./models";
 import type { CommandRule } from "./rules";
 import type { TranscriptItem } from "./transcript";
@@ -82,6 +82,13 @@ export interface ModelsChangedEvent {
   models: ModelsState;
 }
 
+/** A command's saved output was completed, or old ones were removed to make room: the new figures. */
+export interface SavedOutputsEvent {
+  type: "saved-outputs";
+  /** The figures as they are now (they replace `HostState.limits.savedOutputs`). */
+  savedOutputs: SavedOutputsState;
+}
+
 /** Everything the host pushes to the UI, discriminated by `type`. */
 export type HostEvent =
   | SnapshotEvent
@@ -92,4 +99,5 @@ export type HostEvent =
   | CommandUpdateEvent
   | CommandOutputEvent
   | RulesChangedEvent
-  | ModelsChangedEvent;
+  | ModelsChangedEvent
+  | SavedOutputsEvent;

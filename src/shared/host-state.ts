@@ -66,6 +66,23 @@ export interface CommandLimits {
   maxBackgroundCommands: number;
   /** The OS sandbox commands run in. */
   sandbox: SandboxState;
+  /** The disk saved full outputs may take, and what they take now. */
+  savedOutputs: SavedOutputsState;
+}
+
+/**
+ * Saved full outputs of the workspace's commands (kept in Pi Desk's data folder): each within a budget,
+ * all of them within a quota, the oldest removed first to make room.
+ */
+export interface SavedOutputsState {
+  /** The most one command's saved output takes, in bytes; past it the middle of the output is left out. */
+  budgetBytes: number;
+  /** The most the workspace's saved outputs take together, in bytes. */
+  quotaBytes: number;
+  /** Bytes they take now, outputs still being written included. */
+  usedBytes: number;
+  /** How many files that is. */
+  files: number;
 }
 
 /** Which sandbox a platform uses: bubblewrap on Linux, Seatbelt on macOS, none elsewhere. */

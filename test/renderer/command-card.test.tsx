@@ -191,6 +191,23 @@ describe("a finished command card", () => {
     expect(screen.queryByRole("dialog")).toBeNull();
   });
 
+  it("says when the saved output was cut to the budget, and by how much", () => {
+    const fullOutputCut = {
+      droppedBytes: 1.5 * 1024 ** 3,
+      droppedLines: 16_106_127,
+      budgetBytes: 256 * 1024 ** 2,
+    };
+    render(
+      <CommandCard
+        command={finished("timed-out", { truncated: true, fullOutputPath: "/tmp/out.log", fullOutputCut })}
+        api={fakeApi()}
+      />,
+    );
+    expect(screen.getByTestId("full-output-cut").textContent).toBe(
+      " It passed the 256 MB budget per command, so the file keeps its first and last parts: 1.5 GB (16,106,127 lines) in the middle were left out.",
+    );
+  });
+
   it("shows the lines the card left out, from the output it holds, when the host kept it all", () => {
     const output = Array.from({ length: 600 }, (_, i) => `row ${i + 1}`).join("\n");
     const api = fakeApi();

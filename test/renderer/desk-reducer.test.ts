@@ -214,6 +214,15 @@ describe("deskReducer: commands", () => {
     expect(view.host?.models).toBe(models);
   });
 
+  it("takes new saved-output figures into the limits, and ignores them with no workspace open", () => {
+    const savedOutputs = { budgetBytes: 1, quotaBytes: 2, usedBytes: 3, files: 4 };
+    const view = reduce(known(), { type: "saved-outputs", savedOutputs });
+    expect(view.host?.limits?.savedOutputs).toEqual(savedOutputs);
+    expect(view.host?.limits?.allowedBinaries).toEqual(hostState().limits?.allowedBinaries);
+    const none = known(hostState({ limits: null }));
+    expect(reduce(none, { type: "saved-outputs", savedOutputs })).toBe(none);
+  });
+
   it("does not change the state it was given", () => {
     const state = hostState({ session: session({ transcript: [answer()] }) });
     const frozen = JSON.stringify(state);

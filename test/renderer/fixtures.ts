@@ -44,6 +44,12 @@ export function hostState(overrides: Partial<HostState> = {}): HostState {
       sandbox: { kind: "bubblewrap", available: true, enabled: true, network: false },
       backgroundCapSeconds: 4 * 3600,
       maxBackgroundCommands: 8,
+      savedOutputs: {
+        budgetBytes: 256 * 1024 ** 2,
+        quotaBytes: 2 * 1024 ** 3,
+        usedBytes: 1288490189,
+        files: 7,
+      },
     },
     models: someModels,
     rules: [],

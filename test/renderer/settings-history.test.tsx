@@ -31,6 +31,13 @@ describe("settings", () => {
     expect(limits.textContent).toContain("HOME");
   });
 
+  it("shows the space saved outputs take, of the quota, and the budget per command", () => {
+    render(<SettingsView host={hostState()} api={fakeApi()} />);
+    const saved = screen.getByTestId("saved-outputs");
+    expect(saved.textContent).toContain("1.2 GB of 2.0 GB");
+    expect(saved.textContent).toContain("at most 256 MB per command");
+  });
+
   it("says why the workspace's rules are not in force when their file cannot be read", () => {
     const problem =
       "The rules file /x/rules.json could not be read: it is not valid JSON. It was left untouched.";

@@ -81,6 +81,39 @@ export class SessionProjection {
     this.updateCommand(id, { background });
   }
 
+  /**
+   * A background command ended: its state, and the record of its whole output (where the full output was
+   * saved, how much it printed), which only exists now that it ended.
+   */
+  backgroundEnded(
+    id: string,
+    background: BackgroundState,
+    output: Pick<
+      RunCommandDetails,
+      "truncated" | "totalBytes" | "totalLines" | "fullOutputPath" | "fullOutputError" | "fullOutputCut"
+    > & { text: string },
+  ): void {
+    const command = this.commands.get(id);
+    if (!command?.details) return void this.backgroundChanged(id, background);
+    const { text, truncated, totalBytes, totalLines, fullOutputPath, fullOutputError, fullOutputCut } =
+      output;
+    this.updateCommand(id, {
+      background,
+      output: text,
+      totalBytes,
+      totalLines,
+      details: {
+        ...command.details,
+        truncated,
+        totalBytes,
+        totalLines,
+        ...(fullOutputPath ? { fullOutputPath } : {}),
+        ...(fullOutputError ? { fullOutputError } : {}),
+        ...(fullOutputCut ? { fullOutputCut } : {}),
+      },
+    });
+  }
+
   /** A background command printed more (the tool has returned, so Pi no longer reports it). */
   backgroundOutput(id: string, output: { text: string; totalBytes: number; totalLines: number }): void {
     const command = this.commands.get(id);

@@ -17,7 +17,9 @@ import {
   DEFAULT_BACKGROUND_CAP_SECONDS,
   DEFAULT_TIMEOUT_LIMITS,
   describeBackground,
+  FULL_OUTPUT_RETENTION_DAYS,
   MAX_BACKGROUND_COMMANDS,
+  OutputQuota,
   pruneFullOutputs,
   RUN_MARKER_ENV,
   type RunCommandOptions,
@@ -38,8 +40,10 @@ import { SessionProjection } from "./session-projection";
 /** The limits the host puts on commands; the person's settings, not the model's. */
 export type CommandSettings = Pick<
   RunCommandOptions,
-  "allowedBinaries" | "defaultTimeoutSeconds" | "maxTimeoutSeconds" | "env"
+  "allowedBinaries" | "defaultTimeoutSeconds" | "maxTimeoutSeconds" | "env" | "outputBudgetBytes"
 > & {
+  /** The most a workspace's saved outputs take together, in bytes (default 2 GiB); the oldest go first. */
+  outputQuotaBytes?: number;
   /** How long a background command may run, in seconds, unless the workspace says otherwise (default 4 h). */
   backgroundCapSeconds?: number;
   /** How long `run_command` waits for a background command to be ready before returning (default 10 s). */
@@ -87,10 +91,11 @@ export class WorkspaceSession {
     private readonly projection: SessionProjection,
     rules: RuleBook,
     audit: AuditLog,
-    private readonly baseLimits: Omit<CommandLimits, "sandbox" | "backgroundCapSeconds">,
+    private readonly baseLimits: Omit<CommandLimits, "sandbox" | "backgroundCapSeconds" | "savedOutputs">,
     private settings: WorkspaceSettings,
     private readonly settingsPath: string,
     private readonly background: BackgroundCommands,
+    private readonly outputQuota: OutputQuota,
   ) {
     this.gate = new CommandGate({
       rules,
@@ -111,7 +116,7 @@ export class WorkspaceSession {
     const settings = options.commands ?? {};
     const settingsPath = settingsFile(dataDir);
     const workspaceSettings = await loadWorkspaceSettings(settingsPath, options.sandbox.available);
-    const limits: Omit<CommandLimits, "sandbox" | "backgroundCapSeconds"> = {
+    const limits: Omit<CommandLimits, "sandbox" | "backgroundCapSeconds" | "savedOutputs"> = {
       allowedBinaries: settings.allowedBinaries ?? [],
       defaultTimeoutSeconds: settings.defaultTimeoutSeconds ?? DEFAULT_TIMEOUT_LIMITS.defaultSeconds,
       maxTimeoutSeconds: settings.maxTimeoutSeconds ?? DEFAULT_TIMEOUT_LIMITS.maxSeconds,
@@ -123,14 +128,20 @@ export class WorkspaceSession {
     };
     const outputDir = `${dataDir}/outputs`;
     await pruneFullOutputs(outputDir);
+    const outputQuota = await OutputQuota.open({
+      dir: outputDir,
+      quotaBytes: settings.outputQuotaBytes,
+      budgetBytes: settings.outputBudgetBytes,
+      onChange: (savedOutputs) => options.emit({ type: "saved-outputs", savedOutputs }),
+    });
     const projection = new SessionProjection(options.emit, workspace.path, limits.maxTimeoutSeconds);
     // The tool is created before the session (Pi needs it), and asks through the session once it exists.
     let self: WorkspaceSession | undefined;
     const background = new BackgroundCommands({
       onState: (id, _command, state) => projection.backgroundChanged(id, state),
       onOutput: (id, output) => projection.backgroundOutput(id, output),
-      onEnd: (id, command, state) => {
-        projection.backgroundChanged(id, state);
+      onEnd: (id, command, state, outcome) => {
+        projection.backgroundEnded(id, state, outcome.output);
         projection.addNotice("info", `Background command \`${command}\`: ${describeBackground(state)}`);
         self?.gate.recordBackgroundEnd(id, command, state);
       },
@@ -139,6 +150,7 @@ export class WorkspaceSession {
       ...settings,
       workspaceRoot: workspace.path,
       outputDir,
+      outputQuota,
       // Read at every call: the person can turn the sandbox off or on for the workspace at any time.
       sandbox: () => self?.settings.sandbox ?? workspaceSettings.sandbox,
       hiddenPaths: options.hiddenPaths,
@@ -190,6 +202,7 @@ export class WorkspaceSession {
       workspaceSettings,
       settingsPath,
       background,
+      outputQuota,
     );
     self.unsubscribe = session.subscribe((event) => self?.onSessionEvent(event));
     return self;
@@ -213,6 +226,7 @@ export class WorkspaceSession {
       ...this.baseLimits,
       sandbox: { kind, available, ...(problem ? { problem } : {}), ...this.settings.sandbox },
       backgroundCapSeconds: this.backgroundCapSeconds,
+      savedOutputs: this.outputQuota.state(),
     };
   }
 
@@ -294,7 +308,12 @@ export class WorkspaceSession {
   async readFullOutput(commandId: string, offset = 0): Promise<FullOutputChunk> {
     const path = this.projection.commands.get(commandId)?.details?.fullOutputPath;
     if (!path) throw new Error(`Command "${commandId}" has no saved full output: all of it is in its card.`);
-    const file = await openFile(path, "r");
+    const file = await openFile(path, "r").catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "ENOENT") throw error;
+      throw new Error(
+        `The saved output ${path} is gone: saved outputs are kept for ${FULL_OUTPUT_RETENTION_DAYS} days and within the workspace's quota, the oldest removed first. Run the command again to see it.`,
+      );
+    });
     try {
       const { size } = await file.stat();
       const buffer = Buffer.alloc(Math.max(0, Math.min(FULL_OUTPUT_CHUNK_BYTES, size - offset)));

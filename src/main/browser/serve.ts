@@ -5,12 +5,14 @@ import { version } from "../../../package.json";
 import { errorMessage } from "../base/errors";
 import { DeskHost } from "../core/desk-host";
 import { resolveWorkspace } from "../core/workspace";
+import { DEFAULT_OUTPUT_BUDGET_BYTES, DEFAULT_OUTPUT_QUOTA_BYTES } from "../run-command";
 import { startLoopbackServer } from "./loopback-server";
 import { isLoopbackAddress } from "./request-guard";
 
 /**
  * The browser host's entry:
- * `npm run serve -- --workspace <folder> [--port <n>] [--host <address>] [--allow <program,program>]`.
+ * `npm run serve -- --workspace <folder> [--port <n>] [--host <address>] [--allow <program,program>]
+ *  [--output-budget <MiB>] [--output-quota <MiB>]`.
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -19,6 +21,8 @@ async function main(): Promise<void> {
       port: { type: "string", short: "p", default: "0" },
       host: { type: "string", default: "127.0.0.1" },
       allow: { type: "string" },
+      "output-budget": { type: "string" },
+      "output-quota": { type: "string" },
     },
   });
   if (!values.workspace) {
@@ -43,7 +47,19 @@ async function main(): Promise<void> {
     ?.split(",")
     .map((name) => name.trim())
     .filter(Boolean);
-  const host = await DeskHost.create({ shell: "browser", version, workspace, commands: { allowedBinaries } });
+  const outputBudgetBytes = mebibytes("--output-budget", values["output-budget"], "a command's saved output");
+  const outputQuotaBytes = mebibytes("--output-quota", values["output-quota"], "a workspace's saved outputs");
+  if ((outputQuotaBytes ?? DEFAULT_OUTPUT_QUOTA_BYTES) < (outputBudgetBytes ?? DEFAULT_OUTPUT_BUDGET_BYTES)) {
+    throw new Error(
+      "--output-quota must be at least --output-budget (the default budget is 256 MiB, the default quota 2048 MiB).",
+    );
+  }
+  const host = await DeskHost.create({
+    shell: "browser",
+    version,
+    workspace,
+    commands: { allowedBinaries, outputBudgetBytes, outputQuotaBytes },
+  });
   const rendererDir = fileURLToPath(new URL("../renderer", import.meta.url));
   const server = await startLoopbackServer({ host, rendererDir, port, bindAddress: values.host });
   console.log(`Pi Desk is serving ${workspace.path}`);
@@ -56,6 +72,18 @@ async function main(): Promise<void> {
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+}
+
+/** A flag given in MiB, as bytes; absent stays absent (the host's default). */
+function mebibytes(flag: string, value: string | undefined, what: string): number | undefined {
+  if (value === undefined) return undefined;
+  const mib = Number(value);
+  if (!Number.isInteger(mib) || mib < 1 || mib > 1024 * 1024) {
+    throw new Error(
+      `${flag} is the most ${what} may take on disk, in MiB: a whole number from 1 to 1048576, got "${value}".`,
+    );
+  }
+  return mib * 1024 * 1024;
 }
 
 main().catch((error: unknown) => {

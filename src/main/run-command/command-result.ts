@@ -82,6 +82,7 @@ export function ranResult(
       totalBytes: output.totalBytes,
       totalLines: output.totalLines,
       ...(output.fullOutputPath ? { fullOutputPath: output.fullOutputPath } : {}),
+      ...(output.fullOutputCut ? { fullOutputCut: output.fullOutputCut } : {}),
       ...(output.fullOutputError ? { fullOutputError: output.fullOutputError } : {}),
       ...(outcome.spawnError ? { reason: outcome.spawnError } : hint ? { reason: hint } : {}),
     },
@@ -101,8 +102,13 @@ function statusOf(
 /** Tells the model how much it was not shown and where the rest is (Pi's bash tool says it the same way). */
 function truncationNote({ output }: ProcessOutcome): string | undefined {
   if (!output.truncated) return undefined;
+  const cut = output.fullOutputCut;
   const where = output.fullOutputPath
-    ? `Full output: ${output.fullOutputPath}`
+    ? `Full output: ${output.fullOutputPath}` +
+      (cut
+        ? ` (cut to the ${formatSize(cut.budgetBytes)} budget: its first and last parts, ${formatSize(cut.droppedBytes)} ` +
+          `(${cut.droppedLines} lines) left out between them at a marker line)`
+        : "")
     : (output.fullOutputError ?? "The full output could not be saved.");
   const first = output.totalLines - output.outputLines + 1;
   if (output.lastLinePartial) {

@@ -16,7 +16,9 @@ export {
 } from "./background/background-tools";
 export { buildCommandEnvironment } from "./command-environment";
 export { DEFAULT_TIMEOUT_LIMITS } from "./command-timeout";
-export { pruneFullOutputs } from "./output/output-retention";
+export { DEFAULT_OUTPUT_BUDGET_BYTES } from "./output/output-file";
+export { DEFAULT_OUTPUT_QUOTA_BYTES, OutputQuota } from "./output/output-quota";
+export { FULL_OUTPUT_RETENTION_DAYS, pruneFullOutputs } from "./output/output-retention";
 export { RUN_MARKER_ENV } from "./process/process-tree";
 export { type RunRecord, RunRegistry, reapOrphanedRuns } from "./process/run-registry";
 export {

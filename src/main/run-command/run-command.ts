@@ -15,6 +15,7 @@ import {
   resolveTimeout,
   type TimeoutLimits,
 } from "./command-timeout";
+import { checkOutputBudget, DEFAULT_OUTPUT_BUDGET_BYTES, type OutputSpace } from "./output/output-file";
 import { checkAllowlist } from "./policy/command-policy";
 import { type RunProcessOptions, runProcess } from "./process/process-runner";
 import type { RunRegistry } from "./process/run-registry";
@@ -42,6 +43,10 @@ export interface RunCommandOptions {
   homeDir?: string;
   /** Where full-output files go; a private folder under the system temp dir when absent. */
   outputDir?: string;
+  /** The most one command's saved full output takes on disk, in bytes (default 256 MiB); past it the middle is left out. */
+  outputBudgetBytes?: number;
+  /** The workspace's quota for saved outputs, which removes the oldest to make room (output-quota.ts); absent: none. */
+  outputQuota?: OutputSpace;
   /**
    * Run commands in the platform's sandbox (bubblewrap, Seatbelt); absent means off. A function is read
    * at every call, so the person can turn it on or off for the workspace without a new session.
@@ -121,6 +126,8 @@ export function createRunCommandTool(options: RunCommandOptions) {
     maxSeconds: options.maxTimeoutSeconds ?? DEFAULT_TIMEOUT_LIMITS.maxSeconds,
   };
   checkTimeoutLimits(limits);
+  const outputBudgetBytes = options.outputBudgetBytes ?? DEFAULT_OUTPUT_BUDGET_BYTES;
+  checkOutputBudget(outputBudgetBytes);
   const allowedBinaries = options.allowedBinaries ?? [];
   const env = buildCommandEnvironment({ workspaceRoot, homeDir: options.homeDir, extra: options.env });
   const sandboxSettings = (): SandboxSettings | undefined =>
@@ -263,6 +270,8 @@ export function createRunCommandTool(options: RunCommandOptions) {
         timeoutMs: facts.timeoutSeconds * 1000,
         signal,
         outputDir: options.outputDir,
+        outputBudgetBytes,
+        outputSpace: options.outputQuota,
         onUpdate: progress,
         onStart: options.runRegistry
           ? (started) =>

@@ -1,10 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
+import type { Socket } from "node:net";
 import { constants as osConstants } from "node:os";
 import type { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { errorMessage } from "../../base/errors";
 import { type CollectedOutput, OutputCollector, type OutputSnapshot } from "../output/output-collector";
+import type { OutputSpace } from "../output/output-file";
+import { openOutputSocket } from "./output-socket";
 import { createRunMarker, killProcessTree, RUN_MARKER_ENV, readProcessStartTime } from "./process-tree";
 
 /** How to run one command. */
@@ -23,6 +26,10 @@ export interface RunProcessOptions {
   onUpdate?: (update: OutputSnapshot) => void;
   /** Where full-output files go (a private 0700 dir is created under os.tmpdir() when absent). */
   outputDir?: string;
+  /** The most the full-output file takes on disk (default `DEFAULT_OUTPUT_BUDGET_BYTES`). */
+  outputBudgetBytes?: number;
+  /** Where full-output files' disk use is accounted (the workspace's quota). */
+  outputSpace?: OutputSpace;
   /** Told the root pid and marker once the program started, so a crash record can be kept (see run-registry). */
   onStart?: (run: { pid: number; marker: string; rootStartTime?: number }) => () => void;
   /** Opens a pipe as the program's fd 3 and returns what it wrote there as `statusText` (a sandbox reports through it). */
@@ -76,7 +83,12 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   const startedAt = performance.now();
   const elapsed = () => Math.round(performance.now() - startedAt);
   const onChange = options.onUpdate ? () => updates.schedule() : undefined;
-  const collector = new OutputCollector({ outputDir: options.outputDir, onChange });
+  const collector = new OutputCollector({
+    outputDir: options.outputDir,
+    onChange,
+    budgetBytes: options.outputBudgetBytes,
+    space: options.outputSpace,
+  });
   const updates = throttle(() => options.onUpdate?.(collector.snapshot()));
   const notRun = async (extra: Partial<ProcessOutcome>): Promise<ProcessOutcome> => ({
     exitCode: null,
@@ -92,6 +104,22 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   const [program, ...args] = options.argv;
   if (program === undefined) return notRun({ spawnError: "No program was given to run (argv is empty)." });
 
+  // One reused read buffer instead of a new one per read (why: output-socket.ts); a plain pipe if it fails.
+  let reader: Socket | undefined;
+  const socket = await openOutputSocket((bytes) => collector.take(bytes, () => reader?.resume())).catch(
+    () => undefined,
+  );
+  reader = socket?.reader;
+  const closeSocket = () => {
+    socket?.childEnd.destroy();
+    socket?.reader.destroy();
+  };
+  if (options.signal?.aborted) {
+    closeSocket();
+    return notRun({ cancelled: true });
+  }
+  const out = socket?.childEnd ?? "pipe";
+
   const marker = createRunMarker();
   let child: ChildProcess;
   try {
@@ -102,14 +130,18 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
       // where detached means a new console window).
       detached: process.platform !== "win32",
       // stdin closed: a command waiting for input ends instead of hanging the run.
-      stdio: options.statusPipe ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
+      stdio: options.statusPipe ? ["ignore", out, out, "pipe"] : ["ignore", out, out],
       windowsHide: true,
     });
   } catch (error) {
+    closeSocket();
     return notRun({ spawnError: await describeSpawnError(error, program, options.cwd) });
   }
+  // The child has its own copies of the socket's end; ours would keep the reader from ever ending.
+  socket?.childEnd.destroy();
   const pid = child.pid;
   if (pid === undefined) {
+    closeSocket();
     const error = await new Promise<unknown>((resolve) => child.once("error", resolve));
     return notRun({ spawnError: await describeSpawnError(error, program, options.cwd) });
   }
@@ -118,8 +150,10 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   // Read now, while the pid is surely ours: later scans use it to tell our tree from a reused pid.
   const rootStartTime = readProcessStartTime(pid);
   const forget = options.onStart?.({ pid, marker, rootStartTime });
-  const pipes = [child.stdout, child.stderr].filter((s): s is Readable => s !== null);
-  for (const pipe of pipes) collector.follow(pipe);
+  const pipes = socket
+    ? [socket.reader]
+    : [child.stdout, child.stderr].filter((s): s is Readable => s !== null);
+  if (!socket) for (const pipe of pipes) collector.follow(pipe);
   const status = options.statusPipe ? readStatus(child.stdio[3] as Readable | null | undefined) : undefined;
 
   let timedOut = false;
@@ -199,30 +233,26 @@ function readStatus(pipe: Readable | null | undefined): () => Promise<string> {
 
 /**
  * Reads what is left in the pipes. They close once every writer is gone; one held by a process that
- * escaped the kill (or is stuck) is abandoned after it stays silent for a while, or at the latest
- * after `PIPE_MAX_WAIT_MS`.
+ * escaped the kill (or is stuck) is abandoned once it stayed silent for a whole `PIPE_IDLE_MS`, or at
+ * the latest after `PIPE_MAX_WAIT_MS`.
  */
 async function drainPipes(pipes: Readable[], collector: OutputCollector): Promise<void> {
   const closed = Promise.all(pipes.map((pipe) => finished(pipe).catch(() => {})));
-  let idle: NodeJS.Timeout | undefined;
-  const arm = () => {
-    clearTimeout(idle);
-    idle = setTimeout(check, PIPE_IDLE_MS);
-  };
-  const check = () => {
+  let seen = collector.receivedBytes;
+  const idle = setInterval(() => {
     // Paused only while the full-output file catches up: that is progress, not silence.
-    if (collector.paused) return arm();
+    if (collector.paused || collector.receivedBytes !== seen) {
+      seen = collector.receivedBytes;
+      return;
+    }
     for (const pipe of pipes) pipe.destroy();
-  };
+  }, PIPE_IDLE_MS);
   const hardStop = setTimeout(() => {
     for (const pipe of pipes) pipe.destroy();
   }, PIPE_MAX_WAIT_MS);
-  for (const pipe of pipes) pipe.on("data", arm);
-  arm();
   await closed;
-  clearTimeout(idle);
+  clearInterval(idle);
   clearTimeout(hardStop);
-  for (const pipe of pipes) pipe.off("data", arm);
 }
 
 /** Calls `fn` at most every `UPDATE_INTERVAL_MS`, first call right away; nothing after `stop()`. */

@@ -157,6 +157,8 @@ export const en = {
     trimmed: "trimmed",
     trimmedHint: "The agent saw only the end of the output. The full output is saved at:",
     fullOutputError: (reason: string) => `The full output could not be saved: ${reason}`,
+    fullOutputCut: (budget: string, dropped: string, lines: string) =>
+      `It passed the ${budget} budget per command, so the file keeps its first and last parts: ${dropped} (${lines} lines) in the middle were left out.`,
     lines: (count: number) => (count === 1 ? "1 line" : `${count.toLocaleString()} lines`),
     preparing: "Preparing the command…",
   },
@@ -206,6 +208,10 @@ export const en = {
     sandboxNetwork: "Let sandboxed commands use the network",
     sandboxFailed: (reason: string) => `The sandbox setting was not changed: ${reason}`,
     environment: "Variables passed to commands (names only)",
+    savedOutputs: "Saved outputs",
+    savedOutputsUse: (used: string, quota: string) => `${used} of ${quota}`,
+    savedOutputsHint: (budget: string) =>
+      `The full output of a long command is kept in Pi Desk's data folder: at most ${budget} per command (past it the middle is left out), the oldest removed first when the workspace's outputs need more room.`,
     models: "Models and keys",
     about: "About",
     version: (version: string, shell: string) => `Pi Desk ${version}, ${shell} host`,

@@ -152,6 +152,8 @@ export const zh: Messages = {
     trimmed: "已截断",
     trimmedHint: "智能体只看到了输出的末尾。完整输出保存在：",
     fullOutputError: (reason: string) => `完整输出未能保存：${reason}`,
+    fullOutputCut: (budget: string, dropped: string, lines: string) =>
+      `输出超过了每条命令 ${budget} 的上限，文件只保留开头和结尾：中间的 ${dropped}（${lines} 行）被省略。`,
     lines: (count: number) => `${count.toLocaleString()} 行`,
     preparing: "正在准备命令…",
   },
@@ -199,6 +201,10 @@ export const zh: Messages = {
     sandboxNetwork: "允许沙箱中的命令访问网络",
     sandboxFailed: (reason: string) => `沙箱设置未更改：${reason}`,
     environment: "传给命令的环境变量（仅名称）",
+    savedOutputs: "保存的输出",
+    savedOutputsUse: (used: string, quota: string) => `已用 ${used}，共 ${quota}`,
+    savedOutputsHint: (budget: string) =>
+      `长命令的完整输出保存在 Pi Desk 的数据文件夹中：每条命令最多 ${budget}（超出部分省略中间），工作区的输出需要更多空间时先删除最旧的。`,
     models: "模型与密钥",
     about: "关于",
     version: (version: string, shell: string) => `Pi Desk ${version}，${shell} 主机`,

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from "@earendil-works/pi-coding-agent";
 import { afterAll, describe, expect, it } from "vitest";
+import { BATCH_BYTES } from "../../../../src/main/run-command/output/output-batches";
 import { OutputCollector } from "../../../../src/main/run-command/output/output-collector";
 
 const scratch = mkdtempSync(join(tmpdir(), "output-collector-test-"));
@@ -123,15 +124,29 @@ describe("OutputCollector", () => {
     expect(output.text.endsWith("z\ndone")).toBe(true);
   });
 
-  it("asks the caller to wait while the full-output file opens, then lets it go on", async () => {
+  it("takes a batch while the full-output file opens, asks the caller to wait when it is full, then lets it go on", async () => {
     const collector = new OutputCollector({ outputDir: scratch });
-    expect(collector.append(Buffer.alloc(DEFAULT_MAX_BYTES, 0x61))).toBe(true);
-    expect(collector.append(Buffer.from("b"))).toBe(false);
+    const piece = Buffer.alloc(64 * 1024, 0x61);
+    let taken = 1;
+    // Synchronous appends: the file cannot open meanwhile, so the output waits in the first batch.
+    while (collector.append(piece)) taken++;
+    expect(taken).toBe(BATCH_BYTES / piece.length);
     await collector.writable();
-    expect(collector.append(Buffer.from("c"))).toBe(true);
+    expect(collector.append(Buffer.from("b"))).toBe(true);
     const output = await collector.finish();
-    expect(readFileSync(output.fullOutputPath as string, "latin1")).toBe(
-      `${"a".repeat(DEFAULT_MAX_BYTES)}bc`,
-    );
+    expect(readFileSync(output.fullOutputPath as string, "latin1")).toBe(`${"a".repeat(BATCH_BYTES)}b`);
+  });
+
+  it("copies every chunk, so the caller may read into the same buffer again", async () => {
+    const collector = new OutputCollector({ outputDir: scratch });
+    const reused = Buffer.alloc(40_000);
+    for (const letter of "abc") {
+      reused.fill(`${letter}\n`);
+      if (!collector.append(reused)) await collector.writable();
+    }
+    const output = await collector.finish();
+    const expected = ["a", "b", "c"].map((l) => `${l}\n`.repeat(20_000)).join("");
+    expect(readFileSync(output.fullOutputPath as string, "latin1")).toBe(expected);
+    expect(output.text.endsWith("c\nc")).toBe(true);
   });
 });

@@ -89,6 +89,30 @@ describe.runIf(process.platform !== "win32")("runProcess: output", () => {
     },
   );
 
+  it("reads through a plain pipe when it cannot make its output socket (no usable temp folder)", async () => {
+    const saved = process.env.TMPDIR;
+    // os.tmpdir() follows TMPDIR at every call: the socket's private folder cannot be made there.
+    process.env.TMPDIR = join(outputDir, "no-such-folder");
+    try {
+      const outcome = await runProcess({
+        argv: bash("seq 1 100000; echo to-stderr >&2"),
+        cwd: outputDir,
+        env: TEST_ENV,
+        timeoutMs: 60_000,
+        outputDir,
+      });
+      expect(outcome.exitCode).toBe(0);
+      expect(outcome.output.totalLines).toBe(100_001);
+      expect(outcome.output.text.endsWith("100000\nto-stderr")).toBe(true);
+      expect(readFileSync(outcome.output.fullOutputPath as string, "utf8").split("\n")[99_999]).toBe(
+        "100000",
+      );
+    } finally {
+      process.env.TMPDIR = saved;
+      if (saved === undefined) delete process.env.TMPDIR;
+    }
+  });
+
   it("keeps the host's memory bounded while a command prints 200 MB", async () => {
     const rssBefore = process.memoryUsage().rss;
     const outcome = await run("head -c 200000000 /dev/zero | tr '\\0' a | fold -w 100");

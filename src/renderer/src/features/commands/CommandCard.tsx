@@ -2,7 +2,7 @@ import { memo, useCallback, useState } from "react";
 import type { CommandView } from "../../../../shared/commands";
 import type { DeskApi } from "../../../../shared/desk-api";
 import { useT } from "../../i18n/i18n";
-import { formatClock, formatDuration, reasonOf } from "../../lib/format";
+import { formatBytes, formatClock, formatDuration, reasonOf } from "../../lib/format";
 import { useAction } from "../../lib/use-action";
 import { useNow } from "../../lib/use-now";
 import { BackgroundState } from "../background/BackgroundState";
@@ -134,11 +134,18 @@ function RunningCard({ command, api }: { command: CommandView; api: DeskApi }) {
 /** A command that went on after the tool returned: its state and ports, its live output, and Stop. */
 function BackgroundCard({ command, api }: { command: CommandView; api: DeskApi }) {
   const tid = useTestId();
+  // Its full output is saved once it ended.
+  const full = useFullOutput(api, command);
   return (
     <CardFrame command={command}>
       <Decider command={command} />
       <BackgroundState command={command} />
-      <CommandOutput output={command.output} totalLines={command.totalLines} />
+      <CommandOutput
+        output={command.output}
+        totalLines={command.totalLines}
+        onOpenFull={command.details?.fullOutputPath ? full.show : undefined}
+      />
+      {full.dialog}
       {command.background?.status === "running" && (
         <div className="card-actions">
           <StopButton api={api} commandId={command.id} testId={tid("stop-button")} />
@@ -205,6 +212,16 @@ function FinishedCard({ command, api }: { command: CommandView; api: DeskApi }) 
           >
             {details.fullOutputPath}
           </button>
+          {details.fullOutputCut && (
+            <span data-testid={tid("full-output-cut")}>
+              {" "}
+              {t.command.fullOutputCut(
+                formatBytes(details.fullOutputCut.budgetBytes),
+                formatBytes(details.fullOutputCut.droppedBytes),
+                details.fullOutputCut.droppedLines.toLocaleString(),
+              )}
+            </span>
+          )}
         </p>
       )}
       {details?.fullOutputError && (

@@ -2,6 +2,7 @@ import { useId } from "react";
 import type { DeskApi } from "../../../../shared/desk-api";
 import type { CommandLimits, HostState } from "../../../../shared/host-state";
 import { dictionaries, type Language, useI18n } from "../../i18n/i18n";
+import { formatBytes } from "../../lib/format";
 import { ModelSetup } from "../models/ModelSetup";
 import { BackgroundCapSetting } from "./BackgroundCapSetting";
 import { RulesEditor } from "./RulesEditor";
@@ -64,7 +65,7 @@ export function SettingsView({ host, api }: { host: HostState; api: DeskApi }) {
   );
 }
 
-/** What every command runs under: the allowlist, the timeouts and the names of the variables passed. */
+/** What every command runs under: the allowlist, the timeouts, the variables passed and the room for saved outputs. */
 export function LimitsPanel({ limits }: { limits: CommandLimits }) {
   const { t } = useI18n();
   return (
@@ -96,6 +97,14 @@ export function LimitsPanel({ limits }: { limits: CommandLimits }) {
             </li>
           ))}
         </ul>
+      </dd>
+      <dt>{t.settings.savedOutputs}</dt>
+      <dd data-testid="saved-outputs">
+        {t.settings.savedOutputsUse(
+          formatBytes(limits.savedOutputs.usedBytes),
+          formatBytes(limits.savedOutputs.quotaBytes),
+        )}
+        <p className="muted">{t.settings.savedOutputsHint(formatBytes(limits.savedOutputs.budgetBytes))}</p>
       </dd>
     </dl>
   );

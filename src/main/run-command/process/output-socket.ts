@@ -1,0 +1,110 @@
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { connect, createServer, type Server, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/*
+ * Why the host makes its own socket for a command's output instead of spawn's `stdio: "pipe"`:
+ *
+ * For every read from a pipe, Node allocates a fresh buffer (up to 64 KiB), and a buffer is freed only
+ * when V8 collects its object. A flood of output makes those buffers far faster than V8 collects (its
+ * collections follow the JavaScript heap, not these buffers), so 20 to 40 MiB of dead buffers pile up
+ * between collections. For one command printing 256 MiB (`npm run bench -- --phases memory`), a bare
+ * drain grew the host by 29-34 MiB, 31 MiB of it buffers, and run_command by 33 MiB, nearly all of it
+ * buffers too. Read with `onread`, every chunk lands in one buffer reused for the whole command: nothing
+ * is allocated per read, and the same command grows the host by about 9 MiB, 2.8 MiB of it buffers (this
+ * one and the two write batches of output-batches.ts), the rest V8 heap for the live view's strings.
+ *
+ * spawn cannot hand out such a socket, and Node has no socketpair(), so the host connects one through a
+ * listening socket that lives a few milliseconds in a private 0700 folder. The child gets the accepted
+ * end as both its stdout and its stderr (run_command merges them with `exec 2>&1` anyway): a Unix
+ * stream socket, which is what `stdio: "pipe"` gives it too (libuv makes a socket pair).
+ */
+
+/** Each read lands in one buffer of this size, reused for the whole command. */
+const READ_BUFFER_BYTES = 64 * 1024;
+
+/** The reading end proves it is ours with this many random bytes before the other end goes to the child. */
+const TOKEN_BYTES = 16;
+
+/** A connection that does not prove itself in time is dropped, and the command falls back to a pipe. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+/** A command's output channel: the end the child writes to, and the host's reading end. */
+export interface OutputSocket {
+  /** Give it to spawn as fd 1 and 2, then destroy it: the child holds its own copies. */
+  childEnd: Socket;
+  /**
+   * The host's end. `onData` gets every chunk (a view of the shared buffer, valid during the call only);
+   * when it returns false reading stops until `reader.resume()`. Ends when every copy of the child's end
+   * is closed.
+   */
+  reader: Socket;
+}
+
+/**
+ * Opens an output socket, or rejects (the caller then uses an ordinary pipe). Not on Windows, where
+ * these are named pipes and this was never tried.
+ */
+export async function openOutputSocket(onData: (bytes: Buffer) => boolean): Promise<OutputSocket> {
+  if (process.platform === "win32") throw new Error("Output sockets are not used on Windows.");
+  const dir = await mkdtemp(join(tmpdir(), "pi-desk-out-"));
+  const server = createServer();
+  try {
+    const path = join(dir, "s");
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(path, resolve);
+    });
+    const token = randomBytes(TOKEN_BYTES);
+    const accepted = acceptOurs(server, token);
+    const buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+    const reader = connect({
+      path,
+      onread: { buffer, callback: (bytes) => onData(buffer.subarray(0, bytes)) },
+    });
+    reader.on("error", () => {});
+    reader.write(token);
+    try {
+      return { childEnd: await accepted, reader };
+    } catch (error) {
+      reader.destroy();
+      throw error;
+    }
+  } finally {
+    // The connection outlives both: closing the server removes its socket file, then the folder goes.
+    server.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The accepted connection that first sends `token`. Only this user can reach the private folder, but a
+ * command of theirs could still connect: such a connection never gets the child's output.
+ */
+function acceptOurs(server: Server, token: Buffer): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error("The output socket did not connect.")),
+      CONNECT_TIMEOUT_MS,
+    );
+    server.on("connection", (socket) => {
+      let got = Buffer.alloc(0);
+      socket.on("error", () => {});
+      socket.on("data", (chunk: Buffer) => {
+        got = Buffer.concat([got, chunk]);
+        if (got.length < TOKEN_BYTES) return;
+        socket.removeAllListeners("data");
+        if (got.length !== TOKEN_BYTES || !timingSafeEqual(got, token)) {
+          socket.destroy();
+          return;
+        }
+        // Nothing more is read on this end: from now on only the child writes, into the reader.
+        socket.pause();
+        clearTimeout(timer);
+        resolve(socket);
+      });
+    });
+  });
+}
