@@ -2,6 +2,8 @@ import type { AgentSession, AgentSessionEvent } from "@earendil-works/pi-coding-
 import type { CommandView, RunCommandDetails, RunCommandProgress } from "../../shared/commands";
 import type { HostEvent } from "../../shared/host-events";
 import type { AssistantItem, ToolItem, TranscriptItem } from "../../shared/transcript";
+import type { ResponseHint } from "./provider-error";
+import { type FailedRequest, TurnErrors } from "./turn-errors";
 
 /** A message of a session's conversation, as Pi stores it. */
 type AgentMessage = AgentSession["messages"][number];
@@ -32,12 +34,24 @@ export class SessionProjection {
   private currentAssistant: AssistantItem | undefined;
   /** The text of the latest assistant message: the one whose tool calls are running. */
   private lastAssistantText = "";
+  private readonly turnErrors: TurnErrors;
 
   constructor(
     private readonly emit: (event: HostEvent) => void,
     private readonly cwd: string,
     private readonly maxTimeoutSeconds: number,
-  ) {}
+    /** What the host saw of a provider's failed HTTP response since a moment (status, `Retry-After`). */
+    responseHint?: (since: number) => ResponseHint | undefined,
+  ) {
+    this.turnErrors = new TurnErrors(
+      {
+        put: (item, live) => this.put(item, live),
+        replace: (item) => this.replace(item),
+        nextId: () => this.nextId("e"),
+      },
+      responseHint,
+    );
+  }
 
   /** Rebuilds the projection from a stored conversation (reopening a session), without emitting. */
   load(messages: readonly AgentMessage[]): void {
@@ -46,7 +60,12 @@ export class SessionProjection {
       if (m.role === "user") this.put({ kind: "user", id: this.nextId("u"), text: textOf(m.content) });
       if (m.role === "assistant") {
         const item = this.assistantItem(message, false);
-        if (item.text || item.thinking || item.error) this.put(item);
+        if (item.text || item.thinking) this.put(item);
+        if (isFailed(message)) {
+          // A stored session keeps the request that failed last, not how many were tried.
+          this.turnErrors.failed(message, false);
+          this.turnErrors.turnOver();
+        }
         for (const block of blocksOf(m.content))
           if (block.type === "toolCall") this.toolStarted(block, false);
       }
@@ -69,11 +88,13 @@ export class SessionProjection {
         this.setRunning(true);
         return;
       case "agent_settled":
+        this.turnErrors.turnOver();
         this.setRunning(false);
         return;
       case "message_start": {
         const role = (event.message as { role: string }).role;
         if (role === "user") {
+          this.turnErrors.turnOver();
           this.put(
             {
               kind: "user",
@@ -113,7 +134,9 @@ export class SessionProjection {
         const final = { ...this.assistantItem(event.message, false), id: current.id };
         this.currentAssistant = undefined;
         this.lastAssistantText = final.text;
+        // A failed request's empty message renders as nothing; the turn's error entry tells the story.
         this.replace(final);
+        if (isFailed(event.message)) this.turnErrors.failed(event.message);
         return;
       }
       case "tool_execution_start":
@@ -131,15 +154,11 @@ export class SessionProjection {
         this.toolEnded(event.toolCallId, { ...event.result, isError: event.isError }, true);
         return;
       case "auto_retry_start":
-        this.notice(
-          "info",
-          `The model's provider failed (${event.errorMessage}); retrying in ${Math.round(event.delayMs / 1000)} s ` +
-            `(attempt ${event.attempt} of ${event.maxAttempts}).`,
-        );
+        // `maxAttempts` is Pi's `retry.maxRetries`: the retries after the first request.
+        this.turnErrors.retrying(event.delayMs, event.maxAttempts, event.errorMessage);
         return;
       case "auto_retry_end":
-        if (!event.success)
-          this.notice("error", `Retrying did not help: ${event.finalError ?? "the provider failed"}.`);
+        this.turnErrors.retryEnded(event.success);
         return;
     }
   }
@@ -248,7 +267,7 @@ export class SessionProjection {
   }
 
   private assistantItem(message: AgentMessage, streaming: boolean): AssistantItem {
-    const m = message as { content?: unknown; stopReason?: string; errorMessage?: string };
+    const m = message as { content?: unknown };
     const blocks = blocksOf(m.content);
     const item: AssistantItem = {
       kind: "assistant",
@@ -257,16 +276,7 @@ export class SessionProjection {
       thinking: blocks.map((b) => (b.type === "thinking" ? (b.thinking ?? "") : "")).join(""),
       streaming,
     };
-    if (m.stopReason === "error") {
-      item.error =
-        `${m.errorMessage ?? "The model's provider returned an error."} Check the model and its API key in ` +
-        "settings, or try again.";
-    }
     return item;
-  }
-
-  private notice(level: "info" | "error", text: string): void {
-    this.put({ kind: "notice", id: this.nextId("n"), level, text }, true);
   }
 
   private setRunning(running: boolean): void {
@@ -292,6 +302,11 @@ export class SessionProjection {
     this.assistantCount += 1;
     return `${prefix}${this.assistantCount}`;
   }
+}
+
+/** An assistant message that ended in a provider error. */
+function isFailed(message: unknown): message is FailedRequest {
+  return (message as { stopReason?: string }).stopReason === "error";
 }
 
 function blocksOf(content: unknown): ContentBlock[] {

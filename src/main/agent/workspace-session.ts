@@ -110,7 +110,12 @@ export class WorkspaceSession {
     };
     const outputDir = `${dataDir}/outputs`;
     await pruneFullOutputs(outputDir);
-    const projection = new SessionProjection(options.emit, workspace.path, limits.maxTimeoutSeconds);
+    const projection = new SessionProjection(
+      options.emit,
+      workspace.path,
+      limits.maxTimeoutSeconds,
+      (since) => options.models.failures.since(since),
+    );
     // The tool is created before the session (Pi needs it), and asks through the session once it exists.
     let self: WorkspaceSession | undefined;
     const tool = createRunCommandTool({

@@ -36,7 +36,6 @@ export const en = {
     agent: "Pi",
     thinking: "Thinking",
     streaming: "Writing…",
-    providerError: "The model's provider returned an error.",
     promptLabel: "Message to the agent",
     promptPlaceholder: "Ask about the repository… (Enter sends, Shift+Enter for a new line)",
     send: "Send",
@@ -48,6 +47,36 @@ export const en = {
     copyCode: "Copy",
     copied: "Copied",
     copyCodeLabel: (language: string) => `Copy this ${language} code`,
+  },
+  turnError: {
+    title: {
+      auth: "The provider refused the API key",
+      model: "The provider does not know this model",
+      "rate-limit": "The provider's rate limit was reached",
+      provider: "The provider failed on its side",
+      network: "The provider could not be reached",
+      other: "The model's provider returned an error",
+    },
+    advice: {
+      auth: "Check the key for this provider: set it again under Set up models, in the environment, or in Pi's auth.json.",
+      model:
+        "Check the model name: pick another model, or correct its id in Pi's models.json to one the provider serves.",
+      "rate-limit": "Wait a moment before sending again, or pick another model.",
+      provider: "Nothing is wrong with your key or settings. Try again later, or pick another model.",
+      network:
+        "Check the network connection, and that the provider's baseUrl in Pi's models.json is right and its server is running.",
+      other: "Try again; if it keeps failing, check the model's settings.",
+    },
+    status: (status: number) => `HTTP ${status}`,
+    retrying: (retry: number, of: number) => `Retrying (${retry} of ${of})…`,
+    retryingIn: (seconds: number) => `next request in ${seconds} s`,
+    failedAfter: (attempts: number) => (attempts === 1 ? "Failed." : `Failed after ${attempts} requests.`),
+    recovered: (attempts: number) => `Answered on request ${attempts}.`,
+    waitSeconds: (seconds: number) => `The provider asks to wait ${seconds} s before trying again.`,
+    waitMinutes: (minutes: number) =>
+      `The provider asks to wait ${minutes === 1 ? "a minute" : `${minutes} minutes`} before trying again.`,
+    waitOver: "The wait the provider asked for is over: you can send again.",
+    details: "Details from the provider",
   },
   tool: {
     running: "running",
