@@ -150,11 +150,11 @@ export class DeskHost {
     setModel: async ({ provider, id }) => {
       const model = this.models.pick({ provider, id });
       if (!model) throw new Error(`There is no model "${provider}/${id}". Pick one from the list.`);
-      await this.requireSession().agent.setModel(model);
+      await this.requireSession().setModel(model);
       this.emit({ type: "models-changed", models: this.modelsState() });
     },
     setThinkingLevel: async ({ level }) => {
-      this.requireSession().agent.setThinkingLevel(level);
+      await this.requireSession().setThinkingLevel(level);
       this.emit({ type: "models-changed", models: this.modelsState() });
     },
     setApiKey: async ({ provider, key }) => {
@@ -216,6 +216,7 @@ export class DeskHost {
       current: current ? { provider: current.provider, id: current.id } : null,
       thinkingLevel: (agent?.thinkingLevel ?? "off") as ThinkingLevel,
       ...(problem ? { problem } : {}),
+      ...(this.session?.unavailableModel ? { unavailable: this.session.unavailableModel } : {}),
     };
   }
 

@@ -103,6 +103,12 @@ export const en = {
     keyFailed: (reason: string) => `The key was not saved: ${reason}`,
     hasKey: "configured",
     changeFailed: (reason: string) => `Could not change the model: ${reason}`,
+    unavailable: {
+      chat: (model: string) =>
+        `This chat used ${model}, which is gone (no longer among Pi's models, or its provider has no key). Pick a model to go on.`,
+      workspace: (model: string) =>
+        `This workspace's model ${model} is gone (no longer among Pi's models, or its provider has no key). Pick a model to go on.`,
+    },
     levels: {
       off: "off",
       minimal: "minimal",

@@ -95,7 +95,13 @@ export const zh: Messages = {
     keySaved: (provider: string) => `已保存 ${provider} 的密钥。`,
     keyFailed: (reason: string) => `密钥未保存：${reason}`,
     hasKey: "已配置",
-    changeFailed: (reason: string) => `无法更改模型：${reason}`,
+    changeFailed: (reason: string) => `无法切换模型：${reason}`,
+    unavailable: {
+      chat: (model: string) =>
+        `这个对话用的是 ${model}，它已不可用（不在 Pi 的模型列表中，或其服务商没有密钥）。请选择一个模型继续。`,
+      workspace: (model: string) =>
+        `这个工作区的模型 ${model} 已不可用（不在 Pi 的模型列表中，或其服务商没有密钥）。请选择一个模型继续。`,
+    },
     levels: {
       off: "关闭",
       minimal: "极低",
