@@ -54,6 +54,8 @@ export interface DeskApi {
   setSandbox(params: { enabled: boolean; network: boolean }): Promise<void>;
   /** The workspace's command decisions from the audit log, newest first, optionally filtered by text. */
   getHistory(params: { query?: string; limit?: number }): Promise<AuditEntry[]>;
+  /** Turn notifications of commands waiting for approval on or off (kept across restarts). */
+  setNotifications(params: { enabled: boolean }): Promise<void>;
   /** Receive every event the host pushes, in order. */
   onHostEvent(listener: (event: HostEvent) => void): Unsubscribe;
 }
@@ -94,6 +96,7 @@ export const DESK_METHODS = [
   "removeRule",
   "setSandbox",
   "getHistory",
+  "setNotifications",
 ] as const satisfies readonly DeskMethod[];
 
 // A method added to DeskApi but not to DESK_METHODS fails to compile here.

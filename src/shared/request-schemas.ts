@@ -62,6 +62,7 @@ export const requestSchemas = {
   updateRule: Params({ id: Id, rule: RuleDraftSchema }),
   removeRule: Params({ id: Id }),
   setSandbox: Params({ enabled: Type.Boolean(), network: Type.Boolean() }),
+  setNotifications: Params({ enabled: Type.Boolean() }),
   getHistory: Params({
     query: Type.Optional(Type.String({ maxLength: 1000 })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),

@@ -45,6 +45,7 @@ export function hostState(overrides: Partial<HostState> = {}): HostState {
     },
     models: someModels,
     rules: [],
+    notifications: true,
     ...overrides,
   };
 }

@@ -3,6 +3,7 @@ import { app, type BrowserWindow, dialog, ipcMain, type OpenDialogOptions } from
 import { errorMessage } from "../base/errors";
 import { DeskHost } from "../core/desk-host";
 import { resolveWorkspace } from "../core/workspace";
+import { watchWaitingCommands } from "./attention";
 import { registerDeskIpc } from "./ipc";
 import { createKeychainSecretStore } from "./keychain-secrets";
 import { createMainWindow, rendererUrl } from "./window";
@@ -54,6 +55,7 @@ async function start(): Promise<void> {
   }
   // Registered before the page's scripts run (loading is asynchronous), so its first call finds a handler.
   const unregister = registerDeskIpc(ipcMain, host, window.webContents, rendererUrl());
+  const unwatch = watchWaitingCommands(host, window, app);
   // Quitting kills every running command's process tree and closes the Pi session first: commands run
   // detached, so a quit that did not wait would leave them running (until the next start reaps them).
   let state: "open" | "closing" | "closed" = "open";
@@ -63,6 +65,7 @@ async function start(): Promise<void> {
     if (state === "closing") return;
     state = "closing";
     unregister();
+    unwatch();
     void host.dispose().finally(() => {
       state = "closed";
       app.quit();

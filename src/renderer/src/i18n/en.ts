@@ -78,6 +78,19 @@ export const en = {
     waitOver: "The wait the provider asked for is over: you can send again.",
     details: "Details from the provider",
   },
+  attention: {
+    title: "Pi Desk: a command waits for your approval",
+    toggle: "Notify me when a command waits for approval while Pi Desk is not in front",
+    allow: "Allow notifications",
+    permission: {
+      default: "This browser has not been allowed to show notifications yet.",
+      granted: "This browser shows them.",
+      denied:
+        "This browser blocks notifications from this page: allow them in the browser's site settings, then reload.",
+      unsupported: "This browser cannot show notifications.",
+    },
+    changeFailed: (reason: string) => `Could not change notifications: ${reason}`,
+  },
   tool: {
     running: "running",
     done: "done",
@@ -205,6 +218,7 @@ export const en = {
 
   settings: {
     heading: "Settings",
+    notifications: "Notifications",
     language: "Language",
     languageNames: { en: "English", "zh-CN": "简体中文" },
     rules: "Rules",

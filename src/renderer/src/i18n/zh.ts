@@ -73,6 +73,18 @@ export const zh: Messages = {
     waitOver: "服务商要求的等待时间已过，可以再次发送。",
     details: "服务商给出的详细信息",
   },
+  attention: {
+    title: "Pi Desk：有命令等待你批准",
+    toggle: "Pi Desk 不在前台时，有命令等待批准就通知我",
+    allow: "允许通知",
+    permission: {
+      default: "尚未允许此浏览器显示通知。",
+      granted: "此浏览器会显示通知。",
+      denied: "此浏览器阻止了本页面的通知：请在浏览器的网站设置中允许，然后重新加载。",
+      unsupported: "此浏览器无法显示通知。",
+    },
+    changeFailed: (reason: string) => `无法更改通知设置：${reason}`,
+  },
   tool: {
     running: "运行中",
     done: "完成",
@@ -197,6 +209,7 @@ export const zh: Messages = {
 
   settings: {
     heading: "设置",
+    notifications: "通知",
     language: "语言",
     languageNames: { en: "English", "zh-CN": "简体中文" },
     rules: "规则",

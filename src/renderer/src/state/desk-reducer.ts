@@ -39,6 +39,8 @@ function reduceHost(host: HostState, event: Exclude<HostEvent, { type: "snapshot
       return { ...host, rules: event.rules, rulesProblem: event.problem };
     case "models-changed":
       return { ...host, models: event.models };
+    case "notifications-changed":
+      return host.notifications === event.enabled ? host : { ...host, notifications: event.enabled };
     default: {
       const session = host.session;
       if (!session) return host;
@@ -48,7 +50,10 @@ function reduceHost(host: HostState, event: Exclude<HostEvent, { type: "snapshot
   }
 }
 
-type SessionEvent = Exclude<HostEvent, { type: "snapshot" | "rules-changed" | "models-changed" }>;
+type SessionEvent = Exclude<
+  HostEvent,
+  { type: "snapshot" | "rules-changed" | "models-changed" | "notifications-changed" }
+>;
 
 function reduceSession(session: SessionState, event: SessionEvent): SessionState {
   switch (event.type) {

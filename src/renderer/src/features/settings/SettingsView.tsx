@@ -3,6 +3,7 @@ import type { DeskApi } from "../../../../shared/desk-api";
 import type { CommandLimits, HostState } from "../../../../shared/host-state";
 import { dictionaries, type Language, useI18n } from "../../i18n/i18n";
 import { ModelSetup } from "../models/ModelSetup";
+import { NotificationSettings } from "./NotificationSettings";
 import { RulesEditor } from "./RulesEditor";
 import { SandboxSettings } from "./SandboxSettings";
 
@@ -48,6 +49,10 @@ export function SettingsView({ host, api }: { host: HostState; api: DeskApi }) {
           <SandboxSettings sandbox={host.limits.sandbox} api={api} />
         </section>
       )}
+      <section className="settings-section">
+        <h3>{t.settings.notifications}</h3>
+        <NotificationSettings enabled={host.notifications} shell={host.shell} api={api} />
+      </section>
       <section className="settings-section">
         <h3>{t.settings.models}</h3>
         <ModelSetup models={host.models} api={api} />
