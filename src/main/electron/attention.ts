@@ -1,4 +1,4 @@
-import { type App, type BrowserWindow, type NativeImage, Notification, nativeImage } from "electron";
+import type { App, BrowserWindow, NativeImage, Notification, nativeImage } from "electron";
 import { WAITING_TITLE, waitingBody, waitingChanges, waitingIds } from "../../shared/attention";
 import { HOST_EVENT_CHANNEL } from "../../shared/desk-api";
 import type { HostEvent } from "../../shared/host-events";
@@ -12,8 +12,23 @@ import type { DeskHost } from "../core/desk-host";
  * the main process's anyway. The page's `Notification` could not raise a minimised window reliably.
  */
 
+/** The parts of Electron the watch uses, passed in so it can be tested where Electron cannot run. */
+export interface AttentionShell {
+  /** The app, for the dock/launcher badge. */
+  app: Pick<App, "setBadgeCount">;
+  /** The main window: whether it is in front, bringing it forward, the Windows overlay, its page. */
+  window: BrowserWindow;
+  /** Electron's main-process `Notification` class. */
+  Notification: typeof Notification;
+  /** Electron's `nativeImage`, for the overlay dot. */
+  nativeImage: Pick<typeof nativeImage, "createFromBitmap">;
+  /** The OS (`process.platform`). */
+  platform: NodeJS.Platform;
+}
+
 /** Keeps the OS notifications and the dock/taskbar badge in step with the commands waiting. */
-export function watchWaitingCommands(host: DeskHost, window: BrowserWindow, app: App): () => void {
+export function watchWaitingCommands(host: DeskHost, shell: AttentionShell): () => void {
+  const { app, window, Notification, platform } = shell;
   const shown = new Map<string, Notification>();
   let known = new Set<string>();
   let overlay: NativeImage | undefined;
@@ -54,9 +69,9 @@ export function watchWaitingCommands(host: DeskHost, window: BrowserWindow, app:
 
   /** The count on the dock (macOS) or launcher (Linux, Unity); an overlay dot on the Windows taskbar. */
   const showBadge = (count: number) => {
-    if (process.platform === "win32") {
+    if (platform === "win32") {
       if (window.isDestroyed()) return;
-      overlay ??= dotImage();
+      overlay ??= dotImage(shell.nativeImage);
       window.setOverlayIcon(count > 0 ? overlay : null, count > 0 ? WAITING_TITLE : "");
       return;
     }
@@ -81,7 +96,7 @@ export function watchWaitingCommands(host: DeskHost, window: BrowserWindow, app:
 }
 
 /** A 16×16 red dot for the Windows taskbar overlay, drawn in memory (BGRA), so no icon file is needed. */
-function dotImage(): NativeImage {
+function dotImage(images: AttentionShell["nativeImage"]): NativeImage {
   const size = 16;
   const pixels = Buffer.alloc(size * size * 4);
   for (let y = 0; y < size; y++) {
@@ -90,5 +105,5 @@ function dotImage(): NativeImage {
       pixels.set(inside ? [0x2e, 0x22, 0xcf, 0xff] : [0, 0, 0, 0], (y * size + x) * 4);
     }
   }
-  return nativeImage.createFromBitmap(pixels, { width: size, height: size });
+  return images.createFromBitmap(pixels, { width: size, height: size });
 }
