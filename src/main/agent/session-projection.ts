@@ -2,23 +2,15 @@ import type { AgentSession, AgentSessionEvent } from "@earendil-works/pi-coding-
 import type { CommandView, RunCommandDetails, RunCommandProgress } from "../../shared/commands";
 import type { HostEvent } from "../../shared/host-events";
 import type { AssistantItem, ToolItem, TranscriptItem } from "../../shared/transcript";
+import { blocksOf, type ContentBlock, isFailed, textOf } from "./message-content";
 import type { ResponseHint } from "./provider-error";
-import { type FailedRequest, TurnErrors } from "./turn-errors";
+import { TurnErrors } from "./turn-errors";
 
 /** A message of a session's conversation, as Pi stores it. */
 type AgentMessage = AgentSession["messages"][number];
 
 /** The first lines of a read-only tool's result shown in the transcript. */
 const TOOL_RESULT_PREVIEW_LINES = 8;
-
-type ContentBlock = {
-  type: string;
-  text?: string;
-  thinking?: string;
-  id?: string;
-  name?: string;
-  arguments?: unknown;
-};
 
 /**
  * The conversation as the UI sees it, kept by the host so that any client (a reload, a second tab) can be
@@ -269,14 +261,13 @@ export class SessionProjection {
   private assistantItem(message: AgentMessage, streaming: boolean): AssistantItem {
     const m = message as { content?: unknown };
     const blocks = blocksOf(m.content);
-    const item: AssistantItem = {
+    return {
       kind: "assistant",
       id: this.nextId("a"),
       text: blocks.map((b) => (b.type === "text" ? (b.text ?? "") : "")).join(""),
       thinking: blocks.map((b) => (b.type === "thinking" ? (b.thinking ?? "") : "")).join(""),
       streaming,
     };
-    return item;
   }
 
   private setRunning(running: boolean): void {
@@ -302,21 +293,4 @@ export class SessionProjection {
     this.assistantCount += 1;
     return `${prefix}${this.assistantCount}`;
   }
-}
-
-/** An assistant message that ended in a provider error. */
-function isFailed(message: unknown): message is FailedRequest {
-  return (message as { stopReason?: string }).stopReason === "error";
-}
-
-function blocksOf(content: unknown): ContentBlock[] {
-  return Array.isArray(content) ? (content as ContentBlock[]) : [];
-}
-
-/** The text of a message's content: a plain string, or its text blocks joined. */
-function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  return blocksOf(content)
-    .map((block) => (block.type === "text" ? (block.text ?? "") : ""))
-    .join("");
 }
