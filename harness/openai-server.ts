@@ -128,9 +128,18 @@ export async function startOpenAiServer(replies: ModelReplies): Promise<OpenAiSe
   };
 }
 
-/** An OpenAI-style error reply: `{"error":{"message",...}}` with the status, as real providers send it. */
+/** An OpenAI-style error reply: `{"error":{"message","type","code"}}` with the status, as OpenAI sends it. */
 export function errorReply(status: number, message: string, headers?: Record<string, string>): ModelReply {
-  const type =
-    status === 401 ? "invalid_request_error" : status === 429 ? "rate_limit_error" : "server_error";
-  return { status, body: { error: { message, type, code: null } }, headers };
+  // The type and code OpenAI gives each status; Pi reads them too (it retries a body saying "server_error").
+  const [type, code] =
+    status >= 500
+      ? ["server_error", null]
+      : status === 429
+        ? ["requests", "rate_limit_exceeded"]
+        : status === 404
+          ? ["invalid_request_error", "model_not_found"]
+          : status === 401
+            ? ["invalid_request_error", "invalid_api_key"]
+            : ["invalid_request_error", null];
+  return { status, body: { error: { message, type, param: null, code } }, headers };
 }

@@ -22,8 +22,13 @@ afterEach(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-async function startHost(replies: Parameters<typeof startOpenAiServer>[0]): Promise<DeskHost> {
+async function startHost(
+  replies: Parameters<typeof startOpenAiServer>[0],
+  options: { serverGone?: boolean } = {},
+): Promise<DeskHost> {
   server = await startOpenAiServer(replies);
+  // A baseUrl where nothing listens any more: the connection is refused.
+  if (options.serverGone) await server.close();
   root = mkdtempSync(join(tmpdir(), "pi-desk-errors-"));
   mkdirSync(join(root, "repo"));
   const agentDir = process.env.PI_CODING_AGENT_DIR as string;
@@ -103,5 +108,31 @@ describe("a provider that keeps failing", () => {
     );
     expect(turnErrors(host)[0]?.attempts).toBe(server?.requests.length);
     expect(host.state().session?.transcript.at(-1)).toMatchObject({ kind: "assistant", text: "Here I am." });
+  });
+
+  it("a model name the provider does not serve is a model error, with Pi's text taken apart", async () => {
+    const host = await startHost(() =>
+      errorReply(404, "The model `m1` does not exist or you do not have access to it."),
+    );
+    await host.handlers.prompt({ text: "Hello" });
+    await waitFor(() => host.state().session?.running === false && turnErrors(host).length === 1);
+    expect(turnErrors(host)[0]).toMatchObject({
+      errorKind: "model",
+      status: 404,
+      message: "The model `m1` does not exist or you do not have access to it.",
+      attempts: 1,
+    });
+    // Pi's text for it: the status, then the body's error object as JSON.
+    expect(turnErrors(host)[0]?.raw).toMatch(/^404: \{"message":"The model `m1` does not exist/);
+  });
+
+  it("a server that cannot be reached is a network error, retried like a server error", async () => {
+    const host = await startHost(() => ({ text: "never" }), { serverGone: true });
+    await host.handlers.prompt({ text: "Hello" });
+    await waitFor(() => host.state().session?.running === false && turnErrors(host)[0]?.state === "failed");
+    const [error] = turnErrors(host);
+    expect(error).toMatchObject({ errorKind: "network", attempts: 4 });
+    expect(error?.raw).toMatch(/ECONNREFUSED/);
+    expect(error).not.toHaveProperty("status");
   });
 });
