@@ -58,6 +58,8 @@ export interface DeskApi {
   setBackgroundCap(params: { seconds: number }): Promise<void>;
   /** The workspace's command decisions from the audit log, newest first, optionally filtered by text. */
   getHistory(params: { query?: string; limit?: number }): Promise<AuditEntry[]>;
+  /** Turn notifications of commands waiting for approval on or off (kept across restarts). */
+  setNotifications(params: { enabled: boolean }): Promise<void>;
   /** Receive every event the host pushes, in order. */
   onHostEvent(listener: (event: HostEvent) => void): Unsubscribe;
 }
@@ -100,6 +102,7 @@ export const DESK_METHODS = [
   "keepRunning",
   "setBackgroundCap",
   "getHistory",
+  "setNotifications",
 ] as const satisfies readonly DeskMethod[];
 
 // A method added to DeskApi but not to DESK_METHODS fails to compile here.

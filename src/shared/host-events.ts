@@ -89,6 +89,23 @@ export interface SavedOutputsEvent {
   savedOutputs: SavedOutputsState;
 }
 
+/** Notifications of waiting commands were turned on or off. */
+export interface NotificationsChangedEvent {
+  type: "notifications-changed";
+  /** Whether they are on now. */
+  enabled: boolean;
+}
+
+/**
+ * Show and focus a command's card: the person clicked the OS notification about it. Only the shell that
+ * raised the notification sends it, to its own window; it changes no state.
+ */
+export interface FocusCommandEvent {
+  type: "focus-command";
+  /** The command's id. */
+  id: string;
+}
+
 /** Everything the host pushes to the UI, discriminated by `type`. */
 export type HostEvent =
   | SnapshotEvent
@@ -100,4 +117,6 @@ export type HostEvent =
   | CommandOutputEvent
   | RulesChangedEvent
   | ModelsChangedEvent
-  | SavedOutputsEvent;
+  | SavedOutputsEvent
+  | NotificationsChangedEvent
+  | FocusCommandEvent;

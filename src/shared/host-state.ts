@@ -34,6 +34,8 @@ export interface HostState {
   rules: CommandRule[];
   /** Why the workspace's rules file could not be read (its rules are then not in force), when it could not. */
   rulesProblem?: string;
+  /** Whether a command that starts waiting while the window is not in front raises an OS notification. */
+  notifications: boolean;
 }
 
 /** The open conversation. */

@@ -28,4 +28,19 @@ export interface ModelsState {
   thinkingLevel: ThinkingLevel;
   /** When no model can be used: what to do about it. */
   problem?: string;
+  /**
+   * A model this chat was meant to use but cannot, because it is gone (no longer among Pi's models, or its
+   * provider has no key): the one a reopened chat used, or the workspace's default for new chats.
+   */
+  unavailable?: UnavailableModel;
+}
+
+/** A model that was chosen once and can no longer be used. */
+export interface UnavailableModel {
+  /** The provider's id. */
+  provider: string;
+  /** The model's id. */
+  id: string;
+  /** Whose choice it was: the reopened chat's, or the workspace's default for new chats. */
+  of: "chat" | "workspace";
 }

@@ -71,6 +71,7 @@ export const requestSchemas = {
       maximum: BACKGROUND_CAP_RANGE.maxSeconds,
     }),
   }),
+  setNotifications: Params({ enabled: Type.Boolean() }),
   getHistory: Params({
     query: Type.Optional(Type.String({ maxLength: 1000 })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),

@@ -18,8 +18,6 @@ export interface AssistantItem {
   thinking: string;
   /** Still streaming. */
   streaming: boolean;
-  /** The provider's error, said plainly, when the message ended in one. */
-  error?: string;
 }
 
 /** A call of one of Pi's read-only tools (read, grep, find, ls), shown compactly. */
@@ -55,5 +53,36 @@ export interface NoticeItem {
   text: string;
 }
 
+/** What kind of failure a provider error is, which decides the advice shown with it. */
+export type TurnErrorKind = "auth" | "model" | "rate-limit" | "provider" | "network" | "other";
+
+/**
+ * A turn the model's provider failed: one entry however often Pi retried. While Pi waits to retry it
+ * says so; then it holds the outcome (still failing, or answered after all).
+ */
+export interface TurnErrorItem {
+  kind: "turn-error";
+  /** Stable id within the session. */
+  id: string;
+  /** What failed: the key, the model name, the rate limit, the provider, the connection, or something else. */
+  errorKind: TurnErrorKind;
+  /** The HTTP status the provider answered with, when there was one. */
+  status?: number;
+  /** The provider's own message, taken out of its JSON. */
+  message: string;
+  /** The error exactly as Pi reported it, for those who want the details. */
+  raw: string;
+  /** Requests made for this turn so far (the first one and every retry). */
+  attempts: number;
+  /** Retries Pi allows after the first request (its `retry.maxRetries` setting). */
+  maxRetries: number;
+  /** Where it stands: Pi waits to send the request again, it gave up, or a retry was answered. */
+  state: "retrying" | "failed" | "recovered";
+  /** While retrying: when (epoch ms) Pi sends the next request. */
+  retryAt?: number;
+  /** When the provider said when to try again: that moment (epoch ms). */
+  retryAfter?: number;
+}
+
 /** One entry of the conversation, in order. */
-export type TranscriptItem = UserItem | AssistantItem | ToolItem | CommandItem | NoticeItem;
+export type TranscriptItem = UserItem | AssistantItem | ToolItem | CommandItem | NoticeItem | TurnErrorItem;

@@ -12,13 +12,17 @@ afterEach(cleanup);
 
 /** A client the test drives: it pushes host events and connection changes by hand. */
 function fakeClient(state: HostState) {
-  let emit: (event: HostEvent) => void = () => {};
+  // As the real clients do, every subscriber hears every event.
+  const listeners = new Set<(event: HostEvent) => void>();
+  const emit = (event: HostEvent) => {
+    for (const listener of listeners) listener(event);
+  };
   let connect: (status: ConnectionStatus) => void = () => {};
   const api = fakeApi({
     getState: vi.fn(async () => state),
     onHostEvent: (listener) => {
-      emit = listener;
-      return () => {};
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
     listSessions: vi.fn(async () => []),
   });
@@ -147,6 +151,14 @@ describe("the window", () => {
       command: { ...pendingCommand({ id: "c1" }), approvalId: undefined, phase: "denied" },
     });
     expect(document.activeElement).toBe(screen.getByTestId("prompt-input"));
+  });
+
+  it("focuses the card of the command whose notification was clicked (the desktop app asks by event)", async () => {
+    const fake = await renderApp(hostState({ session: twoWaiting }));
+    (screen.getByTestId("prompt-input") as HTMLElement).focus();
+    await fake.push({ type: "focus-command", id: "c2" });
+    expect((document.activeElement as HTMLElement).dataset.commandId).toBe("c2");
+    expect(document.activeElement?.closest(".approval-tray")).not.toBeNull();
   });
 
   it("streams the conversation from events into the transcript", async () => {

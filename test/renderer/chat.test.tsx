@@ -61,17 +61,10 @@ describe("the composer", () => {
 });
 
 describe("the transcript", () => {
-  it("folds the thinking, renders the answer as Markdown, and says a provider error plainly", () => {
+  it("folds the thinking and renders the answer as Markdown", () => {
     const host = withTranscript([
       { kind: "user", id: "u1", text: "Why?" },
-      {
-        kind: "assistant",
-        id: "a1",
-        text: "Because `x`.",
-        thinking: "Considering x.",
-        streaming: false,
-        error: "429 rate limited. Check the model and its API key in settings, or try again.",
-      },
+      { kind: "assistant", id: "a1", text: "Because `x`.", thinking: "Considering x.", streaming: false },
     ]);
     render(<ChatView host={host} api={fakeApi()} />);
     const answer = screen.getByTestId("assistant-message");
@@ -79,11 +72,17 @@ describe("the transcript", () => {
     expect(thinking?.open).toBe(false);
     expect(thinking?.textContent).toContain("Considering x.");
     expect(answer.querySelector("code")?.textContent).toBe("x");
-    expect(within(answer).getByRole("alert").textContent).toContain("429 rate limited.");
-    expect(within(answer).getByRole("alert").textContent).toBe(
-      "The model's provider returned an error. 429 rate limited. Check the model and its API key in settings, or try again.",
-    );
     expect(screen.getByTestId("user-message").textContent).toContain("Why?");
+  });
+
+  it("draws nothing for a failed request's empty message: the turn's error entry speaks for it", () => {
+    render(
+      <ChatView
+        host={withTranscript([{ kind: "assistant", id: "a1", text: "", thinking: "", streaming: false }])}
+        api={fakeApi()}
+      />,
+    );
+    expect(screen.queryByTestId("assistant-message")).toBeNull();
   });
 
   it("shows read-only tools compactly and notices as lines", () => {

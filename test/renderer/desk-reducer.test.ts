@@ -131,11 +131,11 @@ describe("deskReducer: the conversation", () => {
       { type: "transcript-add", item: { kind: "user", id: "u2", text: "next" } },
       {
         type: "transcript-update",
-        item: answer({ text: "final", streaming: false, error: "Rate limited." }),
+        item: answer({ text: "final", streaming: false }),
       },
     );
     expect(view.host?.session?.transcript).toEqual([
-      answer({ text: "final", streaming: false, error: "Rate limited." }),
+      answer({ text: "final", streaming: false }),
       { kind: "user", id: "u2", text: "next" },
     ]);
   });

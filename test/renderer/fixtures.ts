@@ -53,6 +53,7 @@ export function hostState(overrides: Partial<HostState> = {}): HostState {
     },
     models: someModels,
     rules: [],
+    notifications: true,
     ...overrides,
   };
 }

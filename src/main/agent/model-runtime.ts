@@ -7,6 +7,7 @@ import {
   type ModelThinkingLevel,
 } from "@earendil-works/pi-ai";
 import { getAgentDir, ModelRuntime } from "@earendil-works/pi-coding-agent";
+import { FailedResponseWatch } from "./failed-response-watch";
 import {
   loadScript,
   registerScriptedModel,
@@ -62,6 +63,9 @@ export interface ModelSummary extends ModelRef {
  * model plays the script.
  */
 export class DeskModels {
+  /** The status and `Retry-After` of the providers' failed responses, which Pi's error text leaves out. */
+  readonly failures = new FailedResponseWatch();
+
   private constructor(
     /** The runtime to pass to `createAgentSession`. */
     readonly runtime: ModelRuntime,
@@ -69,7 +73,9 @@ export class DeskModels {
     readonly agentDir: string,
     /** The scripted model, when `PI_DESK_SCRIPT` is set. */
     readonly scriptedModel: Model<Api> | undefined,
-  ) {}
+  ) {
+    this.failures.install(runtime);
+  }
 
   /**
    * Creates the runtime. It makes no network request: catalogs come from Pi's built-in data and the

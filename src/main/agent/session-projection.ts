@@ -7,21 +7,15 @@ import type {
 } from "../../shared/commands";
 import type { HostEvent } from "../../shared/host-events";
 import type { AssistantItem, ToolItem, TranscriptItem } from "../../shared/transcript";
+import { blocksOf, type ContentBlock, isFailed, textOf } from "./message-content";
+import type { ResponseHint } from "./provider-error";
+import { TurnErrors } from "./turn-errors";
 
 /** A message of a session's conversation, as Pi stores it. */
 type AgentMessage = AgentSession["messages"][number];
 
 /** The first lines of a read-only tool's result shown in the transcript. */
 const TOOL_RESULT_PREVIEW_LINES = 8;
-
-type ContentBlock = {
-  type: string;
-  text?: string;
-  thinking?: string;
-  id?: string;
-  name?: string;
-  arguments?: unknown;
-};
 
 /**
  * The conversation as the UI sees it, kept by the host so that any client (a reload, a second tab) can be
@@ -37,12 +31,24 @@ export class SessionProjection {
   private currentAssistant: AssistantItem | undefined;
   /** The text of the latest assistant message: the one whose tool calls are running. */
   private lastAssistantText = "";
+  private readonly turnErrors: TurnErrors;
 
   constructor(
     private readonly emit: (event: HostEvent) => void,
     private readonly cwd: string,
     private readonly maxTimeoutSeconds: number,
-  ) {}
+    /** What the host saw of a provider's failed HTTP response since a moment (status, `Retry-After`). */
+    responseHint?: (since: number) => ResponseHint | undefined,
+  ) {
+    this.turnErrors = new TurnErrors(
+      {
+        put: (item, live) => this.put(item, live),
+        replace: (item) => this.replace(item),
+        nextId: () => this.nextId("e"),
+      },
+      responseHint,
+    );
+  }
 
   /** Rebuilds the projection from a stored conversation (reopening a session), without emitting. */
   load(messages: readonly AgentMessage[]): void {
@@ -51,7 +57,12 @@ export class SessionProjection {
       if (m.role === "user") this.put({ kind: "user", id: this.nextId("u"), text: textOf(m.content) });
       if (m.role === "assistant") {
         const item = this.assistantItem(message, false);
-        if (item.text || item.thinking || item.error) this.put(item);
+        if (item.text || item.thinking) this.put(item);
+        if (isFailed(message)) {
+          // A stored session keeps the request that failed last, not how many were tried.
+          this.turnErrors.failed(message, false);
+          this.turnErrors.turnOver();
+        }
         for (const block of blocksOf(m.content))
           if (block.type === "toolCall") this.toolStarted(block, false);
       }
@@ -125,7 +136,7 @@ export class SessionProjection {
 
   /** A line from the host in the conversation (a background command stopped or exited). */
   addNotice(level: "info" | "error", text: string): void {
-    this.notice(level, text);
+    this.put({ kind: "notice", id: this.nextId("n"), level, text }, true);
   }
 
   /** Applies one live event from Pi's session. */
@@ -135,11 +146,13 @@ export class SessionProjection {
         this.setRunning(true);
         return;
       case "agent_settled":
+        this.turnErrors.turnOver();
         this.setRunning(false);
         return;
       case "message_start": {
         const role = (event.message as { role: string }).role;
         if (role === "user") {
+          this.turnErrors.turnOver();
           this.put(
             {
               kind: "user",
@@ -179,7 +192,9 @@ export class SessionProjection {
         const final = { ...this.assistantItem(event.message, false), id: current.id };
         this.currentAssistant = undefined;
         this.lastAssistantText = final.text;
+        // A failed request's empty message renders as nothing; the turn's error entry tells the story.
         this.replace(final);
+        if (isFailed(event.message)) this.turnErrors.failed(event.message);
         return;
       }
       case "tool_execution_start":
@@ -197,15 +212,11 @@ export class SessionProjection {
         this.toolEnded(event.toolCallId, { ...event.result, isError: event.isError }, true);
         return;
       case "auto_retry_start":
-        this.notice(
-          "info",
-          `The model's provider failed (${event.errorMessage}); retrying in ${Math.round(event.delayMs / 1000)} s ` +
-            `(attempt ${event.attempt} of ${event.maxAttempts}).`,
-        );
+        // `maxAttempts` is Pi's `retry.maxRetries`: the retries after the first request.
+        this.turnErrors.retrying(event.delayMs, event.maxAttempts, event.errorMessage);
         return;
       case "auto_retry_end":
-        if (!event.success)
-          this.notice("error", `Retrying did not help: ${event.finalError ?? "the provider failed"}.`);
+        this.turnErrors.retryEnded(event.success);
         return;
     }
   }
@@ -315,25 +326,15 @@ export class SessionProjection {
   }
 
   private assistantItem(message: AgentMessage, streaming: boolean): AssistantItem {
-    const m = message as { content?: unknown; stopReason?: string; errorMessage?: string };
+    const m = message as { content?: unknown };
     const blocks = blocksOf(m.content);
-    const item: AssistantItem = {
+    return {
       kind: "assistant",
       id: this.nextId("a"),
       text: blocks.map((b) => (b.type === "text" ? (b.text ?? "") : "")).join(""),
       thinking: blocks.map((b) => (b.type === "thinking" ? (b.thinking ?? "") : "")).join(""),
       streaming,
     };
-    if (m.stopReason === "error") {
-      item.error =
-        `${m.errorMessage ?? "The model's provider returned an error."} Check the model and its API key in ` +
-        "settings, or try again.";
-    }
-    return item;
-  }
-
-  private notice(level: "info" | "error", text: string): void {
-    this.put({ kind: "notice", id: this.nextId("n"), level, text }, true);
   }
 
   private setRunning(running: boolean): void {
@@ -359,16 +360,4 @@ export class SessionProjection {
     this.assistantCount += 1;
     return `${prefix}${this.assistantCount}`;
   }
-}
-
-function blocksOf(content: unknown): ContentBlock[] {
-  return Array.isArray(content) ? (content as ContentBlock[]) : [];
-}
-
-/** The text of a message's content: a plain string, or its text blocks joined. */
-function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  return blocksOf(content)
-    .map((block) => (block.type === "text" ? (block.text ?? "") : ""))
-    .join("");
 }

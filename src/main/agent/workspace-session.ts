@@ -1,9 +1,11 @@
 import { open as openFile } from "node:fs/promises";
+import type { Api, Model } from "@earendil-works/pi-ai";
 import type { AgentSession, AgentSessionEvent } from "@earendil-works/pi-coding-agent";
 import type { BackgroundStopper, RunCommandDetails } from "../../shared/commands";
 import type { FullOutputChunk } from "../../shared/desk-api";
 import type { HostEvent } from "../../shared/host-events";
 import type { CommandLimits, SessionState, WorkspaceInfo } from "../../shared/host-state";
+import type { ThinkingLevel, UnavailableModel } from "../../shared/models";
 import { AuditLog } from "../approvals/audit-log";
 import { CommandGate } from "../approvals/command-gate";
 import { RuleBook } from "../approvals/rule-book";
@@ -34,6 +36,7 @@ import {
   type WorkspaceSettings,
 } from "../storage/workspace-settings";
 import { createDeskSession, type SessionChoice } from "./agent-session-factory";
+import { chatModelOf, startingModel } from "./model-choice";
 import type { DeskModels } from "./model-runtime";
 import { SessionProjection } from "./session-projection";
 
@@ -82,8 +85,11 @@ const FULL_OUTPUT_CHUNK_BYTES = 256 * 1024;
 export class WorkspaceSession {
   private readonly controllers = new Map<string, AbortController>();
   private unsubscribe: () => void = () => {};
+  private settingsWrite: Promise<void> = Promise.resolve();
   /** The person between the agent and every command. */
   readonly gate: CommandGate;
+  /** The model this chat was meant to use and cannot (it is gone), until the person picks one. */
+  unavailableModel: UnavailableModel | undefined;
 
   private constructor(
     private readonly options: WorkspaceSessionOptions,
@@ -134,7 +140,12 @@ export class WorkspaceSession {
       budgetBytes: settings.outputBudgetBytes,
       onChange: (savedOutputs) => options.emit({ type: "saved-outputs", savedOutputs }),
     });
-    const projection = new SessionProjection(options.emit, workspace.path, limits.maxTimeoutSeconds);
+    const projection = new SessionProjection(
+      options.emit,
+      workspace.path,
+      limits.maxTimeoutSeconds,
+      (since) => options.models.failures.since(since),
+    );
     // The tool is created before the session (Pi needs it), and asks through the session once it exists.
     let self: WorkspaceSession | undefined;
     const background = new BackgroundCommands({
@@ -183,13 +194,19 @@ export class WorkspaceSession {
         self?.controllers.delete(toolCallId);
       }
     };
-    const { session } = await createDeskSession({
+    // A new chat starts with the workspace's last pick; a reopened one keeps its own model (Pi restores it
+    // from the session file), and either says so when that model is gone.
+    const isNew = (options.open?.kind ?? "new") === "new";
+    const start = isNew ? startingModel(options.models, workspaceSettings.model) : {};
+    const { session, modelFallbackMessage } = await createDeskSession({
       workspace: workspace.path,
       models: options.models,
       runCommandTool: tool,
       backgroundTools: [createCommandOutputTool(background), createStopCommandTool(background)],
       open: options.open,
       hiddenPaths: options.hiddenPaths,
+      ...(start.model ? { model: start.model } : {}),
+      ...(isNew && workspaceSettings.thinkingLevel ? { thinkingLevel: workspaceSettings.thinkingLevel } : {}),
     });
     projection.load(session.messages);
     self = new WorkspaceSession(
@@ -205,6 +222,7 @@ export class WorkspaceSession {
       outputQuota,
     );
     self.unsubscribe = session.subscribe((event) => self?.onSessionEvent(event));
+    self.unavailableModel = start.unavailable ?? (modelFallbackMessage ? chatModelOf(session) : undefined);
     return self;
   }
 
@@ -237,14 +255,35 @@ export class WorkspaceSession {
         `The sandbox cannot run on this machine: ${this.options.sandbox.problem ?? "it is not available"}`,
       );
     }
-    const next: WorkspaceSettings = { ...this.settings, sandbox: { enabled, network } };
-    await saveWorkspaceSettings(this.settingsPath, next);
-    this.settings = next;
+    await this.saveSettings({ sandbox: { enabled, network } });
   }
 
-  /** The underlying Pi session (model and thinking level changes). */
+  /** Writes a change of the workspace's settings; writes go one at a time, each with all changes so far. */
+  private saveSettings(patch: Partial<WorkspaceSettings>): Promise<void> {
+    this.settings = { ...this.settings, ...patch };
+    const next = this.settings;
+    this.settingsWrite = this.settingsWrite
+      .catch(() => {})
+      .then(() => saveWorkspaceSettings(this.settingsPath, next));
+    return this.settingsWrite;
+  }
+
+  /** The underlying Pi session (its model and thinking level). */
   get agent(): AgentSession {
     return this.session;
+  }
+
+  /** Switches this chat's model, and makes it the workspace's default for new chats (kept on disk). */
+  async setModel(model: Model<Api>): Promise<void> {
+    await this.session.setModel(model);
+    this.unavailableModel = undefined;
+    await this.saveSettings({ model: { provider: model.provider, id: model.id } });
+  }
+
+  /** Sets this chat's thinking level, and makes it the workspace's default for new chats (kept on disk). */
+  async setThinkingLevel(level: ThinkingLevel): Promise<void> {
+    this.session.setThinkingLevel(level);
+    await this.saveSettings({ thinkingLevel: level });
   }
 
   /** Sends the person's message; the answer streams as events. */

@@ -15,6 +15,7 @@ import {
   reapOrphanedRuns,
   type SandboxCheck,
 } from "../run-command";
+import { loadPreferences, type Preferences, preferencesFile, savePreferences } from "../storage/preferences";
 import { resolveWorkspace } from "./workspace";
 
 /** Keeps provider API keys between runs; the desktop app's is backed by the OS keychain. */
@@ -66,6 +67,7 @@ export class DeskHost {
     private readonly options: DeskHostOptions,
     private readonly models: DeskModels,
     private readonly sandbox: SandboxCheck,
+    private preferences: Preferences,
   ) {
     this.dataRoot = dataRootOf(options);
     this.runRegistry = new RunRegistry(join(this.dataRoot, "running"));
@@ -88,7 +90,8 @@ export class DeskHost {
     for (const [provider, key] of Object.entries((await options.secrets?.load()) ?? {})) {
       await models.setApiKey(provider, key);
     }
-    const host = new DeskHost(options, models, sandbox);
+    const preferences = await loadPreferences(preferencesFile(dataRootOf(options)));
+    const host = new DeskHost(options, models, sandbox, preferences);
     if (options.workspace) await host.open(options.workspace, { kind: "new" });
     return host;
   }
@@ -104,6 +107,7 @@ export class DeskHost {
       limits: this.session?.limits ?? null,
       models: this.modelsState(),
       ...(this.session?.gate.ruleState() ?? { rules: [] }),
+      notifications: this.preferences.notifications,
     };
   }
 
@@ -150,11 +154,11 @@ export class DeskHost {
     setModel: async ({ provider, id }) => {
       const model = this.models.pick({ provider, id });
       if (!model) throw new Error(`There is no model "${provider}/${id}". Pick one from the list.`);
-      await this.requireSession().agent.setModel(model);
+      await this.requireSession().setModel(model);
       this.emit({ type: "models-changed", models: this.modelsState() });
     },
     setThinkingLevel: async ({ level }) => {
-      this.requireSession().agent.setThinkingLevel(level);
+      await this.requireSession().setThinkingLevel(level);
       this.emit({ type: "models-changed", models: this.modelsState() });
     },
     setApiKey: async ({ provider, key }) => {
@@ -175,6 +179,12 @@ export class DeskHost {
       this.emit({ type: "snapshot", state: this.state() });
     },
     getHistory: async ({ query, limit }) => this.requireSession().gate.history(query, limit),
+    setNotifications: async ({ enabled }) => {
+      const next = { ...this.preferences, notifications: enabled };
+      await savePreferences(preferencesFile(this.dataRoot), next);
+      this.preferences = next;
+      this.emit({ type: "notifications-changed", enabled });
+    },
   };
 
   /** Releases everything: the session is disposed and every running command's tree killed. */
@@ -221,6 +231,7 @@ export class DeskHost {
       current: current ? { provider: current.provider, id: current.id } : null,
       thinkingLevel: (agent?.thinkingLevel ?? "off") as ThinkingLevel,
       ...(problem ? { problem } : {}),
+      ...(this.session?.unavailableModel ? { unavailable: this.session.unavailableModel } : {}),
     };
   }
 

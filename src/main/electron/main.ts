@@ -1,8 +1,17 @@
 import { join, resolve } from "node:path";
-import { app, type BrowserWindow, dialog, ipcMain, type OpenDialogOptions } from "electron";
+import {
+  app,
+  type BrowserWindow,
+  dialog,
+  ipcMain,
+  Notification,
+  nativeImage,
+  type OpenDialogOptions,
+} from "electron";
 import { errorMessage } from "../base/errors";
 import { DeskHost } from "../core/desk-host";
 import { resolveWorkspace } from "../core/workspace";
+import { watchWaitingCommands } from "./attention";
 import { registerDeskIpc } from "./ipc";
 import { createKeychainSecretStore } from "./keychain-secrets";
 import { createMainWindow, rendererUrl } from "./window";
@@ -54,6 +63,13 @@ async function start(): Promise<void> {
   }
   // Registered before the page's scripts run (loading is asynchronous), so its first call finds a handler.
   const unregister = registerDeskIpc(ipcMain, host, window.webContents, rendererUrl());
+  const unwatch = watchWaitingCommands(host, {
+    app,
+    window,
+    Notification,
+    nativeImage,
+    platform: process.platform,
+  });
   // Quitting kills every running command's process tree and closes the Pi session first: commands run
   // detached, so a quit that did not wait would leave them running (until the next start reaps them).
   let state: "open" | "closing" | "closed" = "open";
@@ -63,6 +79,7 @@ async function start(): Promise<void> {
     if (state === "closing") return;
     state = "closing";
     unregister();
+    unwatch();
     void host.dispose().finally(() => {
       state = "closed";
       app.quit();

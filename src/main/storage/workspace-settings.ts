@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { BACKGROUND_CAP_RANGE } from "../../shared/commands";
+import { THINKING_LEVELS, type ThinkingLevel } from "../../shared/models";
 import { writeFileAtomic } from "./atomic-file";
 
 /** What the person chose for one workspace, kept in its data folder. */
@@ -9,6 +10,10 @@ export interface WorkspaceSettings {
   sandbox: { enabled: boolean; network: boolean };
   /** How long a background command may run here, in seconds; absent: the host's default. */
   backgroundCapSeconds?: number;
+  /** The model new chats start with: the one last picked here (as the `pi` CLI's `/model` keeps it). */
+  model?: { provider: string; id: string };
+  /** The thinking level new chats start with: the one last picked here. */
+  thinkingLevel?: ThinkingLevel;
 }
 
 /** The settings file of a workspace's data folder. */
@@ -18,7 +23,8 @@ export function settingsFile(dir: string): string {
 
 /**
  * Reads a workspace's settings; what is missing or unreadable takes the defaults (the sandbox on where
- * this machine has one, without network), so a damaged file never turns a protection off.
+ * this machine has one, without network; Pi's own default model), so a damaged file never turns a
+ * protection off. Each part is read on its own: a bad model entry does not cost the sandbox choice.
  */
 export async function loadWorkspaceSettings(
   file: string,
@@ -27,18 +33,30 @@ export async function loadWorkspaceSettings(
   const fallback: WorkspaceSettings = { sandbox: { enabled: sandboxAvailable, network: false } };
   const text = await readFile(file, "utf8").catch(() => undefined);
   if (text === undefined) return fallback;
+  let stored: Record<string, unknown>;
   try {
-    const stored = JSON.parse(text) as Partial<WorkspaceSettings>;
-    const sandbox = stored.sandbox;
-    if (typeof sandbox?.enabled !== "boolean" || typeof sandbox.network !== "boolean") return fallback;
-    const cap = stored.backgroundCapSeconds;
-    return {
-      sandbox: { enabled: sandbox.enabled, network: sandbox.network },
-      ...(isBackgroundCap(cap) ? { backgroundCapSeconds: cap } : {}),
-    };
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed !== "object" || parsed === null) return fallback;
+    stored = parsed as Record<string, unknown>;
   } catch {
     return fallback;
   }
+  const settings: WorkspaceSettings = { ...fallback };
+  const sandbox = stored.sandbox as Partial<WorkspaceSettings["sandbox"]> | undefined;
+  if (typeof sandbox?.enabled === "boolean" && typeof sandbox.network === "boolean") {
+    settings.sandbox = { enabled: sandbox.enabled, network: sandbox.network };
+  }
+  const model = stored.model as Partial<NonNullable<WorkspaceSettings["model"]>> | undefined;
+  if (typeof model?.provider === "string" && model.provider && typeof model.id === "string" && model.id) {
+    settings.model = { provider: model.provider, id: model.id };
+  }
+  const level = stored.thinkingLevel;
+  if (typeof level === "string" && (THINKING_LEVELS as readonly string[]).includes(level)) {
+    settings.thinkingLevel = level as ThinkingLevel;
+  }
+  if (isBackgroundCap(stored.backgroundCapSeconds))
+    settings.backgroundCapSeconds = stored.backgroundCapSeconds;
+  return settings;
 }
 
 /** Saves a workspace's settings (atomically, readable only by the person). */

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { DeskClient } from "./client/desk-client";
+import { focusCommandCard, useWaitingNotifications } from "./features/attention/waiting-notifications";
 import { BackgroundPanel, backgroundCommands } from "./features/background/BackgroundPanel";
 import { ChatView } from "./features/chat/ChatView";
 import { ApprovalTray } from "./features/commands/ApprovalTray";
@@ -52,6 +53,17 @@ export function App({ client }: { client: DeskClient }) {
   useEffect(() => {
     document.title = windowTitle(t, workspace?.name, waiting.length);
   }, [t, workspace?.name, waiting.length]);
+
+  // A click on a notification of a waiting command: raised here (browser host), or by the desktop app's
+  // main process, which asks with a focus-command event.
+  useWaitingNotifications(host, focusCommandCard);
+  useEffect(
+    () =>
+      client.api.onHostEvent((event) => {
+        if (event.type === "focus-command") focusCommandCard(event.id);
+      }),
+    [client],
+  );
 
   // A decided card stops asking, and the focus it held is lost to the page. Hand it to the next command
   // waiting, or back to the prompt, so a keyboard user can go on deciding (Enter, Esc) without a mouse.

@@ -36,7 +36,6 @@ export const en = {
     agent: "Pi",
     thinking: "Thinking",
     streaming: "Writing…",
-    providerError: "The model's provider returned an error.",
     promptLabel: "Message to the agent",
     promptPlaceholder: "Ask about the repository… (Enter sends, Shift+Enter for a new line)",
     send: "Send",
@@ -48,6 +47,49 @@ export const en = {
     copyCode: "Copy",
     copied: "Copied",
     copyCodeLabel: (language: string) => `Copy this ${language} code`,
+  },
+  turnError: {
+    title: {
+      auth: "The provider refused the API key",
+      model: "The provider does not know this model",
+      "rate-limit": "The provider's rate limit was reached",
+      provider: "The provider failed on its side",
+      network: "The provider could not be reached",
+      other: "The model's provider returned an error",
+    },
+    advice: {
+      auth: "Check the key for this provider: set it again under Set up models, in the environment, or in Pi's auth.json.",
+      model:
+        "Check the model name: pick another model, or correct its id in Pi's models.json to one the provider serves.",
+      "rate-limit": "Wait a moment before sending again, or pick another model.",
+      provider: "Nothing is wrong with your key or settings. Try again later, or pick another model.",
+      network:
+        "Check the network connection, and that the provider's baseUrl in Pi's models.json is right and its server is running.",
+      other: "Try again; if it keeps failing, check the model's settings.",
+    },
+    status: (status: number) => `HTTP ${status}`,
+    retrying: (retry: number, of: number) => `Retrying (${retry} of ${of})…`,
+    retryingIn: (seconds: number) => `next request in ${seconds} s`,
+    failedAfter: (attempts: number) => (attempts === 1 ? "Failed." : `Failed after ${attempts} requests.`),
+    recovered: (attempts: number) => `Answered on request ${attempts}.`,
+    waitSeconds: (seconds: number) => `The provider asks to wait ${seconds} s before trying again.`,
+    waitMinutes: (minutes: number) =>
+      `The provider asks to wait ${minutes === 1 ? "a minute" : `${minutes} minutes`} before trying again.`,
+    waitOver: "The wait the provider asked for is over: you can send again.",
+    details: "Details from the provider",
+  },
+  attention: {
+    title: "Pi Desk: a command waits for your approval",
+    toggle: "Notify me when a command waits for approval while Pi Desk is not in front",
+    allow: "Allow notifications",
+    permission: {
+      default: "This browser has not been allowed to show notifications yet.",
+      granted: "This browser shows them.",
+      denied:
+        "This browser blocks notifications from this page: allow them in the browser's site settings, then reload.",
+      unsupported: "This browser cannot show notifications.",
+    },
+    changeFailed: (reason: string) => `Could not change notifications: ${reason}`,
   },
   tool: {
     running: "running",
@@ -74,6 +116,12 @@ export const en = {
     keyFailed: (reason: string) => `The key was not saved: ${reason}`,
     hasKey: "configured",
     changeFailed: (reason: string) => `Could not change the model: ${reason}`,
+    unavailable: {
+      chat: (model: string) =>
+        `This chat used ${model}, which is gone (no longer among Pi's models, or its provider has no key). Pick a model to go on.`,
+      workspace: (model: string) =>
+        `This workspace's model ${model} is gone (no longer among Pi's models, or its provider has no key). Pick a model to go on.`,
+    },
     levels: {
       off: "off",
       minimal: "minimal",
@@ -173,6 +221,7 @@ export const en = {
 
   settings: {
     heading: "Settings",
+    notifications: "Notifications",
     language: "Language",
     languageNames: { en: "English", "zh-CN": "简体中文" },
     rules: "Rules",

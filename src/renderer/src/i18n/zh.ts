@@ -34,7 +34,6 @@ export const zh: Messages = {
     agent: "Pi",
     thinking: "思考过程",
     streaming: "正在输出…",
-    providerError: "模型服务商返回了错误。",
     promptLabel: "发给智能体的消息",
     promptPlaceholder: "询问关于仓库的问题…（Enter 发送，Shift+Enter 换行）",
     send: "发送",
@@ -46,6 +45,45 @@ export const zh: Messages = {
     copyCode: "复制",
     copied: "已复制",
     copyCodeLabel: (language: string) => `复制这段 ${language} 代码`,
+  },
+  turnError: {
+    title: {
+      auth: "服务商拒绝了 API 密钥",
+      model: "服务商不认识这个模型",
+      "rate-limit": "已达到服务商的速率限制",
+      provider: "服务商一侧出错",
+      network: "无法连接到服务商",
+      other: "模型服务商返回了错误",
+    },
+    advice: {
+      auth: "请检查该服务商的密钥：在“设置模型”中重新填写，或在环境变量、Pi 的 auth.json 中设置。",
+      model: "请检查模型名称：换一个模型，或在 Pi 的 models.json 中把它的 id 改成服务商提供的模型。",
+      "rate-limit": "请稍候再发送，或换一个模型。",
+      provider: "你的密钥和设置没有问题。请稍后重试，或换一个模型。",
+      network: "请检查网络连接，并确认 Pi 的 models.json 中该服务商的 baseUrl 正确、服务器正在运行。",
+      other: "请重试；如果一直失败，请检查模型的设置。",
+    },
+    status: (status: number) => `HTTP ${status}`,
+    retrying: (retry: number, of: number) => `正在重试（第 ${retry} 次，共 ${of} 次）…`,
+    retryingIn: (seconds: number) => `${seconds} 秒后再次请求`,
+    failedAfter: (attempts: number) => (attempts === 1 ? "失败。" : `请求 ${attempts} 次后仍失败。`),
+    recovered: (attempts: number) => `第 ${attempts} 次请求得到了回答。`,
+    waitSeconds: (seconds: number) => `服务商要求等待 ${seconds} 秒后再试。`,
+    waitMinutes: (minutes: number) => `服务商要求等待 ${minutes} 分钟后再试。`,
+    waitOver: "服务商要求的等待时间已过，可以再次发送。",
+    details: "服务商给出的详细信息",
+  },
+  attention: {
+    title: "Pi Desk：有命令等待你批准",
+    toggle: "Pi Desk 不在前台时，有命令等待批准就通知我",
+    allow: "允许通知",
+    permission: {
+      default: "尚未允许此浏览器显示通知。",
+      granted: "此浏览器会显示通知。",
+      denied: "此浏览器阻止了本页面的通知：请在浏览器的网站设置中允许，然后重新加载。",
+      unsupported: "此浏览器无法显示通知。",
+    },
+    changeFailed: (reason: string) => `无法更改通知设置：${reason}`,
   },
   tool: {
     running: "运行中",
@@ -69,7 +107,13 @@ export const zh: Messages = {
     keySaved: (provider: string) => `已保存 ${provider} 的密钥。`,
     keyFailed: (reason: string) => `密钥未保存：${reason}`,
     hasKey: "已配置",
-    changeFailed: (reason: string) => `无法更改模型：${reason}`,
+    changeFailed: (reason: string) => `无法切换模型：${reason}`,
+    unavailable: {
+      chat: (model: string) =>
+        `这个对话用的是 ${model}，它已不可用（不在 Pi 的模型列表中，或其服务商没有密钥）。请选择一个模型继续。`,
+      workspace: (model: string) =>
+        `这个工作区的模型 ${model} 已不可用（不在 Pi 的模型列表中，或其服务商没有密钥）。请选择一个模型继续。`,
+    },
     levels: {
       off: "关闭",
       minimal: "极低",
@@ -168,6 +212,7 @@ export const zh: Messages = {
 
   settings: {
     heading: "设置",
+    notifications: "通知",
     language: "语言",
     languageNames: { en: "English", "zh-CN": "简体中文" },
     rules: "规则",

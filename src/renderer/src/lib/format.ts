@@ -7,8 +7,9 @@ export function formatClock(ms: number): string {
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`;
 }
 
-/** A finished command's wall time: "0.4 s" under a minute, else a clock. */
+/** A finished command's wall time: "12 ms" under a second, "4.2 s" under a minute, else a clock. */
 export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
   return formatClock(ms);
 }

@@ -41,6 +41,8 @@ function reduceHost(host: HostState, event: Exclude<HostEvent, { type: "snapshot
       return { ...host, models: event.models };
     case "saved-outputs":
       return host.limits ? { ...host, limits: { ...host.limits, savedOutputs: event.savedOutputs } } : host;
+    case "notifications-changed":
+      return host.notifications === event.enabled ? host : { ...host, notifications: event.enabled };
     default: {
       const session = host.session;
       if (!session) return host;
@@ -52,7 +54,7 @@ function reduceHost(host: HostState, event: Exclude<HostEvent, { type: "snapshot
 
 type SessionEvent = Exclude<
   HostEvent,
-  { type: "snapshot" | "rules-changed" | "models-changed" | "saved-outputs" }
+  { type: "snapshot" | "rules-changed" | "models-changed" | "saved-outputs" | "notifications-changed" }
 >;
 
 function reduceSession(session: SessionState, event: SessionEvent): SessionState {

@@ -5,6 +5,7 @@ import type { TranscriptItem } from "../../../../shared/transcript";
 import { useT } from "../../i18n/i18n";
 import { CommandCard } from "../commands/CommandCard";
 import { AssistantMessage, NoticeLine, ToolLine, UserMessage } from "./TranscriptItems";
+import { TurnError } from "./TurnError";
 
 /**
  * The conversation in order, each `run_command` call as a card at the place the agent asked for it.
@@ -74,6 +75,8 @@ function Entry({ item, session, api }: { item: TranscriptItem; session: SessionS
       return <ToolLine item={item} />;
     case "notice":
       return <NoticeLine item={item} />;
+    case "turn-error":
+      return <TurnError item={item} />;
     case "command": {
       const command = Object.hasOwn(session.commands, item.id) ? session.commands[item.id] : undefined;
       return command ? (

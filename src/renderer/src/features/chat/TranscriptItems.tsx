@@ -14,11 +14,12 @@ export const UserMessage = memo(function UserMessage({ item }: { item: UserItem 
   );
 });
 
-/** An assistant message: its thinking folded, its answer as Markdown, and a provider error said plainly. */
+/** An assistant message: its thinking folded, its answer as Markdown. */
 export const AssistantMessage = memo(function AssistantMessage({ item }: { item: AssistantItem }) {
   const t = useT();
-  // A message that only called tools has nothing to say: its commands and tools follow on their own.
-  if (!item.streaming && !item.text && !item.thinking && !item.error) return null;
+  // A message that only called tools, or a failed request, has nothing to say: its commands and tools, or
+  // the turn's error entry, follow on their own.
+  if (!item.streaming && !item.text && !item.thinking) return null;
   return (
     <div
       className="message message-assistant"
@@ -34,13 +35,7 @@ export const AssistantMessage = memo(function AssistantMessage({ item }: { item:
         </details>
       )}
       {item.text && <Markdown text={item.text} />}
-      {item.streaming && !item.text && !item.error && <p className="muted streaming">{t.chat.streaming}</p>}
-      {item.error && (
-        <p className="error message-error" role="alert" data-testid="assistant-error">
-          {/* The host's text says what failed and what to do; the label says whose failure it is. */}
-          <strong>{t.chat.providerError}</strong> {item.error}
-        </p>
-      )}
+      {item.streaming && !item.text && <p className="muted streaming">{t.chat.streaming}</p>}
     </div>
   );
 });

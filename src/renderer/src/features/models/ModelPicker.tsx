@@ -64,6 +64,13 @@ export function ModelPicker({ models, api }: { models: ModelsState; api: DeskApi
           </option>
         ))}
       </select>
+      {models.unavailable && (
+        <p className="warning model-unavailable" role="status" data-testid="model-unavailable">
+          {t.models.unavailable[models.unavailable.of](
+            keyOf(models.unavailable.provider, models.unavailable.id),
+          )}
+        </p>
+      )}
       {error && (
         <p className="error" role="alert">
           {error}

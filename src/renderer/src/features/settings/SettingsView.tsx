@@ -5,6 +5,7 @@ import { dictionaries, type Language, useI18n } from "../../i18n/i18n";
 import { formatBytes } from "../../lib/format";
 import { ModelSetup } from "../models/ModelSetup";
 import { BackgroundCapSetting } from "./BackgroundCapSetting";
+import { NotificationSettings } from "./NotificationSettings";
 import { RulesEditor } from "./RulesEditor";
 import { SandboxSettings } from "./SandboxSettings";
 
@@ -53,6 +54,10 @@ export function SettingsView({ host, api }: { host: HostState; api: DeskApi }) {
           <SandboxSettings sandbox={host.limits.sandbox} api={api} />
         </section>
       )}
+      <section className="settings-section">
+        <h3>{t.settings.notifications}</h3>
+        <NotificationSettings enabled={host.notifications} shell={host.shell} api={api} />
+      </section>
       <section className="settings-section">
         <h3>{t.settings.models}</h3>
         <ModelSetup models={host.models} api={api} />

@@ -1,0 +1,139 @@
+import type { BrowserContext, Page } from "@playwright/test";
+import {
+  card,
+  expect,
+  expectPending,
+  openDesk,
+  runCommand,
+  say,
+  send,
+  UI_TEST_TIMEOUT_MS,
+} from "../harness/desk-page";
+import type { DeskServer } from "../harness/desk-server";
+import { test } from "./support/desk-test";
+
+test.describe.configure({ timeout: UI_TEST_TIMEOUT_MS });
+
+/** What a page's notifications were, as the init script below records them. */
+type Seen = { title: string; body: string | undefined; tag: string | undefined; closed: boolean }[];
+
+/**
+ * A context allowed to notify, whose pages record every Notification they construct and close: the real
+ * constructor still runs (Chromium shows them), this only watches it from the page.
+ */
+async function notifyingContext(newContext: () => Promise<BrowserContext>, desk: DeskServer) {
+  const context = await newContext();
+  await context.grantPermissions(["notifications"], { origin: desk.origin });
+  await context.addInitScript(() => {
+    const seen: Seen = [];
+    (window as unknown as { seen: Seen }).seen = seen;
+    const Native = window.Notification;
+    window.Notification = class Observed extends Native {
+      constructor(title: string, options?: NotificationOptions) {
+        super(title, options);
+        const record = { title, body: options?.body, tag: options?.tag, closed: false };
+        seen.push(record);
+        const close = this.close.bind(this);
+        this.close = () => {
+          record.closed = true;
+          close();
+        };
+      }
+    };
+  });
+  return context;
+}
+
+const seen = (page: Page) => page.evaluate(() => (window as unknown as { seen: Seen }).seen);
+
+/**
+ * Two tabs on the same host: `watcher` behind, `front` in front where the person works. Headless Chromium
+ * keeps every page "visible", but without Playwright's focus emulation a page behind another has no focus,
+ * which is what the page checks (`document.hasFocus()`), as when the window is behind another app's.
+ */
+async function twoTabs(context: BrowserContext, desk: DeskServer) {
+  const open = async () => {
+    const page = await context.newPage();
+    await openDesk(page, desk);
+    await (await context.newCDPSession(page)).send("Emulation.setFocusEmulationEnabled", { enabled: false });
+    return page;
+  };
+  const watcher = await open();
+  const front = await open();
+  await front.bringToFront();
+  await expect.poll(() => watcher.evaluate(() => document.hasFocus())).toBe(false);
+  return { watcher, front };
+}
+
+test("a command waiting while the page is behind raises one notification, withdrawn once answered", async ({
+  browser,
+  scriptedDesk,
+}) => {
+  const desk = await scriptedDesk([
+    [say("Checking."), runCommand("call-note", "echo first line\necho second line", 10)],
+    [say("Done.")],
+  ]);
+  const context = await notifyingContext(() => browser.newContext(), desk);
+  const { watcher, front } = await twoTabs(context, desk);
+
+  await send(front, "Check");
+  await expectPending(front, "call-note");
+  await expect.poll(async () => (await seen(watcher)).length).toBe(1);
+  expect(await seen(watcher)).toEqual([
+    {
+      title: "Pi Desk: a command waits for your approval",
+      body: "echo first line…",
+      tag: "pi-desk:call-note",
+      closed: false,
+    },
+  ]);
+  // The tab in front shows the card; it does not notify.
+  expect(await seen(front)).toEqual([]);
+
+  await card(front, "call-note").getByTestId("approve-button").click();
+  await expect(card(front, "call-note")).toHaveAttribute("data-status", "succeeded");
+  await expect.poll(async () => (await seen(watcher))[0]?.closed).toBe(true);
+  expect(await seen(watcher)).toHaveLength(1);
+  await context.close();
+});
+
+test("notifications turned off in Settings stay off, and on again when turned on", async ({
+  browser,
+  scriptedDesk,
+}) => {
+  const desk = await scriptedDesk([
+    [runCommand("call-quiet", "echo quiet", 10)],
+    [say("Done.")],
+    [runCommand("call-loud", "echo loud", 10)],
+    [say("Done again.")],
+  ]);
+  const context = await notifyingContext(() => browser.newContext(), desk);
+  const { watcher, front } = await twoTabs(context, desk);
+
+  await front.getByTestId("nav-settings").click();
+  const toggle = front.getByTestId("notifications-toggle");
+  await expect(toggle).toBeChecked();
+  // A click, not uncheck(): the box follows the host, which answers a moment later.
+  await toggle.click();
+  await expect(toggle).not.toBeChecked();
+  await front.getByTestId("nav-chat").click();
+  await send(front, "Run it");
+  await expectPending(front, "call-quiet");
+  await expect(watcher.getByTestId("approval-tray")).toHaveCount(1);
+  expect(await seen(watcher)).toEqual([]);
+  await card(front, "call-quiet").getByTestId("approve-button").click();
+  await expect(front.getByTestId("assistant-message").last()).toContainText("Done.");
+
+  // Kept by the host: still off after a reload; on again from the switch.
+  await front.reload();
+  await front.getByTestId("nav-settings").click();
+  await expect(front.getByTestId("notifications-toggle")).not.toBeChecked();
+  await front.getByTestId("notifications-toggle").click();
+  await expect(front.getByTestId("notifications-toggle")).toBeChecked();
+  await expect(front.getByTestId("notifications-permission")).toHaveAttribute("data-permission", "granted");
+  await front.getByTestId("nav-chat").click();
+  await send(front, "Run the other");
+  await expectPending(front, "call-loud");
+  await expect.poll(async () => (await seen(watcher)).map((note) => note.body)).toEqual(["echo loud"]);
+  await context.close();
+});

@@ -1,0 +1,79 @@
+import { useEffect, useRef } from "react";
+import { waitingBody, waitingChanges, waitingIds } from "../../../../shared/attention";
+import type { HostState } from "../../../../shared/host-state";
+import { useT } from "../../i18n/i18n";
+
+/** Whether this page can show notifications now: the API exists and the person allowed it. */
+export function notificationsAllowed(): boolean {
+  return typeof Notification !== "undefined" && Notification.permission === "granted";
+}
+
+/** Whether the person is looking at this page: it is shown and has the focus. */
+function pageInFront(): boolean {
+  return document.visibilityState === "visible" && document.hasFocus();
+}
+
+/**
+ * The browser host's notifications of waiting commands (the desktop app raises them from its main
+ * process, see src/main/electron/attention.ts): one per command that starts waiting while the page is
+ * not in front, withdrawn once the command is answered (here or anywhere else) or notifications are
+ * turned off. A click brings the page forward and the command's card into focus.
+ */
+export function useWaitingNotifications(host: HostState | null, focusCommand: (id: string) => void): void {
+  const t = useT();
+  const shown = useRef(new Map<string, Notification>());
+  const known = useRef<Set<string>>(new Set());
+  const commands = host?.session?.commands;
+  const enabled = host?.shell === "browser" && host.notifications;
+  const focus = useRef(focusCommand);
+  focus.current = focusCommand;
+
+  useEffect(() => {
+    const now = waitingIds(commands);
+    const { started, answered } = waitingChanges(known.current, now);
+    known.current = now;
+    for (const id of answered) {
+      shown.current.get(id)?.close();
+      shown.current.delete(id);
+    }
+    if (!enabled || !notificationsAllowed() || pageInFront()) return;
+    for (const id of started) {
+      const command = commands?.[id];
+      if (!command || shown.current.has(id)) continue;
+      // The tag makes a second tab's notification of the same command replace this one, not add to it.
+      const notification = new Notification(t.attention.title, {
+        body: waitingBody(command),
+        tag: `pi-desk:${id}`,
+      });
+      notification.onclick = () => {
+        window.focus();
+        notification.close();
+        focus.current(id);
+      };
+      shown.current.set(id, notification);
+    }
+  }, [commands, enabled, t]);
+
+  useEffect(() => {
+    if (enabled) return;
+    for (const notification of shown.current.values()) notification.close();
+    shown.current.clear();
+  }, [enabled]);
+  // Withdrawn when the page goes too: they would name commands no page is there to answer.
+  useEffect(
+    () => () => {
+      for (const notification of shown.current.values()) notification.close();
+    },
+    [],
+  );
+}
+
+/** Brings a waiting command's card into view and gives it the focus: the tray's, else the transcript's. */
+export function focusCommandCard(id: string): void {
+  const selector = `[data-command-id="${CSS.escape(id)}"]`;
+  const card =
+    document.querySelector<HTMLElement>(`.approval-tray ${selector}`) ??
+    document.querySelector<HTMLElement>(`[data-testid="command-card"]${selector}`);
+  // Focusing scrolls it into view as well.
+  card?.focus();
+}

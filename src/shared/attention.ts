@@ -1,0 +1,38 @@
+import type { CommandView } from "./commands";
+
+/*
+ * Which commands wait for the person, and what a notification about one says. Pure, so the Electron shell
+ * (main-process notifications) and the browser page (Web Notifications) decide the same way.
+ */
+
+/** The title of a notification about a waiting command, in every shell. */
+export const WAITING_TITLE = "Pi Desk: a command waits for your approval";
+
+/** The longest body a notification gets; OSes cut longer ones anyway. */
+const MAX_BODY = 200;
+
+/** A notification's body: the command's first line, clipped; never any of its output. */
+export function waitingBody(command: Pick<CommandView, "command">): string {
+  const lines = command.command.split("\n");
+  const first = (lines[0] ?? "").trim();
+  const more = lines.length > 1 || first.length > MAX_BODY;
+  return more ? `${first.slice(0, MAX_BODY)}…` : first;
+}
+
+/** The ids of the commands waiting for a decision. */
+export function waitingIds(commands: Record<string, CommandView> | undefined): Set<string> {
+  const ids = new Set<string>();
+  for (const command of Object.values(commands ?? {})) if (command.phase === "pending") ids.add(command.id);
+  return ids;
+}
+
+/** What changed between two sets of waiting ids: which started waiting, which no longer wait. */
+export function waitingChanges(
+  before: ReadonlySet<string>,
+  now: ReadonlySet<string>,
+): { started: string[]; answered: string[] } {
+  return {
+    started: [...now].filter((id) => !before.has(id)),
+    answered: [...before].filter((id) => !now.has(id)),
+  };
+}
