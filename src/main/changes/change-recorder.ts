@@ -1,0 +1,339 @@
+import { randomUUID } from "node:crypto";
+import { realpath } from "node:fs/promises";
+import type { ChangeSet, CommandWindow, FileDiff, RevertResult } from "../../shared/changes";
+import { errorMessage } from "../base/errors";
+import { computeChangeSet, diffFile, summarizeChangeSet } from "./change-set";
+import {
+  DEFAULT_DIFF_MAX_BYTES,
+  DEFAULT_EXCLUDES,
+  DEFAULT_FIRST_SNAPSHOT_TIMEOUT_MS,
+  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_MAX_FILES,
+} from "./defaults";
+import { type PruneResult, pruneRecords } from "./prune";
+import { type CommandRecord, overlapping, RecordStore, windowOf } from "./records";
+import { GitError, GitMissingError, ShadowRepo } from "./shadow-repo";
+import { type Snapshot, Snapshotter, TooManyFilesError } from "./snapshot";
+import { revert } from "./undo";
+
+/** How to record one workspace. */
+export interface ChangeRecorderOptions {
+  /** The workspace folder. */
+  workspace: string;
+  /** The engine's folder for this workspace, outside it, e.g. `<data>/workspaces/<id>/changes`. */
+  dataDir: string;
+  /** Files larger than this are listed by size and time only; `DEFAULT_MAX_FILE_BYTES` (16 MiB) by default. */
+  maxFileBytes?: number;
+  /** More files than this and recording turns off; `DEFAULT_MAX_FILES` (100,000) by default. */
+  maxFiles?: number;
+  /** Ignore patterns on top of the workspace's `.gitignore` files; `DEFAULT_EXCLUDES` by default. */
+  excludes?: readonly string[];
+  /** The first snapshot may take this long before recording turns off; 120 s by default. */
+  firstSnapshotTimeoutMs?: number;
+  /** Any other git call is stopped after this long; 60 s by default. */
+  gitTimeoutMs?: number;
+  /** The git program; `git` from PATH by default. */
+  gitBinary?: string;
+}
+
+/** Whether the engine records, and if not, why not (shown to the person; commands run either way). */
+export type RecorderState = { type: "on" } | { type: "off"; reason: string };
+
+/** What `before` did. */
+export type BeforeResult = { recorded: true; startedAt: number } | { recorded: false; reason: string };
+
+/** What `after` found: the command's changes and the line for the model, or why there are none. */
+export type AfterResult =
+  | {
+      recorded: true;
+      /** Every file the command changed. */
+      changes: ChangeSet;
+      /** The bounded line for the model: `Files changed: M a.ts (+3 -1), ...`. */
+      summary: string;
+      /** Other commands that ran at the same time: their changes may be mixed into these. */
+      overlapping: CommandWindow[];
+    }
+  | { recorded: false; reason: string };
+
+/** A preview of bringing the whole workspace back to its state before a command. */
+export interface RestorePreview {
+  /** Pass this to `restore` to apply exactly this preview. */
+  previewId: string;
+  /** The command whose before-state the workspace would return to. */
+  commandId: string;
+  /** Every file that would change, as a change from now to that state. */
+  changes: ChangeSet;
+}
+
+/**
+ * Records what each approved command does to the workspace, and takes it back on request. Call
+ * `before(id)` just before the command starts and `after(id)` as soon as it ends; the rest reads the
+ * records. Never throws for the engine's own trouble: when git is missing or the workspace too large,
+ * `state` is off with the reason and every call says so, so commands still run.
+ */
+export class ChangeRecorder {
+  private queue: Promise<unknown> = Promise.resolve();
+  private firstTaken = false;
+  private readonly previews = new Map<string, { commandId: string; now: Snapshot; changes: ChangeSet }>();
+  private readonly maxFileBytes: number;
+
+  private constructor(
+    private readonly options: ChangeRecorderOptions,
+    private stateNow: RecorderState,
+    private readonly repo?: ShadowRepo,
+    private readonly store?: RecordStore,
+    private readonly snapshots?: Snapshotter,
+  ) {
+    this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  }
+
+  /** Opens (or creates) the records of `options.workspace`; resolves off, never rejects, when it cannot. */
+  static async open(options: ChangeRecorderOptions): Promise<ChangeRecorder> {
+    try {
+      const workspace = await realpath(options.workspace);
+      const repo = await ShadowRepo.open({
+        workspace,
+        dataDir: options.dataDir,
+        excludes: options.excludes ?? DEFAULT_EXCLUDES,
+        ...(options.gitBinary ? { gitBinary: options.gitBinary } : {}),
+        ...(options.gitTimeoutMs ? { timeoutMs: options.gitTimeoutMs } : {}),
+      });
+      const store = await RecordStore.load(options.dataDir);
+      const snapshots = new Snapshotter(repo, {
+        maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+        maxFiles: options.maxFiles ?? DEFAULT_MAX_FILES,
+      });
+      return new ChangeRecorder(options, { type: "on" }, repo, store, snapshots);
+    } catch (error) {
+      return new ChangeRecorder(options, { type: "off", reason: offReason(error) });
+    }
+  }
+
+  /** Whether recording is on. */
+  get state(): RecorderState {
+    return this.stateNow;
+  }
+
+  /**
+   * Takes the first snapshot now (it stores every file, so it is the slow one): call it when the
+   * workspace opens so the first command does not wait for it. Turns recording off when it takes too long.
+   */
+  prepare(): Promise<RecorderState> {
+    return this.guard(
+      async () => {
+        await this.snapshot();
+        return this.stateNow;
+      },
+      () => this.stateNow,
+    );
+  }
+
+  /** Records the workspace just before command `commandId` starts. */
+  before(commandId: string): Promise<BeforeResult> {
+    return this.guard<BeforeResult>(async (store) => {
+      const before = await this.snapshot();
+      await store.save({ commandId, before });
+      return { recorded: true, startedAt: before.startedAt };
+    }, notRecorded);
+  }
+
+  /** Records the workspace just after command `commandId` ended, and returns what it changed. */
+  after(commandId: string): Promise<AfterResult> {
+    return this.guard<AfterResult>(async (store, repo) => {
+      const record = store.get(commandId);
+      if (!record)
+        return { recorded: false, reason: `No before-state was recorded for command ${commandId}.` };
+      const after = await this.snapshot();
+      const done: CommandRecord = { commandId, before: record.before, after };
+      await store.save(done);
+      const changes = await computeChangeSet(repo, record.before, after);
+      return {
+        recorded: true,
+        changes,
+        summary: summarizeChangeSet(changes),
+        overlapping: overlapping(done, store.list()),
+      };
+    }, notRecorded);
+  }
+
+  /** The change set of a finished command, or undefined when there is no complete record of it. */
+  changeSet(commandId: string): Promise<ChangeSet | undefined> {
+    return this.guard(
+      async (store, repo) => {
+        const record = store.get(commandId);
+        return record?.after ? computeChangeSet(repo, record.before, record.after) : undefined;
+      },
+      () => undefined,
+      false,
+    );
+  }
+
+  /** The unified diff of `path` in a command's change set, at most `maxBytes` (256 KiB by default). */
+  diff(commandId: string, path: string, maxBytes = DEFAULT_DIFF_MAX_BYTES): Promise<FileDiff> {
+    const none = (note: string): FileDiff => ({ path, text: "", truncated: false, note });
+    return this.guard(async (store, repo) => {
+      const record = store.get(commandId);
+      if (!record?.after) return none(`No complete record of command ${commandId}.`);
+      const changes = await computeChangeSet(repo, record.before, record.after);
+      const file = changes.files.find((candidate) => candidate.path === path);
+      if (!file) return none(`${path} is not among the files command ${commandId} changed.`);
+      return diffFile(repo, record.before, record.after, file, maxBytes);
+    }, none);
+  }
+
+  /** When `commandId` ran, and the commands that ran at the same time, for the card to name them. */
+  windows(commandId: string): { window: CommandWindow; overlapping: CommandWindow[] } | undefined {
+    const record = this.store?.get(commandId);
+    return record && this.store
+      ? { window: windowOf(record), overlapping: overlapping(record, this.store.list()) }
+      : undefined;
+  }
+
+  /** Every kept record's window, oldest first. */
+  commands(): CommandWindow[] {
+    return this.store?.list().map(windowOf) ?? [];
+  }
+
+  /**
+   * Takes back what command `commandId` did: every file it changed goes back to its before-state.
+   * Files changed since its after-state are conflicts unless named in `undoAnyway`.
+   */
+  undo(commandId: string, undoAnyway: readonly string[] = []): Promise<RevertResult> {
+    return this.guard(async (store, repo) => {
+      const record = store.get(commandId);
+      if (!record?.after) return refusedAll(`No complete record of command ${commandId}: nothing to undo.`);
+      const changes = await computeChangeSet(repo, record.before, record.after);
+      return revert(repo, {
+        from: record.after,
+        to: record.before,
+        changes,
+        undoAnyway: new Set(undoAnyway),
+        maxFileBytes: this.maxFileBytes,
+      });
+    }, refusedAll);
+  }
+
+  /** Lists every file that would change to bring the workspace back to its state before `commandId`. */
+  previewRestore(commandId: string): Promise<RestorePreview | undefined> {
+    return this.guard(
+      async (store, repo) => {
+        const record = store.get(commandId);
+        if (!record) return undefined;
+        const now = await this.snapshot();
+        const changes = await computeChangeSet(repo, now, record.before);
+        const previewId = randomUUID();
+        this.previews.set(previewId, { commandId, now, changes });
+        // Previews are short-lived: keep the few latest.
+        for (const old of [...this.previews.keys()].slice(0, -8)) this.previews.delete(old);
+        return { previewId, commandId, changes };
+      },
+      () => undefined,
+      false,
+    );
+  }
+
+  /**
+   * Applies a preview: every file it listed goes back to the command's before-state. A file changed
+   * since the preview is a conflict unless named in `undoAnyway`.
+   */
+  restore(previewId: string, undoAnyway: readonly string[] = []): Promise<RevertResult> {
+    return this.guard(async (store, repo) => {
+      const preview = this.previews.get(previewId);
+      const record = preview && store.get(preview.commandId);
+      if (!preview || !record)
+        return refusedAll("That preview is no longer known: preview the restore again.");
+      this.previews.delete(previewId);
+      return revert(repo, {
+        from: preview.now,
+        to: record.before,
+        changes: preview.changes,
+        undoAnyway: new Set(undoAnyway),
+        maxFileBytes: this.maxFileBytes,
+      });
+    }, refusedAll);
+  }
+
+  /** Bytes the records take on disk (the shadow repository's objects). */
+  usage(): Promise<number> {
+    return this.guard(
+      (_store, repo) => repo.sizeBytes(),
+      () => 0,
+      false,
+    );
+  }
+
+  /** Drops the oldest records until the shadow repository fits in `budgetBytes`. */
+  prune(budgetBytes: number): Promise<PruneResult> {
+    const nothing = () => ({ dropped: [], bytesBefore: 0, bytesAfter: 0 });
+    return this.guard((store, repo) => pruneRecords(repo, store, budgetBytes), nothing, false);
+  }
+
+  /** Waits for the calls in flight; the records stay on disk for the next `open`. */
+  async close(): Promise<void> {
+    await this.queue.catch(() => {});
+  }
+
+  /** A snapshot, the first one of this process with the longer timeout; turns off on what cannot pass. */
+  private async snapshot(): Promise<Snapshot> {
+    const snapshots = this.snapshots as Snapshotter;
+    const first = !this.firstTaken;
+    try {
+      const snapshot = await snapshots.take(
+        first ? (this.options.firstSnapshotTimeoutMs ?? DEFAULT_FIRST_SNAPSHOT_TIMEOUT_MS) : undefined,
+      );
+      this.firstTaken = true;
+      return snapshot;
+    } catch (error) {
+      if (error instanceof TooManyFilesError || error instanceof GitMissingError || first) {
+        this.stateNow = { type: "off", reason: offReason(error) };
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Runs `task` after every earlier call (one index, one scan at a time). When recording is off, or
+   * (with `catchErrors`) when the task fails, resolves to `fallback(reason)` instead.
+   */
+  private guard<T>(
+    task: (store: RecordStore, repo: ShadowRepo) => Promise<T>,
+    fallback: (reason: string) => T,
+    catchErrors = true,
+  ): Promise<T> {
+    return this.serial(async () => {
+      if (this.stateNow.type === "off" || !this.store || !this.repo) return fallback(this.offNote());
+      try {
+        return await task(this.store, this.repo);
+      } catch (error) {
+        if (!catchErrors) throw error;
+        return fallback(`Recording failed: ${errorMessage(error)}`);
+      }
+    });
+  }
+
+  private serial<T>(task: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(task, task);
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  private offNote(): string {
+    return this.stateNow.type === "off" ? this.stateNow.reason : "Recording changes is off.";
+  }
+}
+
+function notRecorded(reason: string): { recorded: false; reason: string } {
+  return { recorded: false, reason };
+}
+
+function refusedAll(reason: string): RevertResult {
+  return { restored: [], conflicts: [], refused: [{ path: "", reason }] };
+}
+
+function offReason(error: unknown): string {
+  if (error instanceof TooManyFilesError || error instanceof GitMissingError) return error.message;
+  if (error instanceof GitError && /took longer/.test(error.message)) {
+    return `Recording changes is off: the first snapshot of the workspace took too long (${error.message}). Add large folders to .gitignore to turn it on.`;
+  }
+  return `Recording changes is off: ${errorMessage(error)}`;
+}
