@@ -305,6 +305,8 @@ export class ChangeRecorder {
       try {
         return await task(this.store, this.repo);
       } catch (error) {
+        // A snapshot that turned recording off says so in the words of the off state.
+        if (this.stateNow.type === "off") return fallback(this.stateNow.reason);
         if (!catchErrors) throw error;
         return fallback(`Recording failed: ${errorMessage(error)}`);
       }

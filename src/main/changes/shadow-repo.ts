@@ -251,7 +251,7 @@ export class ShadowRepo {
     if ((error as { killed?: boolean }).killed) {
       void this.clearStaleLock();
       return new GitError(
-        `${call} took longer than ${Math.round(timeout / 1000)} s in the shadow repository and was stopped.`,
+        `${call} took longer than ${timeout >= 1000 ? `${Math.round(timeout / 1000)} s` : `${timeout} ms`} in the shadow repository and was stopped.`,
       );
     }
     const said = stderr.trim().split("\n").slice(0, 4).join(" / ") || error.message;

@@ -62,13 +62,20 @@ export async function revert(repo: ShadowRepo, plan: RevertPlan): Promise<Revert
       });
       continue;
     }
+    let present: PresentEntry;
     try {
       await checkParents(workspace, path);
+      present = await readPresent(workspace, path, plan.maxFileBytes);
     } catch (error) {
-      result.refused.push({ path, reason: errorMessage(error) });
-      continue;
+      // A link or file on the way that this same revert deletes first (paths are sorted, so it was
+      // planned already) will be gone by the time this path is written: nothing stands here then.
+      // The write checks the way again.
+      if (!deletions.some((deleted) => path.startsWith(`${deleted}/`))) {
+        result.refused.push({ path, reason: errorMessage(error) });
+        continue;
+      }
+      present = { type: "absent" };
     }
-    const present = await readPresent(workspace, path, plan.maxFileBytes);
     if (same(present, target)) {
       result.restored.push(path); // already as it was: nothing to write
       continue;
