@@ -306,7 +306,8 @@ export class ChangeRecorder {
         return await task(this.store, this.repo);
       } catch (error) {
         // A snapshot that turned recording off says so in the words of the off state.
-        if (this.stateNow.type === "off") return fallback(this.stateNow.reason);
+        const now: RecorderState = this.state; // re-read: the task may have changed it
+        if (now.type === "off") return fallback(now.reason);
         if (!catchErrors) throw error;
         return fallback(`Recording failed: ${errorMessage(error)}`);
       }
