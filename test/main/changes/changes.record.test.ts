@@ -155,6 +155,15 @@ describe("the change set of a command", () => {
     expect(recorder.commands().map((window) => window.commandId)).toEqual(["a", "b", "c"]);
   });
 
+  it("stores a first snapshot of many files (the bulk path) and undoes a change in it", async () => {
+    for (let i = 0; i < 700; i++) await put(scratch.workspace, `many/f${i}.txt`, `file ${i}\n`);
+    await command("c1", () => put(scratch.workspace, "many/f123.txt", "changed\n"));
+    expect((await recorder.changeSet("c1"))?.files.map((file) => file.path)).toEqual(["many/f123.txt"]);
+    expect((await recorder.undo("c1")).restored).toEqual(["many/f123.txt"]);
+    const { readFile } = await import("node:fs/promises");
+    expect(await readFile(join(scratch.workspace, "many/f123.txt"), "utf8")).toBe("file 123\n");
+  });
+
   it("keeps its records across a restart of the host", async () => {
     await command("c1", () => put(scratch.workspace, "src/a.ts", "changed\n"));
     const before = await recorder.changeSet("c1");
