@@ -11,9 +11,9 @@ import {
   DEFAULT_MAX_FILES,
 } from "./defaults";
 import { type PruneResult, pruneRecords } from "./prune";
-import { type CommandRecord, overlapping, RecordStore, windowOf } from "./records";
+import { overlapping, RecordStore, windowOf } from "./records";
 import { GitError, GitMissingError, ShadowRepo } from "./shadow-repo";
-import { type Snapshot, Snapshotter, TooManyFilesError } from "./snapshot";
+import { type IndexedState, type Snapshot, Snapshotter, TooManyFilesError } from "./snapshot";
 import { revert } from "./undo";
 
 /** How to record one workspace. */
@@ -137,21 +137,36 @@ export class ChangeRecorder {
     }, notRecorded);
   }
 
-  /** Records the workspace just after command `commandId` ended, and returns what it changed. */
+  /**
+   * Records the workspace just after command `commandId` ended, and returns what it changed. When
+   * something changed, the change set comes from the index and the after-state's tree is written just
+   * after this resolves (the next call waits for it): one git call less before the model hears back.
+   */
   after(commandId: string): Promise<AfterResult> {
     return this.guard<AfterResult>(async (store, repo) => {
       const record = store.get(commandId);
       if (!record)
         return { recorded: false, reason: `No before-state was recorded for command ${commandId}.` };
-      const after = await this.snapshot();
-      const done: CommandRecord = { commandId, before: record.before, after };
-      await store.save(done);
-      const changes = await computeChangeSet(repo, record.before, after);
+      const state = await this.scan();
+      const endedAt = Date.now();
+      const changes = await computeChangeSet(repo, record.before, state);
+      const finish = async (tree: string) => {
+        await store.save({ commandId, before: record.before, after: { ...state, tree, endedAt } });
+      };
+      if (state.tree) await finish(state.tree);
+      else {
+        // In the queue, so it runs before any later call; a failure leaves the record without an
+        // after-state (as if the host had stopped), which undo then declines.
+        void this.serial(async () => finish(await (this.snapshots as Snapshotter).writeTree())).catch(
+          () => {},
+        );
+        store.markEnded(commandId, endedAt);
+      }
       return {
         recorded: true,
         changes,
         summary: summarizeChangeSet(changes),
-        overlapping: overlapping(done, store.list()),
+        overlapping: overlapping({ ...record, after: { ...record.before, endedAt } }, store.list()),
       };
     }, notRecorded);
   }
@@ -275,14 +290,27 @@ export class ChangeRecorder {
 
   /** A snapshot, the first one of this process with the longer timeout; turns off on what cannot pass. */
   private async snapshot(): Promise<Snapshot> {
+    const state = await this.scan();
+    const tree = state.tree ?? (await (this.snapshots as Snapshotter).writeTree(this.firstTimeout()));
+    return { ...state, tree, endedAt: Date.now() };
+  }
+
+  private firstTimeout(): number | undefined {
+    return this.firstTaken
+      ? undefined
+      : (this.options.firstSnapshotTimeoutMs ?? DEFAULT_FIRST_SNAPSHOT_TIMEOUT_MS);
+  }
+
+  /** A scan (see `Snapshotter.scan`) with the same first-time rules as `snapshot`. */
+  private async scan(): Promise<IndexedState> {
     const snapshots = this.snapshots as Snapshotter;
     const first = !this.firstTaken;
     try {
-      const snapshot = await snapshots.take(
-        first ? (this.options.firstSnapshotTimeoutMs ?? DEFAULT_FIRST_SNAPSHOT_TIMEOUT_MS) : undefined,
-      );
+      const state = await snapshots.scan(this.firstTimeout());
+      // The first scan's tree is written at once: it is the slow one, and its time limit covers it.
+      if (state.tree === undefined && first) state.tree = await snapshots.writeTree(this.firstTimeout());
       this.firstTaken = true;
-      return snapshot;
+      return state;
     } catch (error) {
       if (error instanceof TooManyFilesError || error instanceof GitMissingError || first) {
         this.stateNow = { type: "off", reason: offReason(error) };

@@ -10,10 +10,20 @@ const SYMLINK_MODE = "120000";
  * numstat for line counts, rename detection on), merged with the oversized files of both sides, which
  * the trees do not hold.
  */
-export async function computeChangeSet(repo: ShadowRepo, from: Snapshot, to: Snapshot): Promise<ChangeSet> {
+export async function computeChangeSet(
+  repo: ShadowRepo,
+  from: Snapshot,
+  to: Pick<Snapshot, "oversized" | "nested"> & { tree?: string },
+): Promise<ChangeSet> {
   const files = new Map<string, FileChange>();
   if (from.tree !== to.tree) {
-    const out = await repo.run(["diff-tree", "-r", "-z", "-M", "--raw", "--numstat", from.tree, to.tree]);
+    // Without a tree for `to`, the index holds it (a scan whose tree is not written yet): the same
+    // output from `diff-index --cached`, one git call fewer on the way back to the model.
+    const format = ["-z", "-M", "--raw", "--numstat"];
+    const args = to.tree
+      ? ["diff-tree", "-r", ...format, from.tree, to.tree]
+      : ["diff-index", "--cached", ...format, from.tree];
+    const out = await repo.run(args);
     for (const change of parseDiffTree(out.toString("utf8"))) files.set(change.path, change);
     await addBinarySizes(repo, files);
   }
@@ -104,7 +114,11 @@ async function addBinarySizes(repo: ShadowRepo, files: Map<string, FileChange>):
 }
 
 /** Adds (or turns into `modified`) the files over the size limit on either side. */
-function mergeOversized(files: Map<string, FileChange>, from: Snapshot, to: Snapshot): void {
+function mergeOversized(
+  files: Map<string, FileChange>,
+  from: Pick<Snapshot, "oversized">,
+  to: Pick<Snapshot, "oversized">,
+): void {
   const paths = new Set([...Object.keys(from.oversized), ...Object.keys(to.oversized)]);
   for (const path of paths) {
     const before = from.oversized[path];

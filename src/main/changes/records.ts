@@ -14,6 +14,8 @@ export interface CommandRecord {
   after?: Snapshot;
   /** Set when loaded from disk without an after-state: the host stopped while the command ran. */
   interrupted?: boolean;
+  /** When it ended, while its after-state's tree is still being written (in memory only). */
+  endedAt?: number;
 }
 
 /**
@@ -73,6 +75,15 @@ export class RecordStore {
     await rename(temp, file);
   }
 
+  /**
+   * Notes, in memory, that `commandId` ended at `endedAt` while its after-state is still being
+   * written, so overlaps are not counted against a window that looks open.
+   */
+  markEnded(commandId: string, endedAt: number): void {
+    const record = this.records.get(commandId);
+    if (record && !record.after) record.endedAt = endedAt;
+  }
+
   /** Forgets the record of `commandId`. */
   async remove(commandId: string): Promise<void> {
     this.records.delete(commandId);
@@ -98,7 +109,7 @@ export function windowOf(record: CommandRecord): CommandWindow {
  */
 export function overlapping(record: CommandRecord, all: readonly CommandRecord[]): CommandWindow[] {
   const end = (of: CommandRecord) =>
-    of.after?.endedAt ?? (of.interrupted ? of.before.startedAt : Number.POSITIVE_INFINITY);
+    of.after?.endedAt ?? of.endedAt ?? (of.interrupted ? of.before.startedAt : Number.POSITIVE_INFINITY);
   return all
     .filter((other) => other.commandId !== record.commandId)
     .filter((other) => other.before.startedAt < end(record) && record.before.startedAt < end(other))

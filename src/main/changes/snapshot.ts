@@ -27,6 +27,12 @@ export interface Snapshot {
   nested: string[];
 }
 
+/** A scan's result before its tree is written: a snapshot but for `tree` (and `endedAt`). */
+export interface IndexedState extends Omit<Snapshot, "tree" | "endedAt"> {
+  /** The tree, when the scan found nothing to store and the index's tree was known already. */
+  tree?: string;
+}
+
 /** Limits of one scan. */
 export interface SnapshotLimits {
   /** A file larger than this is recorded by size and time only. */
@@ -65,6 +71,17 @@ export class Snapshotter {
 
   /** Scans the workspace and records its state; `timeoutMs` bounds each git call. */
   async take(timeoutMs?: number): Promise<Snapshot> {
+    const state = await this.scan(timeoutMs);
+    const tree = state.tree ?? (await this.writeTree(timeoutMs));
+    return { ...state, tree, endedAt: Date.now() };
+  }
+
+  /**
+   * Scans the workspace and stores what changed in the index, without writing the tree when something
+   * did (`tree` is then absent): the caller can diff against the index and write the tree afterwards,
+   * off the command's critical path.
+   */
+  async scan(timeoutMs?: number): Promise<IndexedState> {
     const startedAt = Date.now();
     const listing = await this.repo.run(["ls-files", "-z", "-t", "-m", "-d", "-o", "--exclude-standard"], {
       timeoutMs,
@@ -114,11 +131,17 @@ export class Snapshotter {
       // A few paths (a command's changes): one `update-index` starts faster than `git add`.
       await this.updateIndex(add, timeoutMs);
     }
-    if (this.current === undefined || add.length > 0 || remove.length > 0) {
-      this.current = (await this.repo.run(["write-tree"], { timeoutMs })).toString("utf8").trim();
-    }
+    if (add.length > 0 || remove.length > 0) this.current = undefined;
     nested.sort();
-    return { tree: this.current, startedAt, endedAt: Date.now(), oversized, nested };
+    const state: IndexedState = { startedAt, oversized, nested };
+    if (this.current !== undefined) state.tree = this.current;
+    return state;
+  }
+
+  /** Writes the index's tree (the state of the last scan) and returns its id. */
+  async writeTree(timeoutMs?: number): Promise<string> {
+    this.current = (await this.repo.run(["write-tree"], { timeoutMs })).toString("utf8").trim();
+    return this.current;
   }
 
   /**

@@ -41,6 +41,8 @@ describe("the change set of a command", () => {
       expect.objectContaining({ kind: "modified", path: "src/a.ts", added: 3, removed: 1 }),
     ]);
     expect(after.summary).toBe("Files changed: A notes.txt, D old.log, M src/a.ts (+3 -1).");
+    // after() diffs against the index and writes the tree later; the kept record's trees agree.
+    expect(await recorder.changeSet("c1")).toEqual(after.changes);
     const diff = await recorder.diff("c1", "src/a.ts");
     expect(diff.truncated).toBe(false);
     expect(diff.text).toContain("--- a/src/a.ts\n+++ b/src/a.ts\n");
