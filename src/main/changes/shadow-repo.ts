@@ -244,6 +244,9 @@ export class ShadowRepo {
   private describe(args: readonly string[], error: Error, stderr: string, timeout: number): GitError {
     const call = `git ${args[0]}`;
     const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" && !existsSync(this.options.workspace)) {
+      return new GitError(`The workspace folder ${this.options.workspace} is gone; reopen the workspace.`);
+    }
     if (code === "ENOENT") {
       return new GitMissingError(
         `git was not found (tried "${this.git}" in PATH). Install git to see and undo what commands change.`,
