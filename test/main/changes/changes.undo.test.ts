@@ -176,11 +176,23 @@ describe("the workspace's own git repository", () => {
     await put(scratch.workspace, ".git/hooks/pre-commit", "#!/bin/sh\nexit 1\n", 0o755);
     const dotGit = await listing(join(scratch.workspace, ".git"));
     const status = git("status", "--porcelain").toString();
-    await command("c1", busyCommand);
-    await recorder.diff("c1", "src/a.ts");
-    await recorder.undo("c1");
-    await recorder.previewRestore("c1");
-    await recorder.prune(0);
+    // Variables a host started from a git hook or a terminal inside a repository might carry: the
+    // engine builds git's environment from scratch, so none of them may steer it to the real .git.
+    const inherited = {
+      GIT_DIR: join(scratch.workspace, ".git"),
+      GIT_INDEX_FILE: join(scratch.workspace, ".git/index"),
+    };
+    Object.assign(process.env, inherited);
+    try {
+      await command("c1", busyCommand);
+      await recorder.diff("c1", "src/a.ts");
+      await recorder.undo("c1");
+      await recorder.previewRestore("c1");
+      await recorder.prune(0);
+    } finally {
+      delete process.env.GIT_DIR;
+      delete process.env.GIT_INDEX_FILE;
+    }
     expect(await listing(join(scratch.workspace, ".git"))).toEqual(dotGit);
     expect(git("status", "--porcelain").toString()).toBe(status);
     expect(git("stash", "list").toString()).toMatch(/stash@\{0\}/);
