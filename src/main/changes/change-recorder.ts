@@ -288,32 +288,28 @@ export class ChangeRecorder {
     await this.queue.catch(() => {});
   }
 
-  /** A snapshot, the first one of this process with the longer timeout; turns off on what cannot pass. */
+  /** A snapshot, the first one of this process within its time limit; turns off on what cannot pass. */
   private async snapshot(): Promise<Snapshot> {
     const state = await this.scan();
-    const tree = state.tree ?? (await (this.snapshots as Snapshotter).writeTree(this.firstTimeout()));
+    const tree = state.tree ?? (await (this.snapshots as Snapshotter).writeTree());
     return { ...state, tree, endedAt: Date.now() };
   }
 
-  private firstTimeout(): number | undefined {
-    return this.firstTaken
-      ? undefined
-      : (this.options.firstSnapshotTimeoutMs ?? DEFAULT_FIRST_SNAPSHOT_TIMEOUT_MS);
-  }
-
-  /** A scan (see `Snapshotter.scan`) with the same first-time rules as `snapshot`. */
+  /** A scan (see `Snapshotter.scan`); the first of this process, tree included, within its time limit. */
   private async scan(): Promise<IndexedState> {
     const snapshots = this.snapshots as Snapshotter;
     const first = !this.firstTaken;
+    const limit = this.options.firstSnapshotTimeoutMs ?? DEFAULT_FIRST_SNAPSHOT_TIMEOUT_MS;
+    const deadline = first ? Date.now() + limit : undefined;
     try {
-      const state = await snapshots.scan(this.firstTimeout());
+      const state = await snapshots.scan(deadline);
       // The first scan's tree is written at once: it is the slow one, and its time limit covers it.
-      if (state.tree === undefined && first) state.tree = await snapshots.writeTree(this.firstTimeout());
+      if (state.tree === undefined && first) state.tree = await snapshots.writeTree(deadline);
       this.firstTaken = true;
       return state;
     } catch (error) {
       if (error instanceof TooManyFilesError || error instanceof GitMissingError || first) {
-        this.stateNow = { type: "off", reason: offReason(error) };
+        this.stateNow = { type: "off", reason: offReason(error, limit) };
       }
       throw error;
     }
@@ -361,10 +357,13 @@ function refusedAll(reason: string): RevertResult {
   return { restored: [], conflicts: [], refused: [{ path: "", reason }] };
 }
 
-function offReason(error: unknown): string {
+function offReason(error: unknown, firstLimitMs?: number): string {
   if (error instanceof TooManyFilesError || error instanceof GitMissingError) return error.message;
-  if (error instanceof GitError && /took longer/.test(error.message)) {
-    return `Recording changes is off: the first snapshot of the workspace took too long (${error.message}). Add large folders to .gitignore to turn it on.`;
+  if (firstLimitMs !== undefined && error instanceof GitError && /took longer/.test(error.message)) {
+    return (
+      `Recording changes is off: the first snapshot of the workspace took too long (over ${firstLimitMs / 1000} s). ` +
+      "Add its large folders to .gitignore, or allow the first snapshot more time, to turn it on."
+    );
   }
   return `Recording changes is off: ${errorMessage(error)}`;
 }

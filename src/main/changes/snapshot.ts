@@ -69,22 +69,15 @@ export class Snapshotter {
     private readonly limits: SnapshotLimits,
   ) {}
 
-  /** Scans the workspace and records its state; `timeoutMs` bounds each git call. */
-  async take(timeoutMs?: number): Promise<Snapshot> {
-    const state = await this.scan(timeoutMs);
-    const tree = state.tree ?? (await this.writeTree(timeoutMs));
-    return { ...state, tree, endedAt: Date.now() };
-  }
-
   /**
    * Scans the workspace and stores what changed in the index, without writing the tree when something
    * did (`tree` is then absent): the caller can diff against the index and write the tree afterwards,
-   * off the command's critical path.
+   * off the command's critical path. Every git call stops at `deadline` (ms since the epoch), if given.
    */
-  async scan(timeoutMs?: number): Promise<IndexedState> {
+  async scan(deadline?: number): Promise<IndexedState> {
     const startedAt = Date.now();
     const listing = await this.repo.run(["ls-files", "-z", "-t", "-m", "-d", "-o", "--exclude-standard"], {
-      timeoutMs,
+      timeoutMs: left(deadline),
     });
     const entries = parseTagged(listing);
     if (entries.untracked > this.limits.maxFiles) {
@@ -114,7 +107,7 @@ export class Snapshotter {
     if (remove.length > 0) {
       await this.repo.run(["update-index", "-z", "--force-remove", "--stdin"], {
         input: nulJoined(remove),
-        timeoutMs,
+        timeoutMs: left(deadline),
       });
     }
     if (add.length > BULK_ADD) {
@@ -123,13 +116,13 @@ export class Snapshotter {
       await this.repo
         .run(["--literal-pathspecs", "add", "--all", "--pathspec-from-file=-", "--pathspec-file-nul"], {
           input: nulJoined(add),
-          timeoutMs,
+          timeoutMs: left(deadline),
         })
         // `git add` stops at a path that vanished since our lstat; update-index takes that in its stride.
-        .catch(() => this.updateIndex(add, timeoutMs));
+        .catch(() => this.updateIndex(add, deadline));
     } else if (add.length > 0) {
       // A few paths (a command's changes): one `update-index` starts faster than `git add`.
-      await this.updateIndex(add, timeoutMs);
+      await this.updateIndex(add, deadline);
     }
     if (add.length > 0 || remove.length > 0) this.current = undefined;
     nested.sort();
@@ -139,8 +132,9 @@ export class Snapshotter {
   }
 
   /** Writes the index's tree (the state of the last scan) and returns its id. */
-  async writeTree(timeoutMs?: number): Promise<string> {
-    this.current = (await this.repo.run(["write-tree"], { timeoutMs })).toString("utf8").trim();
+  async writeTree(deadline?: number): Promise<string> {
+    const out = await this.repo.run(["write-tree"], { timeoutMs: left(deadline) });
+    this.current = out.toString("utf8").trim();
     return this.current;
   }
 
@@ -148,10 +142,10 @@ export class Snapshotter {
    * Stores `paths` with `update-index`. --replace: a file where a folder was (or the reverse) replaces
    * the old entries; --remove: a file deleted between our lstat and git's read is dropped, not an error.
    */
-  private async updateIndex(paths: readonly string[], timeoutMs: number | undefined): Promise<void> {
+  private async updateIndex(paths: readonly string[], deadline: number | undefined): Promise<void> {
     await this.repo.run(["update-index", "-z", "--add", "--remove", "--replace", "--stdin"], {
       input: nulJoined(paths),
-      timeoutMs,
+      timeoutMs: left(deadline),
     });
   }
 }
@@ -183,6 +177,11 @@ async function inBatches<T, R>(items: readonly T[], task: (item: T) => Promise<R
     results.push(...(await Promise.all(items.slice(at, at + 64).map(task))));
   }
   return results;
+}
+
+/** The time left until `deadline`, at least 1 ms; undefined (the default timeout) without one. */
+function left(deadline: number | undefined): number | undefined {
+  return deadline === undefined ? undefined : Math.max(1, deadline - Date.now());
 }
 
 function nulJoined(paths: readonly string[]): string {
