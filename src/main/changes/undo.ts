@@ -51,6 +51,11 @@ export async function revert(repo: ShadowRepo, plan: RevertPlan): Promise<Revert
   const paths = new Set(
     plan.changes.files.flatMap((file) => (file.oldPath ? [file.oldPath, file.path] : [file.path])),
   );
+  // Paths this revert deletes (unless they turn out to be conflicts): what stands in their place, a
+  // link or file on the way to another path or a folder left by the files under it, will be gone.
+  const goes = new Set([...paths].filter((path) => lookup(plan.to, toTree, path).type === "absent"));
+  const willBeGone = (path: string) =>
+    [...goes].some((gone) => path.startsWith(`${gone}/`)) || folderEmptiedBy(fromTree, path, goes);
   for (const path of [...paths].sort()) {
     const expected = lookup(plan.from, fromTree, path);
     const target = lookup(plan.to, toTree, path);
@@ -67,15 +72,17 @@ export async function revert(repo: ShadowRepo, plan: RevertPlan): Promise<Revert
       await checkParents(workspace, path);
       present = await readPresent(workspace, path, plan.maxFileBytes);
     } catch (error) {
-      // A link or file on the way that this same revert deletes first (paths are sorted, so it was
-      // planned already) will be gone by the time this path is written: nothing stands here then.
-      // The write checks the way again.
-      if (!deletions.some((deleted) => path.startsWith(`${deleted}/`))) {
+      // A link or file on the way that this revert deletes first: nothing will stand here then. The
+      // write checks the way again, and refuses if the deletion did not happen.
+      if (!willBeGone(path)) {
         result.refused.push({ path, reason: errorMessage(error) });
         continue;
       }
       present = { type: "absent" };
     }
+    // A folder where a file was, holding only files this revert deletes: it will be empty, and the
+    // write removes an empty folder (and refuses one that still holds anything).
+    if (present.type === "folder" && willBeGone(path)) present = { type: "absent" };
     if (same(present, target)) {
       result.restored.push(path); // already as it was: nothing to write
       continue;
@@ -102,6 +109,12 @@ export async function revert(repo: ShadowRepo, plan: RevertPlan): Promise<Revert
   }
   result.restored.sort();
   return result;
+}
+
+/** Whether `folder` held recorded files in `tree` and this revert deletes every one of them. */
+function folderEmptiedBy(tree: Map<string, StoredEntry>, folder: string, goes: ReadonlySet<string>): boolean {
+  const inside = [...tree.keys()].filter((path) => path.startsWith(`${folder}/`));
+  return inside.length > 0 && inside.every((path) => goes.has(path));
 }
 
 async function attempt(result: RevertResult, path: string, task: () => Promise<void>): Promise<void> {

@@ -116,6 +116,32 @@ describe("undo of one command", () => {
     ]);
     expect((await listing(scratch.workspace))["huge.bin"]).toBeDefined();
   });
+
+  it("handles names with spaces, other scripts, a leading dash and glob characters", async () => {
+    const names = ["with space.txt", "ünïcødé/日本語.md", "-dash.txt", "star*[x].txt", "line\nbreak.txt"];
+    for (const name of names) await put(scratch.workspace, name, `${name} before\n`);
+    const before = await listing(scratch.workspace);
+    await command("c1", async () => {
+      for (const name of names) await put(scratch.workspace, name, `${name} after\n`);
+    });
+    expect((await recorder.changeSet("c1"))?.files.map((file) => file.path).sort()).toEqual(
+      [...names].sort(),
+    );
+    expect((await recorder.diff("c1", "star*[x].txt")).text).toContain("+star*[x].txt after");
+    expect((await recorder.undo("c1")).restored.sort()).toEqual([...names].sort());
+    expect(await listing(scratch.workspace)).toEqual(before);
+  });
+
+  it("puts back a file that a command replaced with a folder", async () => {
+    const before = await listing(scratch.workspace);
+    await command("c1", async () => {
+      await unlink(join(scratch.workspace, "old.log"));
+      await put(scratch.workspace, "old.log/inside.txt", "now a folder\n");
+    });
+    const result = await recorder.undo("c1");
+    expect(result).toEqual({ restored: ["old.log", "old.log/inside.txt"], conflicts: [], refused: [] });
+    expect(await listing(scratch.workspace)).toEqual(before);
+  });
 });
 
 describe("restore to before a command", () => {
