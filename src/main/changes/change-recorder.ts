@@ -11,59 +11,18 @@ import {
   DEFAULT_MAX_FILES,
 } from "./defaults";
 import { type PruneResult, pruneRecords } from "./prune";
+import type {
+  AfterResult,
+  BeforeResult,
+  ChangeRecorderOptions,
+  NotRecorded,
+  RecorderState,
+  RestorePreview,
+} from "./recorder-types";
 import { overlapping, RecordStore, windowOf } from "./records";
 import { GitError, GitMissingError, ShadowRepo } from "./shadow-repo";
 import { type IndexedState, type Snapshot, Snapshotter, TooManyFilesError } from "./snapshot";
 import { revert } from "./undo";
-
-/** How to record one workspace. */
-export interface ChangeRecorderOptions {
-  /** The workspace folder. */
-  workspace: string;
-  /** The engine's folder for this workspace, outside it, e.g. `<data>/workspaces/<id>/changes`. */
-  dataDir: string;
-  /** Files larger than this are listed by size and time only; `DEFAULT_MAX_FILE_BYTES` (16 MiB) by default. */
-  maxFileBytes?: number;
-  /** More files than this and recording turns off; `DEFAULT_MAX_FILES` (100,000) by default. */
-  maxFiles?: number;
-  /** Ignore patterns on top of the workspace's `.gitignore` files; `DEFAULT_EXCLUDES` by default. */
-  excludes?: readonly string[];
-  /** The first snapshot may take this long before recording turns off; 120 s by default. */
-  firstSnapshotTimeoutMs?: number;
-  /** Any other git call is stopped after this long; 60 s by default. */
-  gitTimeoutMs?: number;
-  /** The git program; `git` from PATH by default. */
-  gitBinary?: string;
-}
-
-/** Whether the engine records, and if not, why not (shown to the person; commands run either way). */
-export type RecorderState = { type: "on" } | { type: "off"; reason: string };
-
-/** What `before` did. */
-export type BeforeResult = { recorded: true; startedAt: number } | { recorded: false; reason: string };
-
-/** What `after` found: the command's changes and the line for the model, or why there are none. */
-export type AfterResult =
-  | {
-      recorded: true;
-      /** Every file the command changed. */
-      changes: ChangeSet;
-      /** The bounded line for the model: `Files changed: M a.ts (+3 -1), ...`. */
-      summary: string;
-      /** Other commands that ran at the same time: their changes may be mixed into these. */
-      overlapping: CommandWindow[];
-    }
-  | { recorded: false; reason: string };
-
-/** A preview of bringing the whole workspace back to its state before a command. */
-export interface RestorePreview {
-  /** Pass this to `restore` to apply exactly this preview. */
-  previewId: string;
-  /** The command whose before-state the workspace would return to. */
-  commandId: string;
-  /** Every file that would change, as a change from now to that state. */
-  changes: ChangeSet;
-}
 
 /**
  * Records what each approved command does to the workspace, and takes it back on request. Call
@@ -349,7 +308,7 @@ export class ChangeRecorder {
   }
 }
 
-function notRecorded(reason: string): { recorded: false; reason: string } {
+function notRecorded(reason: string): NotRecorded {
   return { recorded: false, reason };
 }
 

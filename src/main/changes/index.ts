@@ -33,14 +33,7 @@ export type {
   FileRefusal,
   RevertResult,
 } from "../../shared/changes";
-export {
-  type AfterResult,
-  type BeforeResult,
-  ChangeRecorder,
-  type ChangeRecorderOptions,
-  type RecorderState,
-  type RestorePreview,
-} from "./change-recorder";
+export { ChangeRecorder } from "./change-recorder";
 export { summarizeChangeSet } from "./change-set";
 export {
   DEFAULT_DIFF_MAX_BYTES,
@@ -50,3 +43,11 @@ export {
   DEFAULT_MAX_FILES,
 } from "./defaults";
 export type { PruneResult } from "./prune";
+export type {
+  AfterResult,
+  BeforeResult,
+  ChangeRecorderOptions,
+  NotRecorded,
+  RecorderState,
+  RestorePreview,
+} from "./recorder-types";
