@@ -1,6 +1,6 @@
 import { execFile, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 /** Where the shadow repository lives and how git is run. */
@@ -26,6 +26,9 @@ export class GitError extends Error {
 export class GitMissingError extends GitError {
   override name = "GitMissingError";
 }
+
+/** An index lock older than this at open is left over from a host that died mid-call. */
+const STALE_LOCK_MS = 5 * 60_000;
 
 /**
  * Settings every call carries on its command line, so nothing the shadow repository's config file, a
@@ -124,9 +127,10 @@ export class ShadowRepo {
     await mkdir(join(repo.gitDir, "info"), { recursive: true });
     await writeFile(join(repo.gitDir, "info", "attributes"), NEUTRAL_ATTRIBUTES);
     await writeFile(join(repo.gitDir, "info", "exclude"), `${options.excludes.join("\n")}\n`);
-    // A lock left by a git call killed at its timeout (or a host that died mid-call) would block every
-    // later call; calls are serialised by the engine, so no live call of ours holds it now.
-    await repo.clearStaleLock();
+    // A lock left by a host that died mid-call would block every later call. Only an old one goes:
+    // a fresh lock may be another host's live call on the same data folder (one recorder per data
+    // folder is the rule; this keeps a slip from corrupting the index).
+    await repo.clearStaleLock(STALE_LOCK_MS);
     return repo;
   }
 
@@ -237,8 +241,14 @@ export class ShadowRepo {
     return kib * 1024;
   }
 
-  private async clearStaleLock(): Promise<void> {
-    await rm(join(this.gitDir, "index.lock"), { force: true });
+  /** Removes the index lock if older than `minAgeMs` (0: whatever its age). */
+  private async clearStaleLock(minAgeMs = 0): Promise<void> {
+    const lock = join(this.gitDir, "index.lock");
+    const age = await stat(lock).then(
+      (info) => Date.now() - info.mtimeMs,
+      () => undefined,
+    );
+    if (age !== undefined && age >= minAgeMs) await rm(lock, { force: true });
   }
 
   private describe(args: readonly string[], error: Error, stderr: string, timeout: number): GitError {
@@ -253,6 +263,7 @@ export class ShadowRepo {
       );
     }
     if ((error as { killed?: boolean }).killed) {
+      // Our own call, killed: its lock is stale now (calls are serialised, no other call of ours runs).
       void this.clearStaleLock();
       return new GitError(
         `${call} took longer than ${timeout >= 1000 ? `${Math.round(timeout / 1000)} s` : `${timeout} ms`} in the shadow repository and was stopped.`,

@@ -166,6 +166,20 @@ describe("the change set of a command", () => {
     expect(await readFile(join(scratch.workspace, "many/f123.txt"), "utf8")).toBe("file 123\n");
   });
 
+  it("says why when after() has no before-state, and does not count a command the host lost as still running", async () => {
+    expect(await recorder.after("never-started")).toEqual({
+      recorded: false,
+      reason: "No before-state was recorded for command never-started.",
+    });
+    await recorder.before("lost"); // the host stops before this command's after()
+    await recorder.close();
+    recorder = await openRecorder(scratch);
+    await command("next", () => put(scratch.workspace, "n.txt", "n\n"));
+    expect(recorder.windows("next")?.overlapping).toEqual([]);
+    expect(recorder.windows("lost")?.window).toEqual({ commandId: "lost", startedAt: expect.any(Number) });
+    expect((await recorder.undo("lost")).refused[0]?.reason).toMatch(/No complete record of command lost/);
+  });
+
   it("keeps its records across a restart of the host", async () => {
     await command("c1", () => put(scratch.workspace, "src/a.ts", "changed\n"));
     const before = await recorder.changeSet("c1");
