@@ -33,6 +33,8 @@ import { revert } from "./undo";
 export class ChangeRecorder {
   private queue: Promise<unknown> = Promise.resolve();
   private firstTaken = false;
+  /** Whether `prepare` (the first snapshot) is running. */
+  private preparing = false;
   private readonly previews = new Map<string, { commandId: string; now: Snapshot; changes: ChangeSet }>();
   private readonly maxFileBytes: number;
 
@@ -78,17 +80,31 @@ export class ChangeRecorder {
    * workspace opens so the first command does not wait for it. Turns recording off when it takes too long.
    */
   prepare(): Promise<RecorderState> {
+    this.preparing = true;
     return this.guard(
       async () => {
         await this.snapshot();
         return this.stateNow;
       },
       () => this.stateNow,
-    );
+    ).finally(() => {
+      this.preparing = false;
+    });
   }
 
-  /** Records the workspace just before command `commandId` starts. */
+  /**
+   * Records the workspace just before command `commandId` starts. While the first snapshot is still
+   * being taken (`prepare`), answers at once that this command goes unrecorded: an approved command
+   * should not wait seconds for it.
+   */
   before(commandId: string): Promise<BeforeResult> {
+    if (this.preparing) {
+      return Promise.resolve(
+        notRecorded(
+          "The first snapshot of the workspace is still being taken; this command runs unrecorded.",
+        ),
+      );
+    }
     return this.guard<BeforeResult>(async (store) => {
       const before = await this.snapshot();
       await store.save({ commandId, before });

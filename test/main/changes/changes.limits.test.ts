@@ -53,6 +53,20 @@ describe("when recording cannot work", () => {
   });
 });
 
+describe("the first snapshot", () => {
+  it("does not hold up a command approved while it is taken: that one runs unrecorded", async () => {
+    for (let i = 0; i < 50; i++) await put(scratch.workspace, `f${i}.txt`, `${i}\n`);
+    recorder = await openRecorder(scratch);
+    const prepared = recorder.prepare();
+    expect(await recorder.before("early")).toEqual({
+      recorded: false,
+      reason: expect.stringMatching(/first snapshot .* still being taken/),
+    });
+    expect(await prepared).toEqual({ type: "on" });
+    expect(await recorder.before("later")).toMatchObject({ recorded: true });
+  });
+});
+
 describe("space", () => {
   it("reports the space in use and drops the oldest records to fit a budget", async () => {
     recorder = await openRecorder(scratch);
