@@ -141,7 +141,7 @@ export class ChangeRecorder {
         recorded: true,
         changes,
         summary: summarizeChangeSet(changes),
-        overlapping: overlapping({ ...record, after: { ...record.before, endedAt } }, store.list()),
+        overlapping: overlapping(store.get(commandId) ?? record, store.list()),
       };
     }, notRecorded);
   }

@@ -98,7 +98,8 @@ export class RecordStore {
 /** When `record`'s command ran, from the start of its before-scan to the end of its after-scan. */
 export function windowOf(record: CommandRecord): CommandWindow {
   const window: CommandWindow = { commandId: record.commandId, startedAt: record.before.startedAt };
-  if (record.after) window.endedAt = record.after.endedAt;
+  const endedAt = record.after?.endedAt ?? record.endedAt;
+  if (endedAt !== undefined) window.endedAt = endedAt;
   return window;
 }
 
