@@ -1,0 +1,327 @@
+/**
+ * `npm run bench:changes`: what recording a command's changes costs. On a generated workspace (20,000
+ * files / 200 MiB, and 100 files), a command that changes one file runs N times with recording
+ * (`before` + command + `after`, the change set and summary included) and N times without, alternating;
+ * the table gives p50 and p95 of each, of the recording alone, and their ratio. See bench/README.md.
+ *
+ * Runs directly on Node 22 (type stripping). src/ has extensionless imports Node cannot run as .ts, so
+ * src/main/changes is bundled first with Vite (as the app's main process is), then imported.
+ */
+import { execFile, execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import type * as Changes from "../src/main/changes/index.ts";
+
+const MIB = 1024 * 1024;
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, "..");
+const buildDir = join(repo, "node_modules", ".cache", "pi-desk-bench-changes");
+
+const { values: args } = parseArgs({
+  options: {
+    sizes: { type: "string", default: "big,small" },
+    iterations: { type: "string", default: "40" },
+    "big-files": { type: "string", default: "20000" },
+    "big-mib": { type: "string", default: "200" },
+    out: { type: "string", default: join(here, "results", "changes.json") },
+  },
+});
+const iterations = Number(args.iterations);
+const WORKSPACES: Record<string, { files: number; bytes: number; target: number }> = {
+  big: { files: Number(args["big-files"]), bytes: Number(args["big-mib"]) * MIB, target: 150 },
+  small: { files: 100, bytes: 400 * 1024, target: 20 },
+};
+
+const engine = await bundle();
+const tmpRoot = mkdtempSync(join(tmpdir(), "pi-desk-bench-changes-"));
+const loadAtStart = loadavg();
+const results: Record<string, unknown> = {};
+try {
+  for (const size of args.sizes.split(",")) {
+    const spec = WORKSPACES[size];
+    if (!spec) throw new Error(`Unknown size ${size}: big or small.`);
+    results[size] = await measure(size, spec);
+  }
+} finally {
+  rmSync(tmpRoot, { recursive: true, force: true });
+}
+mkdirSync(dirname(args.out), { recursive: true });
+const summary = {
+  machine: {
+    cpus: cpus().length,
+    model: cpus()[0]?.model,
+    git: execFileSync("git", ["--version"]).toString().trim(),
+  },
+  loadAverage: { start: loadAtStart, end: loadavg() },
+  iterations,
+  results,
+};
+writeFileSync(args.out, `${JSON.stringify(summary, null, 2)}\n`);
+console.log(
+  `\nwrote ${args.out} (load average ${fmtLoad(loadAtStart)} at the start, ${fmtLoad(loadavg())} at the end)`,
+);
+
+async function measure(size: string, spec: { files: number; bytes: number; target: number }) {
+  const root = mkdtempSync(join(tmpRoot, `${size}-`));
+  const workspace = join(root, "workspace");
+  let began = performance.now();
+  generate(workspace, spec.files, spec.bytes);
+  log(`${size}: generated ${spec.files} files, ${spec.bytes / MIB} MiB in ${secs(began)} s`);
+  const recorder = await engine.ChangeRecorder.open({ workspace, dataDir: join(root, "changes") });
+  began = performance.now();
+  const state = await recorder.prepare();
+  if (state.type === "off") throw new Error(state.reason);
+  const firstSnapshotMs = performance.now() - began;
+  const storedBytes = await recorder.usage();
+  log(
+    `${size}: first snapshot ${Math.round(firstSnapshotMs)} ms, shadow repository ${(storedBytes / MIB).toFixed(1)} MiB`,
+  );
+
+  // The command: a real process that appends a line to one file, as an agent's edit would. Without
+  // recording it appends to an ignored file instead: the same work, but no change for the next
+  // recorded command's before-scan to find (commands back to back, nobody editing in between).
+  const tracked = join(workspace, "src", "d000", "f00007.txt");
+  const ignored = join(workspace, "bench.log");
+  const append = (file: string, i: number) => run("/bin/sh", ["-c", `echo "line ${i}" >> "${file}"`]);
+  const command = (i: number) => append(tracked, i);
+  for (let i = 0; i < 3; i++) await recorded(recorder, `warm-${i}`, () => command(i)); // warm-up, not measured
+  const plain: number[] = [];
+  const withRecording: number[] = [];
+  const recording: number[] = [];
+  const before: number[] = [];
+  const after: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    // Alternate which goes first, so the machine's background load falls on both alike.
+    const order = i % 2 === 0 ? ["plain", "recorded"] : ["recorded", "plain"];
+    for (const kind of order) {
+      if (kind === "plain") {
+        const start = performance.now();
+        await append(ignored, i);
+        plain.push(performance.now() - start);
+      } else {
+        const t = await recorded(recorder, `c${i}`, () => command(i));
+        withRecording.push(t.total);
+        recording.push(t.before + t.after);
+        before.push(t.before);
+        after.push(t.after);
+      }
+    }
+  }
+  // CPU per command, which machine load does not inflate the way it does wall time: this process's
+  // own CPU plus its finished children's (git, sh), from /proc/self/stat, over back-to-back batches.
+  const cpuPerCommand = async (batch: (i: number) => Promise<void>) => {
+    const start = cpuTicks();
+    for (let i = 0; i < iterations; i++) await batch(i);
+    await recorder.close(); // the deferred tree write of the last command counts too
+    return Number((((cpuTicks() - start) * 10) / iterations).toFixed(1)); // ticks are 10 ms
+  };
+  const cpuRecorded = await cpuPerCommand((i) =>
+    recorded(recorder, `cpu${i}`, () => command(i)).then(() => {}),
+  );
+  const cpuPlain = await cpuPerCommand((i) => append(ignored, i));
+  const scan = await scanVariants(join(root, "changes", "git"), workspace);
+  const floor: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const start = performance.now();
+    await run("git", ["--version"]);
+    floor.push(performance.now() - start);
+  }
+  await recorder.close();
+  rmSync(root, { recursive: true, force: true });
+  const row = {
+    files: spec.files,
+    mib: spec.bytes / MIB,
+    firstSnapshotMs: Math.round(firstSnapshotMs),
+    shadowMiB: Number((storedBytes / MIB).toFixed(1)),
+    plain: stats(plain),
+    withRecording: stats(withRecording),
+    recording: stats(recording),
+    before: stats(before),
+    after: stats(after),
+    ratioP50: Number((stats(withRecording).p50 / stats(plain).p50).toFixed(1)),
+    targetP50Ms: spec.target,
+    met: stats(recording).p50 < spec.target,
+    gitStartMs: stats(floor),
+    cpuMsPerCommand: {
+      plain: cpuPlain,
+      recorded: cpuRecorded,
+      recording: Number((cpuRecorded - cpuPlain).toFixed(1)),
+    },
+    scan,
+  };
+  print(size, row);
+  return { ...row, raw: { plain, withRecording, before, after } };
+}
+
+/** before + command + after, each timed; `after` includes the change set and the model's summary. */
+async function recorded(recorder: Changes.ChangeRecorder, id: string, command: () => Promise<void>) {
+  const t0 = performance.now();
+  const b = await recorder.before(id);
+  const t1 = performance.now();
+  await command();
+  const t2 = performance.now();
+  const a = await recorder.after(id);
+  const t3 = performance.now();
+  if (!b.recorded || !a.recorded || a.changes.files.length !== 1) {
+    throw new Error(`Recording went wrong: ${JSON.stringify({ b, a })}`);
+  }
+  return { before: t1 - t0, after: t3 - t2, total: t3 - t0 };
+}
+
+/**
+ * The scan alone (`git ls-files -m -d -o`, what every snapshot runs) with index.threads on and off, and
+ * `git status` for comparison: why the engine scans with ls-files (status also diffs against HEAD and
+ * is the only command the untracked cache speeds up).
+ */
+async function scanVariants(gitDir: string, workspace: string) {
+  const env = {
+    PATH: process.env.PATH,
+    GIT_DIR: gitDir,
+    GIT_WORK_TREE: workspace,
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    HOME: tmpRoot,
+  };
+  const git = (config: string[], rest: string[]) =>
+    run("git", [...config.flatMap((c) => ["-c", c]), ...rest], { env, cwd: workspace });
+  const variants: Record<string, () => Promise<void>> = {
+    "ls-files, index.threads=true": () =>
+      git(["index.threads=true"], ["ls-files", "-z", "-m", "-d", "-o", "--exclude-standard"]),
+    "ls-files, index.threads=1": () =>
+      git(
+        ["index.threads=1", "core.preloadIndex=false"],
+        ["ls-files", "-z", "-m", "-d", "-o", "--exclude-standard"],
+      ),
+    "status -uall, untrackedCache=true": () =>
+      git(["core.untrackedCache=true"], ["status", "--porcelain", "-z", "-uall"]),
+  };
+  const out: Record<string, ReturnType<typeof stats>> = {};
+  for (const [name, call] of Object.entries(variants)) {
+    const times: number[] = [];
+    for (let i = 0; i < Math.max(10, Math.floor(iterations / 2)) + 2; i++) {
+      const start = performance.now();
+      await call();
+      if (i >= 2) times.push(performance.now() - start);
+    }
+    out[name] = stats(times);
+  }
+  return out;
+}
+
+/**
+ * `files` files of about `bytes / files` each under src/dNNN/ (50 a folder): half random hex, half
+ * repeated text, so they compress about as source does. Plus a .gitignore and a node_modules/ of 500
+ * files the engine must skip.
+ */
+function generate(workspace: string, files: number, bytes: number): void {
+  const each = Math.max(16, Math.floor(bytes / files));
+  const text = "const value = computeSomething(input, options); // a line of ordinary source\n";
+  for (let i = 0; i < files; i++) {
+    const dir = join(workspace, "src", `d${String(Math.floor(i / 50)).padStart(3, "0")}`);
+    if (i % 50 === 0) mkdirSync(dir, { recursive: true });
+    const hex = randomBytes(Math.ceil(each / 4))
+      .toString("hex")
+      .slice(0, each / 2);
+    const body = hex + text.repeat(Math.ceil((each - hex.length) / text.length));
+    writeFileSync(join(dir, `f${String(i).padStart(5, "0")}.txt`), body.slice(0, each));
+  }
+  writeFileSync(join(workspace, ".gitignore"), "*.log\n");
+  for (let i = 0; i < 500; i++) {
+    const dir = join(workspace, "node_modules", `pkg${Math.floor(i / 20)}`);
+    if (i % 20 === 0) mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `m${i}.js`), "module.exports = 1;\n");
+  }
+}
+
+/** utime + stime + cutime + cstime of this process, in clock ticks (fields 14-17 of /proc/self/stat). */
+function cpuTicks(): number {
+  const stat = readFileSync("/proc/self/stat", "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
+}
+
+function run(file: string, argv: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}) {
+  return new Promise<void>((done, fail) => {
+    execFile(file, argv, { maxBuffer: 256 * MIB, ...options }, (error) => (error ? fail(error) : done()));
+  });
+}
+
+function stats(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return { p50: Number(at(0.5).toFixed(1)), p95: Number(at(0.95).toFixed(1)), n: values.length };
+}
+
+function print(
+  size: string,
+  row: {
+    files: number;
+    mib: number;
+    plain: ReturnType<typeof stats>;
+    withRecording: ReturnType<typeof stats>;
+    recording: ReturnType<typeof stats>;
+    before: ReturnType<typeof stats>;
+    after: ReturnType<typeof stats>;
+    ratioP50: number;
+    targetP50Ms: number;
+    met: boolean;
+    gitStartMs: ReturnType<typeof stats>;
+    cpuMsPerCommand: { plain: number; recorded: number; recording: number };
+    scan: Record<string, ReturnType<typeof stats>>;
+  },
+): void {
+  const ms = (s: ReturnType<typeof stats>) => `p50 ${s.p50} ms, p95 ${s.p95} ms`;
+  console.log(`\n${size}: ${row.files} files, ${row.mib} MiB`);
+  console.log(`  command alone          ${ms(row.plain)}`);
+  console.log(
+    `  command + recording    ${ms(row.withRecording)}   (${row.ratioP50}x the command alone at p50)`,
+  );
+  console.log(`  recording (before+after) ${ms(row.recording)}`);
+  console.log(`    before               ${ms(row.before)}`);
+  console.log(`    after (+ change set)  ${ms(row.after)}`);
+  console.log(
+    `  target: recording p50 < ${row.targetP50Ms} ms: ${row.met ? "MET" : "MISSED"} (${row.recording.p50} ms)`,
+  );
+  console.log(
+    `  one git process (git --version)  ${ms(row.gitStartMs)}: recording starts 1 before the command, 3 after it and 1 more once it has answered (2 in all when nothing changed)`,
+  );
+  const cpu = row.cpuMsPerCommand;
+  console.log(
+    `  CPU per command        ${cpu.recorded} ms recorded, ${cpu.plain} ms alone: recording ${cpu.recording} ms`,
+  );
+  for (const [name, s] of Object.entries(row.scan)) console.log(`  scan only: ${name.padEnd(36)} ${ms(s)}`);
+}
+
+async function bundle(): Promise<typeof Changes> {
+  const { build } = await import("vite");
+  await build({
+    configFile: false,
+    root: repo,
+    logLevel: "warn",
+    build: {
+      ssr: join(repo, "src", "main", "changes", "index.ts"),
+      outDir: buildDir,
+      emptyOutDir: true,
+      target: "node22",
+      minify: false,
+      rolldownOptions: { output: { format: "esm", entryFileNames: "changes.mjs" } },
+    },
+  });
+  return import(join(buildDir, "changes.mjs"));
+}
+
+function log(line: string): void {
+  console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
+}
+
+function secs(since: number): string {
+  return ((performance.now() - since) / 1000).toFixed(1);
+}
+
+function fmtLoad(l: number[]): string {
+  return l.map((x) => x.toFixed(2)).join(" ");
+}

@@ -1,0 +1,344 @@
+import { randomUUID } from "node:crypto";
+import { realpath } from "node:fs/promises";
+import type { ChangeSet, CommandWindow, FileDiff, RevertResult } from "../../shared/changes";
+import { errorMessage } from "../base/errors";
+import { computeChangeSet, diffFile, summarizeChangeSet } from "./change-set";
+import {
+  DEFAULT_DIFF_MAX_BYTES,
+  DEFAULT_EXCLUDES,
+  DEFAULT_FIRST_SNAPSHOT_TIMEOUT_MS,
+  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_MAX_FILES,
+} from "./defaults";
+import { type PruneResult, pruneRecords } from "./prune";
+import type {
+  AfterResult,
+  BeforeResult,
+  ChangeRecorderOptions,
+  NotRecorded,
+  RecorderState,
+  RestorePreview,
+} from "./recorder-types";
+import { overlapping, RecordStore, windowOf } from "./records";
+import { GitError, GitMissingError, ShadowRepo } from "./shadow-repo";
+import { type IndexedState, type Snapshot, Snapshotter, TooManyFilesError } from "./snapshot";
+import { revert } from "./undo";
+
+/**
+ * Records what each approved command does to the workspace, and takes it back on request. Call
+ * `before(id)` just before the command starts and `after(id)` as soon as it ends; the rest reads the
+ * records. Never throws for the engine's own trouble: when git is missing or the workspace too large,
+ * `state` is off with the reason and every call says so, so commands still run.
+ */
+export class ChangeRecorder {
+  private queue: Promise<unknown> = Promise.resolve();
+  private firstTaken = false;
+  /** Whether `prepare` (the first snapshot) is running. */
+  private preparing = false;
+  private readonly previews = new Map<string, { commandId: string; now: Snapshot; changes: ChangeSet }>();
+  private readonly maxFileBytes: number;
+
+  private constructor(
+    private readonly options: ChangeRecorderOptions,
+    private stateNow: RecorderState,
+    private readonly repo?: ShadowRepo,
+    private readonly store?: RecordStore,
+    private readonly snapshots?: Snapshotter,
+  ) {
+    this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  }
+
+  /** Opens (or creates) the records of `options.workspace`; resolves off, never rejects, when it cannot. */
+  static async open(options: ChangeRecorderOptions): Promise<ChangeRecorder> {
+    try {
+      const workspace = await realpath(options.workspace);
+      const repo = await ShadowRepo.open({
+        workspace,
+        dataDir: options.dataDir,
+        excludes: options.excludes ?? DEFAULT_EXCLUDES,
+        ...(options.gitBinary ? { gitBinary: options.gitBinary } : {}),
+        ...(options.gitTimeoutMs ? { timeoutMs: options.gitTimeoutMs } : {}),
+      });
+      const store = await RecordStore.load(options.dataDir);
+      const snapshots = new Snapshotter(repo, {
+        maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+        maxFiles: options.maxFiles ?? DEFAULT_MAX_FILES,
+      });
+      return new ChangeRecorder(options, { type: "on" }, repo, store, snapshots);
+    } catch (error) {
+      return new ChangeRecorder(options, { type: "off", reason: offReason(error) });
+    }
+  }
+
+  /** Whether recording is on. */
+  get state(): RecorderState {
+    return this.stateNow;
+  }
+
+  /**
+   * Takes the first snapshot now (it stores every file, so it is the slow one): call it when the
+   * workspace opens so the first command does not wait for it. Turns recording off when it takes too long.
+   */
+  prepare(): Promise<RecorderState> {
+    this.preparing = true;
+    return this.guard(
+      async () => {
+        await this.snapshot();
+        return this.stateNow;
+      },
+      () => this.stateNow,
+    ).finally(() => {
+      this.preparing = false;
+    });
+  }
+
+  /**
+   * Records the workspace just before command `commandId` starts. While the first snapshot is still
+   * being taken (`prepare`), answers at once that this command goes unrecorded: an approved command
+   * should not wait seconds for it.
+   */
+  before(commandId: string): Promise<BeforeResult> {
+    if (this.preparing) {
+      return Promise.resolve(
+        notRecorded(
+          "The first snapshot of the workspace is still being taken; this command runs unrecorded.",
+        ),
+      );
+    }
+    return this.guard<BeforeResult>(async (store) => {
+      const before = await this.snapshot();
+      await store.save({ commandId, before });
+      return { recorded: true, startedAt: before.startedAt };
+    }, notRecorded);
+  }
+
+  /**
+   * Records the workspace just after command `commandId` ended, and returns what it changed. When
+   * something changed, the change set comes from the index and the after-state's tree is written just
+   * after this resolves (the next call waits for it): one git call less before the model hears back.
+   */
+  after(commandId: string): Promise<AfterResult> {
+    return this.guard<AfterResult>(async (store, repo) => {
+      const record = store.get(commandId);
+      if (!record)
+        return { recorded: false, reason: `No before-state was recorded for command ${commandId}.` };
+      const state = await this.scan();
+      const endedAt = Date.now();
+      const changes = await computeChangeSet(repo, record.before, state);
+      const finish = async (tree: string) => {
+        await store.save({ commandId, before: record.before, after: { ...state, tree, endedAt } });
+      };
+      if (state.tree) await finish(state.tree);
+      else {
+        // In the queue, so it runs before any later call; a failure leaves the record without an
+        // after-state (as if the host had stopped), which undo then declines.
+        void this.serial(async () => finish(await (this.snapshots as Snapshotter).writeTree())).catch(
+          () => {},
+        );
+        store.markEnded(commandId, endedAt);
+      }
+      return {
+        recorded: true,
+        changes,
+        summary: summarizeChangeSet(changes),
+        overlapping: overlapping(store.get(commandId) ?? record, store.list()),
+      };
+    }, notRecorded);
+  }
+
+  /** The change set of a finished command, or undefined when there is no complete record of it. */
+  changeSet(commandId: string): Promise<ChangeSet | undefined> {
+    return this.guard(
+      async (store, repo) => {
+        const record = store.get(commandId);
+        return record?.after ? computeChangeSet(repo, record.before, record.after) : undefined;
+      },
+      () => undefined,
+      false,
+    );
+  }
+
+  /** The unified diff of `path` in a command's change set, at most `maxBytes` (256 KiB by default). */
+  diff(commandId: string, path: string, maxBytes = DEFAULT_DIFF_MAX_BYTES): Promise<FileDiff> {
+    const none = (note: string): FileDiff => ({ path, text: "", truncated: false, note });
+    return this.guard(async (store, repo) => {
+      const record = store.get(commandId);
+      if (!record?.after) return none(`No complete record of command ${commandId}.`);
+      const changes = await computeChangeSet(repo, record.before, record.after);
+      const file = changes.files.find((candidate) => candidate.path === path);
+      if (!file) return none(`${path} is not among the files command ${commandId} changed.`);
+      return diffFile(repo, record.before, record.after, file, maxBytes);
+    }, none);
+  }
+
+  /** When `commandId` ran, and the commands that ran at the same time, for the card to name them. */
+  windows(commandId: string): { window: CommandWindow; overlapping: CommandWindow[] } | undefined {
+    const record = this.store?.get(commandId);
+    return record && this.store
+      ? { window: windowOf(record), overlapping: overlapping(record, this.store.list()) }
+      : undefined;
+  }
+
+  /** Every kept record's window, oldest first. */
+  commands(): CommandWindow[] {
+    return this.store?.list().map(windowOf) ?? [];
+  }
+
+  /**
+   * Takes back what command `commandId` did: every file it changed goes back to its before-state.
+   * Files changed since its after-state are conflicts unless named in `undoAnyway`.
+   */
+  undo(commandId: string, undoAnyway: readonly string[] = []): Promise<RevertResult> {
+    return this.guard(async (store, repo) => {
+      const record = store.get(commandId);
+      if (!record?.after) return refusedAll(`No complete record of command ${commandId}: nothing to undo.`);
+      const changes = await computeChangeSet(repo, record.before, record.after);
+      return revert(repo, {
+        from: record.after,
+        to: record.before,
+        changes,
+        undoAnyway: new Set(undoAnyway),
+        maxFileBytes: this.maxFileBytes,
+      });
+    }, refusedAll);
+  }
+
+  /** Lists every file that would change to bring the workspace back to its state before `commandId`. */
+  previewRestore(commandId: string): Promise<RestorePreview | undefined> {
+    return this.guard(
+      async (store, repo) => {
+        const record = store.get(commandId);
+        if (!record) return undefined;
+        const now = await this.snapshot();
+        const changes = await computeChangeSet(repo, now, record.before);
+        const previewId = randomUUID();
+        this.previews.set(previewId, { commandId, now, changes });
+        // Previews are short-lived: keep the few latest.
+        for (const old of [...this.previews.keys()].slice(0, -8)) this.previews.delete(old);
+        return { previewId, commandId, changes };
+      },
+      () => undefined,
+      false,
+    );
+  }
+
+  /**
+   * Applies a preview: every file it listed goes back to the command's before-state. A file changed
+   * since the preview is a conflict unless named in `undoAnyway`.
+   */
+  restore(previewId: string, undoAnyway: readonly string[] = []): Promise<RevertResult> {
+    return this.guard(async (store, repo) => {
+      const preview = this.previews.get(previewId);
+      const record = preview && store.get(preview.commandId);
+      if (!preview || !record)
+        return refusedAll("That preview is no longer known: preview the restore again.");
+      this.previews.delete(previewId);
+      return revert(repo, {
+        from: preview.now,
+        to: record.before,
+        changes: preview.changes,
+        undoAnyway: new Set(undoAnyway),
+        maxFileBytes: this.maxFileBytes,
+      });
+    }, refusedAll);
+  }
+
+  /** Bytes the records take on disk (the shadow repository's objects). */
+  usage(): Promise<number> {
+    return this.guard(
+      (_store, repo) => repo.sizeBytes(),
+      () => 0,
+      false,
+    );
+  }
+
+  /** Drops the oldest records until the shadow repository fits in `budgetBytes`. */
+  prune(budgetBytes: number): Promise<PruneResult> {
+    const nothing = () => ({ dropped: [], bytesBefore: 0, bytesAfter: 0 });
+    return this.guard((store, repo) => pruneRecords(repo, store, budgetBytes), nothing, false);
+  }
+
+  /** Waits for the calls in flight; the records stay on disk for the next `open`. */
+  async close(): Promise<void> {
+    await this.queue.catch(() => {});
+  }
+
+  /** A snapshot, the first one of this process within its time limit; turns off on what cannot pass. */
+  private async snapshot(): Promise<Snapshot> {
+    const state = await this.scan();
+    const tree = state.tree ?? (await (this.snapshots as Snapshotter).writeTree());
+    return { ...state, tree, endedAt: Date.now() };
+  }
+
+  /** A scan (see `Snapshotter.scan`); the first of this process, tree included, within its time limit. */
+  private async scan(): Promise<IndexedState> {
+    const snapshots = this.snapshots as Snapshotter;
+    const first = !this.firstTaken;
+    const limit = this.options.firstSnapshotTimeoutMs ?? DEFAULT_FIRST_SNAPSHOT_TIMEOUT_MS;
+    const deadline = first ? Date.now() + limit : undefined;
+    try {
+      const state = await snapshots.scan(deadline);
+      // The first scan's tree is written at once: it is the slow one, and its time limit covers it.
+      if (state.tree === undefined && first) state.tree = await snapshots.writeTree(deadline);
+      this.firstTaken = true;
+      return state;
+    } catch (error) {
+      if (error instanceof TooManyFilesError || error instanceof GitMissingError || first) {
+        this.stateNow = { type: "off", reason: offReason(error, limit) };
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Runs `task` after every earlier call (one index, one scan at a time). When recording is off, or
+   * (with `catchErrors`) when the task fails, resolves to `fallback(reason)` instead.
+   */
+  private guard<T>(
+    task: (store: RecordStore, repo: ShadowRepo) => Promise<T>,
+    fallback: (reason: string) => T,
+    catchErrors = true,
+  ): Promise<T> {
+    return this.serial(async () => {
+      if (this.stateNow.type === "off" || !this.store || !this.repo) return fallback(this.offNote());
+      try {
+        return await task(this.store, this.repo);
+      } catch (error) {
+        // A snapshot that turned recording off says so in the words of the off state.
+        const now: RecorderState = this.state; // re-read: the task may have changed it
+        if (now.type === "off") return fallback(now.reason);
+        if (!catchErrors) throw error;
+        return fallback(`Recording failed: ${errorMessage(error)}`);
+      }
+    });
+  }
+
+  private serial<T>(task: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(task, task);
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  private offNote(): string {
+    return this.stateNow.type === "off" ? this.stateNow.reason : "Recording changes is off.";
+  }
+}
+
+function notRecorded(reason: string): NotRecorded {
+  return { recorded: false, reason };
+}
+
+function refusedAll(reason: string): RevertResult {
+  return { restored: [], conflicts: [], refused: [{ path: "", reason }] };
+}
+
+function offReason(error: unknown, firstLimitMs?: number): string {
+  if (error instanceof TooManyFilesError || error instanceof GitMissingError) return error.message;
+  if (firstLimitMs !== undefined && error instanceof GitError && /took longer/.test(error.message)) {
+    return (
+      `Recording changes is off: the first snapshot of the workspace took too long (over ${firstLimitMs / 1000} s). ` +
+      "Add its large folders to .gitignore, or allow the first snapshot more time, to turn it on."
+    );
+  }
+  return `Recording changes is off: ${errorMessage(error)}`;
+}

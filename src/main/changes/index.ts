@@ -1,0 +1,53 @@
+/**
+ * The change engine: what each approved command did to the workspace's files, and taking it back.
+ * The only import path into this folder.
+ *
+ * How a caller wires it (one `ChangeRecorder` per workspace, per data folder):
+ *   const changes = await ChangeRecorder.open({ workspace, dataDir: join(workspaceDataDir, "changes") });
+ *   void changes.prepare();                      // the first snapshot, while the person reads
+ *   await changes.before(toolCallId);            // just before the approved command starts
+ *   ...run it...
+ *   const after = await changes.after(toolCallId); // its change set, the model's summary, overlaps
+ *   await changes.undo(toolCallId, undoAnyway);  // from the card; conflicts come back to confirm
+ *   const preview = await changes.previewRestore(toolCallId); await changes.restore(preview.previewId);
+ *   await changes.prune(budgetBytes);            // now and then; usage() for the Settings page
+ *
+ * Decisions:
+ * - A shadow git repository (GIT_DIR in the data folder, GIT_WORK_TREE the workspace) records; the
+ *   workspace's own `.git` is never read or written, and workspaces without git work the same.
+ * - What git would skip is skipped: the workspace's `.gitignore` files, plus `DEFAULT_EXCLUDES`.
+ * - Files over the size limit (16 MiB) are listed by size and time, never stored, diffed or undone.
+ * - Nested repositories (a folder with its own `.git`) are not recorded, only named: their own git
+ *   holds their history, and storing their files here could not undo their commits anyway.
+ * - Undo writes only inside the workspace: every folder on the way is lstat-ed (a link or a file there
+ *   refuses that path), links are replaced, never followed, and files are written beside and renamed.
+ * - Concurrent commands share one workspace: a change set holds whatever changed during its window;
+ *   `overlapping` names the other commands so the card can say so.
+ */
+export type {
+  ChangeSet,
+  CommandWindow,
+  FileChange,
+  FileChangeKind,
+  FileDiff,
+  FileRefusal,
+  RevertResult,
+} from "../../shared/changes";
+export { ChangeRecorder } from "./change-recorder";
+export { summarizeChangeSet } from "./change-set";
+export {
+  DEFAULT_DIFF_MAX_BYTES,
+  DEFAULT_EXCLUDES,
+  DEFAULT_FIRST_SNAPSHOT_TIMEOUT_MS,
+  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_MAX_FILES,
+} from "./defaults";
+export type { PruneResult } from "./prune";
+export type {
+  AfterResult,
+  BeforeResult,
+  ChangeRecorderOptions,
+  NotRecorded,
+  RecorderState,
+  RestorePreview,
+} from "./recorder-types";

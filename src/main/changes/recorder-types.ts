@@ -1,0 +1,73 @@
+import type { ChangeSet, CommandWindow } from "../../shared/changes";
+
+/** How to record one workspace. */
+export interface ChangeRecorderOptions {
+  /** The workspace folder. */
+  workspace: string;
+  /** The engine's folder for this workspace, outside it, e.g. `<data>/workspaces/<id>/changes`. */
+  dataDir: string;
+  /** Files larger than this are listed by size and time only; `DEFAULT_MAX_FILE_BYTES` (16 MiB) by default. */
+  maxFileBytes?: number;
+  /** More files than this and recording turns off; `DEFAULT_MAX_FILES` (100,000) by default. */
+  maxFiles?: number;
+  /** Ignore patterns on top of the workspace's `.gitignore` files; `DEFAULT_EXCLUDES` by default. */
+  excludes?: readonly string[];
+  /** The first snapshot may take this long before recording turns off; 120 s by default. */
+  firstSnapshotTimeoutMs?: number;
+  /** Any other git call is stopped after this long; 60 s by default. */
+  gitTimeoutMs?: number;
+  /** The git program; `git` from PATH by default. */
+  gitBinary?: string;
+}
+
+/** Whether the engine records, and if not, why not (shown to the person; commands run either way). */
+export type RecorderState =
+  | { /** Recording. */ type: "on" }
+  | {
+      /** Not recording; commands run unrecorded. */
+      type: "off";
+      /** Why, and what would turn it on. */
+      reason: string;
+    };
+
+/** What `before` did. */
+export type BeforeResult =
+  | {
+      /** The before-state is kept. */
+      recorded: true;
+      /** When its scan began (ms since the epoch). */
+      startedAt: number;
+    }
+  | NotRecorded;
+
+/** A call that recorded nothing, and why (recording is off, or git failed). */
+export interface NotRecorded {
+  /** Nothing was recorded. */
+  recorded: false;
+  /** Why, for the person (and the model, if the caller passes it on). */
+  reason: string;
+}
+
+/** What `after` found: the command's changes and the line for the model, or why there are none. */
+export type AfterResult =
+  | {
+      /** The after-state is kept. */
+      recorded: true;
+      /** Every file the command changed. */
+      changes: ChangeSet;
+      /** The bounded line for the model: `Files changed: M a.ts (+3 -1), ...`. */
+      summary: string;
+      /** Other commands that ran at the same time: their changes may be mixed into these. */
+      overlapping: CommandWindow[];
+    }
+  | NotRecorded;
+
+/** A preview of bringing the whole workspace back to its state before a command. */
+export interface RestorePreview {
+  /** Pass this to `restore` to apply exactly this preview. */
+  previewId: string;
+  /** The command whose before-state the workspace would return to. */
+  commandId: string;
+  /** Every file that would change, as a change from now to that state. */
+  changes: ChangeSet;
+}
