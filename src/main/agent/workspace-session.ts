@@ -1,4 +1,3 @@
-import { open as openFile } from "node:fs/promises";
 import type { Api, Model } from "@earendil-works/pi-ai";
 import type { AgentSession, AgentSessionEvent } from "@earendil-works/pi-coding-agent";
 import type { BackgroundStopper, RunCommandDetails } from "../../shared/commands";
@@ -12,19 +11,13 @@ import { RuleBook } from "../approvals/rule-book";
 import { errorMessage } from "../base/errors";
 import {
   BackgroundCommands,
-  buildCommandEnvironment,
   createCommandOutputTool,
   createRunCommandTool,
   createStopCommandTool,
   DEFAULT_BACKGROUND_CAP_SECONDS,
-  DEFAULT_TIMEOUT_LIMITS,
   describeBackground,
-  FULL_OUTPUT_RETENTION_DAYS,
-  MAX_BACKGROUND_COMMANDS,
   OutputQuota,
   pruneFullOutputs,
-  RUN_MARKER_ENV,
-  type RunCommandOptions,
   type RunRegistry,
   type SandboxCheck,
 } from "../run-command";
@@ -36,22 +29,13 @@ import {
   type WorkspaceSettings,
 } from "../storage/workspace-settings";
 import { createDeskSession, type SessionChoice } from "./agent-session-factory";
+import { type CommandSettings, type FixedLimits, fixedLimits } from "./command-limits";
 import { chatModelOf, startingModel } from "./model-choice";
 import type { DeskModels } from "./model-runtime";
+import { readSavedOutput } from "./saved-output";
 import { SessionProjection } from "./session-projection";
 
-/** The limits the host puts on commands; the person's settings, not the model's. */
-export type CommandSettings = Pick<
-  RunCommandOptions,
-  "allowedBinaries" | "defaultTimeoutSeconds" | "maxTimeoutSeconds" | "env" | "outputBudgetBytes"
-> & {
-  /** The most a workspace's saved outputs take together, in bytes (default 2 GiB); the oldest go first. */
-  outputQuotaBytes?: number;
-  /** How long a background command may run, in seconds, unless the workspace says otherwise (default 4 h). */
-  backgroundCapSeconds?: number;
-  /** How long `run_command` waits for a background command to be ready before returning (default 10 s). */
-  backgroundReadinessMs?: number;
-};
+export type { CommandSettings } from "./command-limits";
 
 /** What a workspace's session is made of. */
 export interface WorkspaceSessionOptions {
@@ -75,8 +59,6 @@ export interface WorkspaceSessionOptions {
   runRegistry?: RunRegistry;
 }
 
-const FULL_OUTPUT_CHUNK_BYTES = 256 * 1024;
-
 /**
  * One workspace's conversation with the agent, with the person between the agent and every command:
  * `run_command` asks through the command gate (rules, then the person, all audited), each running command
@@ -97,7 +79,7 @@ export class WorkspaceSession {
     private readonly projection: SessionProjection,
     rules: RuleBook,
     audit: AuditLog,
-    private readonly baseLimits: Omit<CommandLimits, "sandbox" | "backgroundCapSeconds" | "savedOutputs">,
+    private readonly baseLimits: FixedLimits,
     private settings: WorkspaceSettings,
     private readonly settingsPath: string,
     private readonly background: BackgroundCommands,
@@ -122,16 +104,7 @@ export class WorkspaceSession {
     const settings = options.commands ?? {};
     const settingsPath = settingsFile(dataDir);
     const workspaceSettings = await loadWorkspaceSettings(settingsPath, options.sandbox.available);
-    const limits: Omit<CommandLimits, "sandbox" | "backgroundCapSeconds" | "savedOutputs"> = {
-      allowedBinaries: settings.allowedBinaries ?? [],
-      defaultTimeoutSeconds: settings.defaultTimeoutSeconds ?? DEFAULT_TIMEOUT_LIMITS.defaultSeconds,
-      maxTimeoutSeconds: settings.maxTimeoutSeconds ?? DEFAULT_TIMEOUT_LIMITS.maxSeconds,
-      environment: [
-        ...Object.keys(buildCommandEnvironment({ workspaceRoot: workspace.path, extra: settings.env })),
-        RUN_MARKER_ENV,
-      ].sort(),
-      maxBackgroundCommands: MAX_BACKGROUND_COMMANDS,
-    };
+    const limits = fixedLimits(workspace.path, settings);
     const outputDir = `${dataDir}/outputs`;
     await pruneFullOutputs(outputDir);
     const outputQuota = await OutputQuota.open({
@@ -337,35 +310,15 @@ export class WorkspaceSession {
   }
 
   /** Sets how long a background command may run in this workspace (kept on disk); from the next command on. */
-  async setBackgroundCap(seconds: number): Promise<void> {
-    const next: WorkspaceSettings = { ...this.settings, backgroundCapSeconds: seconds };
-    await saveWorkspaceSettings(this.settingsPath, next);
-    this.settings = next;
+  setBackgroundCap(seconds: number): Promise<void> {
+    return this.saveSettings({ backgroundCapSeconds: seconds });
   }
 
   /** A piece of a command's saved full output. */
-  async readFullOutput(commandId: string, offset = 0): Promise<FullOutputChunk> {
+  readFullOutput(commandId: string, offset = 0): Promise<FullOutputChunk> {
     const path = this.projection.commands.get(commandId)?.details?.fullOutputPath;
     if (!path) throw new Error(`Command "${commandId}" has no saved full output: all of it is in its card.`);
-    const file = await openFile(path, "r").catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== "ENOENT") throw error;
-      throw new Error(
-        `The saved output ${path} is gone: saved outputs are kept for ${FULL_OUTPUT_RETENTION_DAYS} days and within the workspace's quota, the oldest removed first. Run the command again to see it.`,
-      );
-    });
-    try {
-      const { size } = await file.stat();
-      const buffer = Buffer.alloc(Math.max(0, Math.min(FULL_OUTPUT_CHUNK_BYTES, size - offset)));
-      const { bytesRead } = await file.read(buffer, 0, buffer.length, offset);
-      return {
-        text: buffer.subarray(0, bytesRead).toString("utf8"),
-        nextOffset: offset + bytesRead,
-        totalBytes: size,
-        path,
-      };
-    } finally {
-      await file.close();
-    }
+    return readSavedOutput(path, offset);
   }
 
   /**
