@@ -1,12 +1,8 @@
 import type { AgentSession, AgentSessionEvent } from "@earendil-works/pi-coding-agent";
-import type {
-  BackgroundState,
-  CommandView,
-  RunCommandDetails,
-  RunCommandProgress,
-} from "../../shared/commands";
+import type { CommandView, RunCommandDetails, RunCommandProgress } from "../../shared/commands";
 import type { HostEvent } from "../../shared/host-events";
 import type { AssistantItem, ToolItem, TranscriptItem } from "../../shared/transcript";
+import { CommandViews } from "./command-views";
 import { blocksOf, type ContentBlock, isFailed, textOf } from "./message-content";
 import type { ResponseHint } from "./provider-error";
 import { TurnErrors } from "./turn-errors";
@@ -24,7 +20,8 @@ const TOOL_RESULT_PREVIEW_LINES = 8;
  */
 export class SessionProjection {
   readonly transcript: TranscriptItem[] = [];
-  readonly commands = new Map<string, CommandView>();
+  /** The `run_command` calls, as their cards show them. */
+  readonly views: CommandViews;
   running = false;
   private readonly index = new Map<string, number>();
   private assistantCount = 0;
@@ -35,11 +32,12 @@ export class SessionProjection {
 
   constructor(
     private readonly emit: (event: HostEvent) => void,
-    private readonly cwd: string,
-    private readonly maxTimeoutSeconds: number,
+    cwd: string,
+    maxTimeoutSeconds: number,
     /** What the host saw of a provider's failed HTTP response since a moment (status, `Retry-After`). */
     responseHint?: (since: number) => ResponseHint | undefined,
   ) {
+    this.views = new CommandViews(emit, cwd, maxTimeoutSeconds);
     this.turnErrors = new TurnErrors(
       {
         put: (item, live) => this.put(item, live),
@@ -68,70 +66,12 @@ export class SessionProjection {
       }
       if (m.role === "toolResult" && m.toolCallId) this.toolEnded(m.toolCallId, m, false);
     }
-    // A stored command without a result was cut short when the host stopped (quit or crashed): it no
-    // longer waits or runs, and how it ended is not known. Say so rather than show it waiting forever.
-    for (const [id, command] of this.commands) {
-      if (command.phase === "background") {
-        // Its host ended it on quit (or reaped it at the next start after a crash).
-        const startedAt = command.startedAt ?? 0;
-        const capSeconds = command.timeoutSeconds;
-        this.commands.set(id, {
-          ...command,
-          background: { status: "stopped", stoppedBy: "quit", ports: [], capSeconds, startedAt },
-        });
-      }
-      if (command.phase !== "pending" && command.phase !== "running") continue;
-      const next: CommandView = { ...command, phase: "interrupted" };
-      delete next.approvalId;
-      this.commands.set(id, next);
-    }
+    this.views.settleStored();
   }
 
-  /** A background command started, stopped, exited or opened a port. */
-  backgroundChanged(id: string, background: BackgroundState): void {
-    this.updateCommand(id, { background });
-  }
-
-  /**
-   * A background command ended: its state, and the record of its whole output (where the full output was
-   * saved, how much it printed), which only exists now that it ended.
-   */
-  backgroundEnded(
-    id: string,
-    background: BackgroundState,
-    output: Pick<
-      RunCommandDetails,
-      "truncated" | "totalBytes" | "totalLines" | "fullOutputPath" | "fullOutputError" | "fullOutputCut"
-    > & { text: string },
-  ): void {
-    const command = this.commands.get(id);
-    if (!command?.details) return void this.backgroundChanged(id, background);
-    const { text, truncated, totalBytes, totalLines, fullOutputPath, fullOutputError, fullOutputCut } =
-      output;
-    this.updateCommand(id, {
-      background,
-      output: text,
-      totalBytes,
-      totalLines,
-      details: {
-        ...command.details,
-        truncated,
-        totalBytes,
-        totalLines,
-        ...(fullOutputPath ? { fullOutputPath } : {}),
-        ...(fullOutputError ? { fullOutputError } : {}),
-        ...(fullOutputCut ? { fullOutputCut } : {}),
-      },
-    });
-  }
-
-  /** A background command printed more (the tool has returned, so Pi no longer reports it). */
-  backgroundOutput(id: string, output: { text: string; totalBytes: number; totalLines: number }): void {
-    const command = this.commands.get(id);
-    if (!command) return;
-    const totals = { output: output.text, totalBytes: output.totalBytes, totalLines: output.totalLines };
-    this.commands.set(id, { ...command, ...totals });
-    this.emit({ type: "command-output", id, ...totals });
+  /** Every command's view by id (what the cards show). */
+  get commands(): ReadonlyMap<string, CommandView> {
+    return this.views.byId;
   }
 
   /** A line from the host in the conversation (a background command stopped or exited). */
@@ -206,7 +146,11 @@ export class SessionProjection {
         });
         return;
       case "tool_execution_update":
-        this.progress(event.toolCallId, event.partialResult?.details, textOf(event.partialResult?.content));
+        this.views.progress(
+          event.toolCallId,
+          event.partialResult?.details as RunCommandProgress | undefined,
+          textOf(event.partialResult?.content),
+        );
         return;
       case "tool_execution_end":
         this.toolEnded(event.toolCallId, { ...event.result, isError: event.isError }, true);
@@ -223,12 +167,7 @@ export class SessionProjection {
 
   /** Replaces a command's view (a decision, the host's own knowledge) and tells the UI. */
   updateCommand(id: string, patch: Partial<CommandView>): CommandView | undefined {
-    const current = this.commands.get(id);
-    if (!current) return undefined;
-    const next = { ...current, ...patch };
-    this.commands.set(id, next);
-    this.emit({ type: "command-update", command: next });
-    return next;
+    return this.views.update(id, patch);
   }
 
   /** What the agent said in the message that asked for a command: its reason, when it gave one. */
@@ -242,21 +181,8 @@ export class SessionProjection {
     if (this.index.has(id)) return;
     const args = (block.arguments ?? {}) as Record<string, unknown>;
     if (block.name === "run_command") {
-      this.commands.set(id, {
-        id,
-        phase: "pending",
-        command: typeof args.command === "string" ? args.command : "",
-        cwd: this.cwd,
-        timeoutSeconds: typeof args.timeout === "number" ? args.timeout : 0,
-        maxTimeoutSeconds: this.maxTimeoutSeconds,
-        parts: [],
-        risks: [],
-        output: "",
-        totalBytes: 0,
-        totalLines: 0,
-      });
+      this.views.started(id, args, live);
       this.put({ kind: "command", id }, live);
-      if (live) this.emit({ type: "command-update", command: this.commands.get(id) as CommandView });
       return;
     }
     const summary = Object.values(args)
@@ -268,52 +194,14 @@ export class SessionProjection {
     );
   }
 
-  private progress(id: string, details: RunCommandProgress | undefined, text: string): void {
-    const command = this.commands.get(id);
-    if (!command || details?.status !== "running") return;
-    const totals = { output: text, totalBytes: details.totalBytes, totalLines: details.totalLines };
-    if (command.phase !== "running") {
-      const next: CommandView = {
-        ...command,
-        ...totals,
-        phase: "running",
-        command: details.command,
-        timeoutSeconds: details.timeoutSeconds,
-        startedAt: Date.now() - details.elapsedMs,
-      };
-      delete next.approvalId;
-      this.commands.set(id, next);
-      this.emit({ type: "command-update", command: next });
-      return;
-    }
-    this.commands.set(id, { ...command, ...totals });
-    this.emit({ type: "command-output", id, ...totals });
-  }
-
   private toolEnded(
     id: string,
     result: { content?: unknown; details?: unknown; isError?: boolean },
     live: boolean,
   ) {
     const text = textOf(result.content);
-    const command = this.commands.get(id);
-    if (command) {
-      const details = result.details as RunCommandDetails | undefined;
-      const next: CommandView = details?.status
-        ? {
-            ...command,
-            phase: details.status,
-            command: details.command,
-            timeoutSeconds: details.timeoutSeconds,
-            details,
-            // A background command's card keeps its live output; the result's text is the model's.
-            output: details.status === "background" ? command.output : text,
-          }
-        : // Pi ends a call this way when the turn stopped before the tool ran at all.
-          { ...command, phase: "cancelled", output: text };
-      delete next.approvalId;
-      this.commands.set(id, next);
-      if (live) this.emit({ type: "command-update", command: next });
+    if (this.views.byId.has(id)) {
+      this.views.ended(id, result.details as RunCommandDetails | undefined, text, live);
       return;
     }
     const at = this.index.get(id);

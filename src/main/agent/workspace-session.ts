@@ -122,10 +122,10 @@ export class WorkspaceSession {
     // The tool is created before the session (Pi needs it), and asks through the session once it exists.
     let self: WorkspaceSession | undefined;
     const background = new BackgroundCommands({
-      onState: (id, _command, state) => projection.backgroundChanged(id, state),
-      onOutput: (id, output) => projection.backgroundOutput(id, output),
+      onState: (id, _command, state) => projection.views.backgroundChanged(id, state),
+      onOutput: (id, output) => projection.views.backgroundOutput(id, output),
       onEnd: (id, command, state, outcome) => {
-        projection.backgroundEnded(id, state, outcome.output);
+        projection.views.backgroundEnded(id, state, outcome.output);
         projection.addNotice("info", `Background command \`${command}\`: ${describeBackground(state)}`);
         self?.gate.recordBackgroundEnd(id, command, state);
       },
