@@ -1,4 +1,3 @@
-import { createServer } from "node:net";
 import {
   card,
   expect,
@@ -11,18 +10,10 @@ import {
   UI_TEST_TIMEOUT_MS,
 } from "../harness/desk-page";
 import type { ScriptBlock } from "../harness/desk-server";
+import { freePort } from "../harness/free-port";
 import { test } from "./support/desk-test";
 
 test.describe.configure({ timeout: UI_TEST_TIMEOUT_MS });
-
-/** A TCP port nothing listens on right now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** Whether a page is served on the port: the HTTP status, or the error's text. */
 async function reach(port: number): Promise<number | string> {

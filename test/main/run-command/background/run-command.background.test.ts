@@ -1,5 +1,5 @@
-import { createServer } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { freePort } from "../../../../harness/free-port";
 import {
   BackgroundCommands,
   type BackgroundListener,
@@ -11,15 +11,6 @@ import {
 import type { BackgroundState } from "../../../../src/shared/commands";
 import { liveSleeps, uniqueSeconds, waitFor } from "../process/process-probe";
 import { makeWorkspace, runTool } from "../run-command-harness";
-
-/** A TCP port nothing listens on right now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** A registry that remembers what it told its owner. */
 function registry(max?: number) {
