@@ -59,15 +59,21 @@ function Progress({ item, t }: { item: TurnErrorItem; t: Messages }) {
   );
 }
 
+/** Seconds until `at`, re-rendered every second; read from the clock, since `useNow` may be a second old. */
+function useSecondsUntil(at: number): number {
+  useNow();
+  return Math.ceil((at - Date.now()) / 1000);
+}
+
 function RetryCountdown({ at, t }: { at: number; t: Messages }) {
-  const seconds = Math.ceil((at - useNow()) / 1000);
+  const seconds = useSecondsUntil(at);
   return seconds > 0 ? <span className="muted"> {t.turnError.retryingIn(seconds)}</span> : null;
 }
 
 /** How long the provider asked to wait, counted down from now: seconds under two minutes, else minutes. */
 function RetryAfter({ at }: { at: number }) {
   const t = useT();
-  const seconds = Math.ceil((at - useNow()) / 1000);
+  const seconds = useSecondsUntil(at);
   const text =
     seconds <= 0
       ? t.turnError.waitOver
