@@ -5,12 +5,11 @@ import {
   ALLOWED,
   ALLOWED_LIST,
   BROAD,
-  EVALUATES_AS_CODE,
-  EVALUATION_ALLOWED,
   NARROW,
   REFUSED_UNDER_BROAD,
   REFUSED_UNDER_NARROW,
 } from "./fixtures/bypass-corpus";
+import { EVALUATES_AS_CODE, EVALUATION_ALLOWED } from "./fixtures/evaluation-corpus";
 import { createPolicyFixture, STAND_IN_BINARIES } from "./policy-fixture";
 
 // Every name the corpus uses exists as an executable outside the workspace, so each refusal below is

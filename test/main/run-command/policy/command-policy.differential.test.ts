@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkAllowlist } from "../../../../src/main/run-command/policy/command-policy";
 import { parseCommandLine } from "../../../../src/main/run-command/shell/shell-parser";
-import { EVALUATES_AS_CODE, EVALUATION_ALLOWED, SAFE_EXPANSIONS } from "./fixtures/bypass-corpus";
+import { EVALUATES_AS_CODE, EVALUATION_ALLOWED, SAFE_EXPANSIONS } from "./fixtures/evaluation-corpus";
 import { createPolicyFixture } from "./policy-fixture";
 
 // Differential check against real bash: lines near harmless ones are mutated, and every line the policy
