@@ -6,7 +6,7 @@ import { Type } from "typebox";
 import type { ApprovalDecision, RunCommandDetails, RunCommandProgress } from "../../shared/commands";
 import type { BackgroundCommands } from "./background/background-commands";
 import { DEFAULT_BACKGROUND_CAP_SECONDS } from "./background/background-commands";
-import { DEFAULT_READINESS_MS, runInBackground } from "./background/run-in-background";
+import { DEFAULT_READINESS_MS, runWithHandover } from "./background/handover-run";
 import { buildCommandEnvironment } from "./command-environment";
 import { type CommandFacts, notRunResult, type RunCommandResult, ranResult } from "./command-result";
 import {
@@ -285,7 +285,7 @@ export function createRunCommandTool(options: RunCommandOptions) {
       // Where the chat keeps background commands, every run can go there: at once when the agent asked,
       // or while it runs when the person presses "Keep running".
       if (options.background) {
-        return runInBackground({
+        return runWithHandover({
           commands: options.background.commands,
           id: toolCallId,
           facts,

@@ -18,7 +18,7 @@ const READY_TEXT = /\bhttps?:\/\/[^\s"'<>]+|\blistening\b|\bready\b|\bserving\b|
 const READY_PORT_POLL_MS = 250;
 
 /** What a background run needs besides the command. */
-export interface BackgroundRun {
+export interface HandoverRun {
   /** The chat's background commands. */
   commands: BackgroundCommands;
   /** The tool call id: the command's id for `command_output`, `stop_command` and the card. */
@@ -51,7 +51,7 @@ export interface BackgroundRun {
  * far. A command that ends first gets an ordinary result. Until the handover the turn's Stop and the card's
  * Cancel end it; after it, only Stop in the panel, `stop_command`, the cap, or the chat closing.
  */
-export async function runInBackground(background: BackgroundRun): Promise<RunCommandResult> {
+export async function runWithHandover(background: HandoverRun): Promise<RunCommandResult> {
   const { commands, id, run } = background;
   let { facts } = background;
   const own = new AbortController();
@@ -162,7 +162,7 @@ export async function runInBackground(background: BackgroundRun): Promise<RunCom
 
 type Ended = { outcome: ProcessOutcome } | { failure: string };
 
-function start({ run, sandbox, network }: BackgroundRun): Promise<Ended> {
+function start({ run, sandbox, network }: HandoverRun): Promise<Ended> {
   return sandbox ? sandbox.run(run, network) : runProcess(run).then((outcome) => ({ outcome }));
 }
 
