@@ -98,3 +98,73 @@ export interface RevertResult {
   /** Files that cannot be put back safely or at all (a symbolic link on the way, over the size limit, ...). */
   refused: FileRefusal[];
 }
+
+/** A command whose run overlapped another's: its changes may be mixed into the other's change set. */
+export interface OverlappingCommand {
+  /** Its id (the tool call id). */
+  commandId: string;
+  /** The command, when the host still knows it. */
+  command?: string;
+}
+
+/** The most files a command's record carries to the card; the rest are counted in `totalFiles`. */
+export const MAX_FILES_ON_CARD = 200;
+
+/** What a command changed, as its card shows it and its result keeps it (so a reopened chat shows it too). */
+export type CommandChanges =
+  | {
+      /** The change set was recorded. */
+      recorded: true;
+      /** The files, sorted by path; at most `MAX_FILES_ON_CARD`. */
+      files: FileChange[];
+      /** How many files changed in all. */
+      totalFiles: number;
+      /** Lines added over all the files. */
+      added: number;
+      /** Lines removed over all the files. */
+      removed: number;
+      /** Nested repositories (not recorded), when there are any. */
+      nestedRepositories: string[];
+      /** Commands that ran at the same time: their changes may be among these, and these among theirs. */
+      overlapping: OverlappingCommand[];
+    }
+  | {
+      /** Nothing was recorded for this command. */
+      recorded: false;
+      /** Why (recording is off for the workspace, the first snapshot was still being taken, git failed). */
+      reason: string;
+    };
+
+/** An undo of one command's changes, or a restore of the workspace to before it, as the card shows it. */
+export interface RevertEntry {
+  /** Undo of this command's changes, or the whole workspace put back to its state before this command. */
+  kind: "undo" | "restore";
+  /** When it was done (ms since the epoch). */
+  at: number;
+  /** What it did, file by file. */
+  result: RevertResult;
+}
+
+/** A preview of putting the whole workspace back to its state before one command. */
+export interface RestorePreviewView {
+  /** Pass this to `restoreWorkspace` to apply exactly this preview. */
+  previewId: string;
+  /** The command whose before-state the workspace would go back to. */
+  commandId: string;
+  /** Every file that would change, as a change from now to that state. */
+  changes: ChangeSet;
+}
+
+/** Whether the workspace's changes are recorded, and the space the records take (for Settings). */
+export interface ChangesState {
+  /** Recording is on, taking its first snapshot of the workspace, or off with the reason. */
+  state: { type: "on" } | { type: "preparing" } | { type: "off"; reason: string };
+  /** Ignore patterns applied on top of the workspace's `.gitignore` files. */
+  excludes: string[];
+  /** Files larger than this are listed by size and time only, never stored or undone. */
+  maxFileBytes: number;
+  /** Bytes the records take on disk now. */
+  usageBytes: number;
+  /** The most the records may take: the oldest are dropped past it. */
+  budgetBytes: number;
+}

@@ -1,3 +1,5 @@
+import type { CommandChanges, RevertEntry } from "./changes";
+
 /** How a command ended, or why it never ran; the UI shows one badge per status. */
 export type CommandStatus =
   /** Exit code 0. */
@@ -76,6 +78,8 @@ export interface RunCommandDetails {
   background?: boolean;
   /** TCP ports its processes listened on when the tool returned (background commands). */
   ports?: number[];
+  /** What it changed in the workspace's files, once it ended (absent when it never ran). */
+  changes?: CommandChanges;
 }
 
 /** Who or what ended a background command. */
@@ -221,4 +225,6 @@ export interface CommandView {
   background?: BackgroundState;
   /** The final record, once it ended. */
   details?: RunCommandDetails;
+  /** Undos of its changes and restores to before it, oldest first. */
+  reverts?: RevertEntry[];
 }

@@ -1,3 +1,4 @@
+import type { FileDiff, RestorePreviewView, RevertResult } from "./changes";
 import type { ApprovalDecision } from "./commands";
 import type { HostEvent } from "./host-events";
 import type { HostState, SessionSummary, WorkspaceInfo } from "./host-state";
@@ -60,6 +61,17 @@ export interface DeskApi {
   getHistory(params: { query?: string; limit?: number }): Promise<AuditEntry[]>;
   /** Turn notifications of commands waiting for approval on or off (kept across restarts). */
   setNotifications(params: { enabled: boolean }): Promise<void>;
+  /** The unified diff of one file a finished command changed (bounded: `truncated` says when it was cut). */
+  commandDiff(params: { commandId: string; path: string }): Promise<FileDiff>;
+  /**
+   * Put back every file a finished command changed. Files changed again since are conflicts, left alone
+   * unless named in `undoAnyway`. Refused while a command runs.
+   */
+  undoCommand(params: { commandId: string; undoAnyway?: string[] }): Promise<RevertResult>;
+  /** Every file that putting the whole workspace back to its state before a command would change. */
+  previewRestore(params: { commandId: string }): Promise<RestorePreviewView>;
+  /** Apply a restore preview; files changed since the preview are conflicts unless named in `undoAnyway`. */
+  restoreWorkspace(params: { previewId: string; undoAnyway?: string[] }): Promise<RevertResult>;
   /** Receive every event the host pushes, in order. */
   onHostEvent(listener: (event: HostEvent) => void): Unsubscribe;
 }
@@ -103,6 +115,10 @@ export const DESK_METHODS = [
   "setBackgroundCap",
   "getHistory",
   "setNotifications",
+  "commandDiff",
+  "undoCommand",
+  "previewRestore",
+  "restoreWorkspace",
 ] as const satisfies readonly DeskMethod[];
 
 // A method added to DeskApi but not to DESK_METHODS fails to compile here.

@@ -1,3 +1,4 @@
+import type { ChangesState } from "./changes";
 import type { CommandView } from "./commands";
 import type { HostState, SavedOutputsState } from "./host-state";
 import type { ModelsState } from "./models";
@@ -89,6 +90,13 @@ export interface SavedOutputsEvent {
   savedOutputs: SavedOutputsState;
 }
 
+/** Recording changes turned on or off, or its records grew or were pruned: the new figures. */
+export interface ChangesStateEvent {
+  type: "changes-state";
+  /** The figures as they are now (they replace `HostState.limits.changes`). */
+  changes: ChangesState;
+}
+
 /** Notifications of waiting commands were turned on or off. */
 export interface NotificationsChangedEvent {
   type: "notifications-changed";
@@ -118,5 +126,6 @@ export type HostEvent =
   | RulesChangedEvent
   | ModelsChangedEvent
   | SavedOutputsEvent
+  | ChangesStateEvent
   | NotificationsChangedEvent
   | FocusCommandEvent;

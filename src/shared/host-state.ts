@@ -1,3 +1,4 @@
+import type { ChangesState } from "./changes";
 import type { CommandView } from "./commands";
 import type { ModelsState } from "./models";
 import type { CommandRule } from "./rules";
@@ -70,6 +71,8 @@ export interface CommandLimits {
   sandbox: SandboxState;
   /** The disk saved full outputs may take, and what they take now. */
   savedOutputs: SavedOutputsState;
+  /** Whether what commands change is recorded (for undo), and the disk the records take. */
+  changes: ChangesState;
 }
 
 /**

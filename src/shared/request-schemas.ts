@@ -12,6 +12,10 @@ export { DESK_METHODS as deskMethods };
 const Id = Type.String({ minLength: 1, maxLength: 200, pattern: "^[\\x21-\\x7e]+$" });
 /** An absolute path. */
 const Path = Type.String({ minLength: 1, maxLength: 4096 });
+/** A path relative to the workspace, as a change set names files. */
+const WorkspacePath = Type.String({ minLength: 1, maxLength: 4096 });
+/** Files the person chose to put back although they changed since (undo anyway). */
+const WorkspacePaths = Type.Array(WorkspacePath, { maxItems: 100_000 });
 /** No parameters: nothing may be sent. */
 const NoParams = Type.Undefined();
 /** A closed object: unknown keys (`__proto__` included) are refused. */
@@ -76,6 +80,10 @@ export const requestSchemas = {
     query: Type.Optional(Type.String({ maxLength: 1000 })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
   }),
+  commandDiff: Params({ commandId: Id, path: WorkspacePath }),
+  undoCommand: Params({ commandId: Id, undoAnyway: Type.Optional(WorkspacePaths) }),
+  previewRestore: Params({ commandId: Id }),
+  restoreWorkspace: Params({ previewId: Id, undoAnyway: Type.Optional(WorkspacePaths) }),
 } as const;
 
 // Every schema must accept only what the contract's types say: a schema looser than DeskApi fails here.

@@ -47,9 +47,20 @@ export interface AuditEntry {
   command: string;
   /**
    * What happened. A background command is `started` when the tool returned with it still running, then
-   * `stopped` (by the person, the agent, the cap, its chat closing or the app quitting) or `exited`.
+   * `stopped` (by the person, the agent, the cap, its chat closing or the app quitting) or `exited`. The
+   * person's undo of its changes is `undone`; putting the workspace back to before it is `restored`.
    */
-  event: "approved" | "denied" | "refused" | "cancelled" | "finished" | "started" | "stopped" | "exited";
+  event:
+    | "approved"
+    | "denied"
+    | "refused"
+    | "cancelled"
+    | "finished"
+    | "started"
+    | "stopped"
+    | "exited"
+    | "undone"
+    | "restored";
   /**
    * Who or what decided: the person, a rule, the host's policy, the agent's Stop, the host; for a stopped
    * background command also the agent (`stop_command`), the cap, its chat closing or the app quitting.

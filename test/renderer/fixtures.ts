@@ -44,6 +44,13 @@ export function hostState(overrides: Partial<HostState> = {}): HostState {
       sandbox: { kind: "bubblewrap", available: true, enabled: true, network: false },
       backgroundCapSeconds: 4 * 3600,
       maxBackgroundCommands: 8,
+      changes: {
+        state: { type: "on" },
+        excludes: ["node_modules/", "dist/"],
+        maxFileBytes: 16 * 1024 ** 2,
+        usageBytes: 5 * 1024 ** 2,
+        budgetBytes: 1024 ** 3,
+      },
       savedOutputs: {
         budgetBytes: 256 * 1024 ** 2,
         quotaBytes: 2 * 1024 ** 3,

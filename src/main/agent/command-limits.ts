@@ -21,7 +21,10 @@ export type CommandSettings = Pick<
 };
 
 /** The limits that hold for the whole session; the sandbox, the background cap and saved outputs change. */
-export type FixedLimits = Omit<CommandLimits, "sandbox" | "backgroundCapSeconds" | "savedOutputs">;
+export type FixedLimits = Omit<
+  CommandLimits,
+  "sandbox" | "backgroundCapSeconds" | "savedOutputs" | "changes"
+>;
 
 /** What the host enforces on every command of a session, as Settings shows it. */
 export function fixedLimits(workspaceRoot: string, settings: CommandSettings): FixedLimits {

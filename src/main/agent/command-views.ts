@@ -1,3 +1,4 @@
+import type { RevertEntry } from "../../shared/changes";
 import type {
   BackgroundState,
   CommandView,
@@ -120,6 +121,12 @@ export class CommandViews {
     this.byId.set(id, next);
     this.emit({ type: "command-update", command: next });
     return next;
+  }
+
+  /** An undo or restore stored in the conversation, shown again on its card when the chat is reopened. */
+  addStoredRevert(id: string, entry: RevertEntry): void {
+    const command = this.byId.get(id);
+    if (command) this.byId.set(id, { ...command, reverts: [...(command.reverts ?? []), entry] });
   }
 
   /** A background command started, stopped, exited or opened a port. */

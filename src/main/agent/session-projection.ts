@@ -2,6 +2,7 @@ import type { AgentSession, AgentSessionEvent } from "@earendil-works/pi-coding-
 import type { CommandView, RunCommandDetails, RunCommandProgress } from "../../shared/commands";
 import type { HostEvent } from "../../shared/host-events";
 import type { AssistantItem, ToolItem, TranscriptItem } from "../../shared/transcript";
+import { REVERT_MESSAGE_TYPE, type RevertMessageDetails } from "./change-actions";
 import { CommandViews } from "./command-views";
 import { blocksOf, type ContentBlock, isFailed, textOf } from "./message-content";
 import type { ResponseHint } from "./provider-error";
@@ -65,6 +66,8 @@ export class SessionProjection {
           if (block.type === "toolCall") this.toolStarted(block, false);
       }
       if (m.role === "toolResult" && m.toolCallId) this.toolEnded(m.toolCallId, m, false);
+      const revert = revertOf(message);
+      if (revert) this.views.addStoredRevert(revert.commandId, revert.entry);
     }
     this.views.settleStored();
   }
@@ -201,7 +204,10 @@ export class SessionProjection {
   ) {
     const text = textOf(result.content);
     if (this.views.byId.has(id)) {
-      this.views.ended(id, result.details as RunCommandDetails | undefined, text, live);
+      // The output is the first block; a second one tells the model what the command changed, which
+      // the card shows in its own place.
+      const output = textOf(blocksOf(result.content).slice(0, 1));
+      this.views.ended(id, result.details as RunCommandDetails | undefined, output, live);
       return;
     }
     const at = this.index.get(id);
@@ -248,4 +254,14 @@ export class SessionProjection {
     this.assistantCount += 1;
     return `${prefix}${this.assistantCount}`;
   }
+}
+
+/** The undo or restore a stored message of the host's told the model of, to show again on its card. */
+function revertOf(message: AgentMessage): RevertMessageDetails | undefined {
+  const m = message as { role: string; customType?: string; details?: Partial<RevertMessageDetails> };
+  if (m.role !== "custom" || m.customType !== REVERT_MESSAGE_TYPE) return undefined;
+  const details = m.details;
+  return typeof details?.commandId === "string" && details.entry
+    ? (details as RevertMessageDetails)
+    : undefined;
 }

@@ -9,13 +9,10 @@ import { AuditLog } from "../approvals/audit-log";
 import { CommandGate } from "../approvals/command-gate";
 import { RuleBook } from "../approvals/rule-book";
 import { errorMessage } from "../base/errors";
+import type { ChangeRecords } from "../changes";
 import {
-  BackgroundCommands,
-  createCommandOutputTool,
-  createRunCommandTool,
-  createStopCommandTool,
+  type BackgroundCommands,
   DEFAULT_BACKGROUND_CAP_SECONDS,
-  describeBackground,
   OutputQuota,
   pruneFullOutputs,
   type RunRegistry,
@@ -29,7 +26,10 @@ import {
   type WorkspaceSettings,
 } from "../storage/workspace-settings";
 import { createDeskSession, type SessionChoice } from "./agent-session-factory";
+import { ChangeActions, REVERT_MESSAGE_TYPE } from "./change-actions";
+import { commandRecorder } from "./command-changes";
 import { type CommandSettings, type FixedLimits, fixedLimits } from "./command-limits";
+import { createCommandTools } from "./command-tools";
 import { chatModelOf, startingModel } from "./model-choice";
 import type { DeskModels } from "./model-runtime";
 import { readSavedOutput } from "./saved-output";
@@ -57,6 +57,8 @@ export interface WorkspaceSessionOptions {
   hiddenPaths: string[];
   /** Where running commands are recorded for crash recovery. */
   runRegistry?: RunRegistry;
+  /** The workspace's change records (one per workspace, shared by its chats); absent: not recorded. */
+  changes?: ChangeRecords;
 }
 
 /**
@@ -65,7 +67,9 @@ export interface WorkspaceSessionOptions {
  * can be cancelled on its own, and Stop ends the turn and everything in it.
  */
 export class WorkspaceSession {
-  private readonly controllers = new Map<string, AbortController>();
+  private readonly controllers: Map<string, AbortController>;
+  private readonly background: BackgroundCommands;
+  private readonly changeActions: ChangeActions | undefined;
   private unsubscribe: () => void = () => {};
   private settingsWrite: Promise<void> = Promise.resolve();
   /** The person between the agent and every command. */
@@ -82,9 +86,24 @@ export class WorkspaceSession {
     private readonly baseLimits: FixedLimits,
     private settings: WorkspaceSettings,
     private readonly settingsPath: string,
-    private readonly background: BackgroundCommands,
+    tools: ReturnType<typeof createCommandTools>,
     private readonly outputQuota: OutputQuota,
   ) {
+    this.controllers = tools.controllers;
+    this.background = tools.background;
+    const recorder = options.changes?.recorder;
+    if (recorder) {
+      this.changeActions = new ChangeActions({
+        recorder,
+        views: projection.views,
+        audit: (commandId, command, kind, text) => this.gate.recordRevert(commandId, command, kind, text),
+        // Appended to the conversation now (or at the end of a turn in progress): the model reads it next.
+        tell: (text, details) =>
+          void session
+            .sendCustomMessage({ customType: REVERT_MESSAGE_TYPE, content: text, display: false, details })
+            .catch(() => {}),
+      });
+    }
     this.gate = new CommandGate({
       rules,
       audit,
@@ -119,54 +138,32 @@ export class WorkspaceSession {
       limits.maxTimeoutSeconds,
       (since) => options.models.failures.since(since),
     );
-    // The tool is created before the session (Pi needs it), and asks through the session once it exists.
+    // The tools are created before the session (Pi needs them), and ask through the session once it exists.
     let self: WorkspaceSession | undefined;
-    const background = new BackgroundCommands({
-      onState: (id, _command, state) => projection.views.backgroundChanged(id, state),
-      onOutput: (id, output) => projection.views.backgroundOutput(id, output),
-      onEnd: (id, command, state, outcome) => {
-        projection.views.backgroundEnded(id, state, outcome.output);
-        projection.addNotice("info", `Background command \`${command}\`: ${describeBackground(state)}`);
-        self?.gate.recordBackgroundEnd(id, command, state);
-      },
-    });
-    const tool = createRunCommandTool({
-      ...settings,
+    const changes = options.changes;
+    const tools = createCommandTools({
+      settings,
       workspaceRoot: workspace.path,
       outputDir,
       outputQuota,
-      // Read at every call: the person can turn the sandbox off or on for the workspace at any time.
-      sandbox: () => self?.settings.sandbox ?? workspaceSettings.sandbox,
       hiddenPaths: options.hiddenPaths,
-      // The record of a running command names this conversation and its audit log, so a start after a
-      // crash can write down how the command ended.
-      runRegistry: options.runRegistry?.withOwner(() =>
-        self ? { sessionId: self.session.sessionId, auditFile: auditFile(dataDir) } : undefined,
-      ),
-      approve: (request, signal) => {
-        if (!self) throw new Error("The session is not ready yet.");
-        return self.gate.approve(request, signal);
-      },
-      background: {
-        commands: background,
-        // Read at every call: the person can change it for the workspace at any time.
-        capSeconds: () => self?.backgroundCapSeconds ?? DEFAULT_BACKGROUND_CAP_SECONDS,
-        readinessMs: settings.backgroundReadinessMs,
+      runRegistry: options.runRegistry,
+      projection,
+      ...(changes
+        ? { recorder: commandRecorder(changes, (id) => projection.commands.get(id)?.command) }
+        : {}),
+      chat: {
+        approve: (request, signal) => {
+          if (!self) throw new Error("The session is not ready yet.");
+          return self.gate.approve(request, signal);
+        },
+        sandbox: () => self?.settings.sandbox ?? workspaceSettings.sandbox,
+        backgroundCapSeconds: () => self?.backgroundCapSeconds ?? DEFAULT_BACKGROUND_CAP_SECONDS,
+        backgroundEnded: (id, command, state) => self?.gate.recordBackgroundEnd(id, command, state),
+        runOwner: () =>
+          self ? { sessionId: self.session.sessionId, auditFile: auditFile(dataDir) } : undefined,
       },
     });
-    const execute = tool.execute.bind(tool);
-    // Each command gets its own AbortController chained to the turn's signal: Cancel stops that command
-    // only, Stop (the turn's signal) stops them all.
-    tool.execute = async (toolCallId, params, signal, onUpdate, ctx) => {
-      const controller = new AbortController();
-      self?.controllers.set(toolCallId, controller);
-      try {
-        const combined = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
-        return await execute(toolCallId, params, combined, onUpdate, ctx);
-      } finally {
-        self?.controllers.delete(toolCallId);
-      }
-    };
     // A new chat starts with the workspace's last pick; a reopened one keeps its own model (Pi restores it
     // from the session file), and either says so when that model is gone.
     const isNew = (options.open?.kind ?? "new") === "new";
@@ -174,8 +171,8 @@ export class WorkspaceSession {
     const { session, modelFallbackMessage } = await createDeskSession({
       workspace: workspace.path,
       models: options.models,
-      runCommandTool: tool,
-      backgroundTools: [createCommandOutputTool(background), createStopCommandTool(background)],
+      runCommandTool: tools.runCommand,
+      backgroundTools: tools.backgroundTools,
       open: options.open,
       hiddenPaths: options.hiddenPaths,
       ...(start.model ? { model: start.model } : {}),
@@ -191,7 +188,7 @@ export class WorkspaceSession {
       limits,
       workspaceSettings,
       settingsPath,
-      background,
+      tools,
       outputQuota,
     );
     self.unsubscribe = session.subscribe((event) => self?.onSessionEvent(event));
@@ -218,6 +215,13 @@ export class WorkspaceSession {
       sandbox: { kind, available, ...(problem ? { problem } : {}), ...this.settings.sandbox },
       backgroundCapSeconds: this.backgroundCapSeconds,
       savedOutputs: this.outputQuota.state(),
+      changes: this.options.changes?.state ?? {
+        state: { type: "off", reason: "This host does not record changes." },
+        excludes: [],
+        maxFileBytes: 0,
+        usageBytes: 0,
+        budgetBytes: 0,
+      },
     };
   }
 
@@ -312,6 +316,12 @@ export class WorkspaceSession {
   /** Sets how long a background command may run in this workspace (kept on disk); from the next command on. */
   setBackgroundCap(seconds: number): Promise<void> {
     return this.saveSettings({ backgroundCapSeconds: seconds });
+  }
+
+  /** What the person can do with what commands changed: diffs, undo, restore (throws when not recorded). */
+  get changes(): ChangeActions {
+    if (!this.changeActions) throw new Error("Changes are not recorded in this host.");
+    return this.changeActions;
   }
 
   /** A piece of a command's saved full output. */

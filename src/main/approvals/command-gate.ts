@@ -148,6 +148,11 @@ export class CommandGate {
     }
   }
 
+  /** Writes the person's undo of a command's changes, or restore of the workspace to before it. */
+  recordRevert(commandId: string, command: string, kind: "undo" | "restore", text: string): void {
+    void this.record(commandId, kind === "undo" ? "undone" : "restored", "person", { command, reason: text });
+  }
+
   /** The rules in force, and why the workspace's rules file could not be read when it could not. */
   ruleState(): { rules: CommandRule[]; rulesProblem?: string } {
     const problem = this.options.rules.problem();

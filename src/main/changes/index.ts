@@ -34,6 +34,7 @@ export type {
   RevertResult,
 } from "../../shared/changes";
 export { ChangeRecorder } from "./change-recorder";
+export { ChangeRecords, type ChangeRecordsOptions, DEFAULT_RECORDS_BUDGET_BYTES } from "./change-records";
 export { summarizeChangeSet } from "./change-set";
 export {
   DEFAULT_DIFF_MAX_BYTES,

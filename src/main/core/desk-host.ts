@@ -8,6 +8,7 @@ import { listWorkspaceSessions, type SessionChoice } from "../agent/agent-sessio
 import { DeskModels } from "../agent/model-runtime";
 import { type CommandSettings, WorkspaceSession } from "../agent/workspace-session";
 import { AuditLog } from "../approvals/audit-log";
+import { ChangeRecords, type ChangeRecordsOptions } from "../changes";
 import {
   checkSandbox,
   type RunRecord,
@@ -15,6 +16,7 @@ import {
   reapOrphanedRuns,
   type SandboxCheck,
 } from "../run-command";
+import { changesDir, workspaceDataDir } from "../storage/data-folder";
 import { loadPreferences, type Preferences, preferencesFile, savePreferences } from "../storage/preferences";
 import { resolveWorkspace } from "./workspace";
 
@@ -42,7 +44,12 @@ export interface DeskHostOptions {
   commands?: CommandSettings;
   /** Where API keys given in the UI are kept; absent: in memory only, never written in plain text. */
   secrets?: SecretStore;
+  /** How what commands change is recorded: the records' disk budget, the engine's limits; `false`: not at all. */
+  changes?: WorkspaceChangesOptions | false;
 }
+
+/** How a host records what commands change: everything but where (the workspace and its data folder). */
+export type WorkspaceChangesOptions = Omit<ChangeRecordsOptions, "workspace" | "dataDir" | "onState">;
 
 /** Where the host keeps its data: the option, else `PI_DESK_DATA_DIR`, else `~/.pi-desk`. */
 function dataRootOf(options: DeskHostOptions): string {
@@ -62,6 +69,8 @@ export class DeskHost {
   private readonly listeners = new Set<(event: HostEvent) => void>();
   private readonly dataRoot: string;
   private readonly runRegistry: RunRegistry;
+  /** The open workspace's change records: one per workspace, kept across its chats. */
+  private changes: { path: string; records: ChangeRecords } | undefined;
 
   private constructor(
     private readonly options: DeskHostOptions,
@@ -179,6 +188,12 @@ export class DeskHost {
       this.emit({ type: "snapshot", state: this.state() });
     },
     getHistory: async ({ query, limit }) => this.requireSession().gate.history(query, limit),
+    commandDiff: async ({ commandId, path }) => this.requireSession().changes.diff(commandId, path),
+    undoCommand: async ({ commandId, undoAnyway }) =>
+      this.requireSession().changes.undo(commandId, undoAnyway),
+    previewRestore: async ({ commandId }) => this.requireSession().changes.previewRestore(commandId),
+    restoreWorkspace: async ({ previewId, undoAnyway }) =>
+      this.requireSession().changes.restore(previewId, undoAnyway),
     setNotifications: async ({ enabled }) => {
       const next = { ...this.preferences, notifications: enabled };
       await savePreferences(preferencesFile(this.dataRoot), next);
@@ -191,6 +206,8 @@ export class DeskHost {
   async dispose(): Promise<void> {
     await this.session?.dispose("quit");
     this.session = null;
+    await this.changes?.records.close();
+    this.changes = undefined;
     this.listeners.clear();
   }
 
@@ -204,6 +221,7 @@ export class DeskHost {
       sandbox: this.sandbox,
       hiddenPaths: [this.models.agentDir, this.dataRoot],
       runRegistry: this.runRegistry,
+      ...(this.options.changes === false ? {} : { changes: await this.changeRecords(workspace) }),
       emit: (event) => {
         if (this.session === next) this.emit(event);
       },
@@ -214,6 +232,22 @@ export class DeskHost {
     await previous?.dispose();
     this.emit({ type: "snapshot", state: this.state() });
     return workspace;
+  }
+
+  /** The workspace's change records: the open ones when it is the same workspace, else opened now. */
+  private async changeRecords(workspace: WorkspaceInfo): Promise<ChangeRecords> {
+    if (this.changes?.path === workspace.path) return this.changes.records;
+    await this.changes?.records.close();
+    const records = await ChangeRecords.open({
+      ...(this.options.changes || {}),
+      workspace: workspace.path,
+      dataDir: changesDir(workspaceDataDir(this.dataRoot, workspace.path)),
+      onState: (changes) => {
+        if (this.changes?.records === records) this.emit({ type: "changes-state", changes });
+      },
+    });
+    this.changes = { path: workspace.path, records };
+    return records;
   }
 
   private modelsState(): ModelsState {

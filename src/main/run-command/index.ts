@@ -14,6 +14,7 @@ export {
   createStopCommandTool,
   describeBackground,
 } from "./background/background-tools";
+export type { CommandRecorder, RecordedChanges } from "./command-changes";
 export { buildCommandEnvironment } from "./command-environment";
 export { DEFAULT_TIMEOUT_LIMITS } from "./command-timeout";
 export { DEFAULT_OUTPUT_BUDGET_BYTES } from "./output/output-file";

@@ -7,6 +7,7 @@ import type { ApprovalDecision, RunCommandDetails, RunCommandProgress } from "..
 import type { BackgroundCommands } from "./background/background-commands";
 import { DEFAULT_BACKGROUND_CAP_SECONDS } from "./background/background-commands";
 import { DEFAULT_READINESS_MS, runWithHandover } from "./background/handover-run";
+import { type CommandRecorder, recordChanges } from "./command-changes";
 import { buildCommandEnvironment } from "./command-environment";
 import { type CommandFacts, notRunResult, type RunCommandResult, ranResult } from "./command-result";
 import {
@@ -60,6 +61,8 @@ export interface RunCommandOptions {
   runRegistry?: RunRegistry;
   /** The PATH bwrap is looked up on (default: the host's PATH); tests take bwrap away with it. */
   sandboxSearchPath?: string;
+  /** Records what each command changes in the workspace (the host's change engine); absent: not recorded. */
+  recorder?: CommandRecorder;
   /** The chat's background commands; without it, `background: true` is refused. */
   background?: {
     /** Where started background commands go. */
@@ -282,27 +285,30 @@ export function createRunCommandTool(options: RunCommandOptions) {
               })
           : undefined,
       };
-      // Where the chat keeps background commands, every run can go there: at once when the agent asked,
-      // or while it runs when the person presses "Keep running".
-      if (options.background) {
-        return runWithHandover({
-          commands: options.background.commands,
-          id: toolCallId,
-          facts,
-          run,
-          sandbox,
-          network,
-          readinessMs: background ? (options.background.readinessMs ?? DEFAULT_READINESS_MS) : undefined,
-          capSeconds: backgroundCap(),
+      return recordChanges(options.recorder, toolCallId, async () => {
+        // Where the chat keeps background commands, every run can go there: at once when the agent asked,
+        // or while it runs when the person presses "Keep running".
+        if (options.background) {
+          return runWithHandover({
+            commands: options.background.commands,
+            id: toolCallId,
+            facts,
+            run,
+            sandbox,
+            network,
+            readinessMs: background ? (options.background.readinessMs ?? DEFAULT_READINESS_MS) : undefined,
+            capSeconds: backgroundCap(),
+            asked,
+          });
+        }
+        if (!sandbox) return ranResult(facts, await runProcess(run), { asked });
+        const sandboxed = await sandbox.run(run, network);
+        if ("failure" in sandboxed)
+          return notRunResult(facts, "refused", sandboxed.failure, sandboxed.failure);
+        return ranResult(facts, sandboxed.outcome, {
           asked,
+          hint: sandboxLimitHint(sandboxed.outcome.output.text),
         });
-      }
-      if (!sandbox) return ranResult(facts, await runProcess(run), { asked });
-      const sandboxed = await sandbox.run(run, network);
-      if ("failure" in sandboxed) return notRunResult(facts, "refused", sandboxed.failure, sandboxed.failure);
-      return ranResult(facts, sandboxed.outcome, {
-        asked,
-        hint: sandboxLimitHint(sandboxed.outcome.output.text),
       });
     },
   });

@@ -28,6 +28,11 @@ export function auditFile(dir: string): string {
   return join(dir, "audit.jsonl");
 }
 
+/** The change engine's folder (its shadow repository and records), in a workspace data folder. */
+export function changesDir(dir: string): string {
+  return join(dir, "changes");
+}
+
 function readIfPresent(file: string): string | undefined {
   try {
     return readFileSync(file, "utf8");

@@ -210,6 +210,56 @@ export const en = {
     lines: (count: number) => (count === 1 ? "1 line" : `${count.toLocaleString()} lines`),
     preparing: "Preparing the command…",
   },
+  changes: {
+    summary: (files: number, added: number, removed: number) =>
+      files === 0
+        ? "Changed no files"
+        : `Changed ${files === 1 ? "1 file" : `${files.toLocaleString()} files`} (+${added.toLocaleString()} -${removed.toLocaleString()})`,
+    notRecorded: (reason: string) => `What it changed was not recorded: ${reason}`,
+    kind: {
+      added: "added",
+      modified: "modified",
+      deleted: "deleted",
+      renamed: "renamed",
+      mode: "mode",
+      type: "type",
+    },
+    more: (count: number) => `and ${count.toLocaleString()} more (not listed here)`,
+    binary: (sizes: string) => `binary${sizes ? `, ${sizes}` : ""}`,
+    oversized: (sizes: string) => `over the size limit, not stored${sizes ? ` (${sizes})` : ""}`,
+    overlap: (names: string) => `Ran at the same time as ${names}: some of these changes may be theirs.`,
+    nested: (paths: string) => `Not recorded, they are repositories of their own: ${paths}`,
+    showDiff: "Show diff",
+    hideDiff: "Hide diff",
+    loadingDiff: "Loading the diff…",
+    noDiff: "No text diff.",
+    diffFailed: (reason: string) => `Could not read the diff: ${reason}`,
+    diffCut: "The diff is longer than the host sends; this is its start.",
+    showWholeDiff: (lines: number) => `Open full diff (${lines.toLocaleString()} lines)`,
+    undo: "Undo",
+    undoHint: "Put back every file this command changed as it was before it",
+    undoConfirm: (files: number) =>
+      `Put back ${files === 1 ? "1 file" : `${files.toLocaleString()} files`} as they were before this command? A file changed since is left alone unless you choose otherwise.`,
+    undoConfirmButton: "Undo its changes",
+    undoing: "Undoing…",
+    undoFailed: (reason: string) => `Could not undo: ${reason}`,
+    restore: "Restore to before",
+    restoreHint: "Put the whole workspace back as it was before this command",
+    previewing: "Reading what would change…",
+    restorePreview: (files: number) =>
+      files === 0
+        ? "The workspace is already as it was before this command."
+        : `Restoring changes ${files === 1 ? "1 file" : `${files.toLocaleString()} files`}:`,
+    restoreConfirmButton: "Restore these files",
+    restoreFailed: (reason: string) => `Could not restore: ${reason}`,
+    back: "Back",
+    resultHeading: { undo: "Undo", restore: "Restore" },
+    restored: (files: string) => `Put back: ${files}`,
+    nothingRestored: "Nothing was put back.",
+    conflicts: "Changed since, left alone:",
+    undoAnyway: "Undo anyway",
+    refused: "Could not be put back:",
+  },
   fullOutput: {
     title: "Full output",
     close: "Close",
@@ -261,6 +311,12 @@ export const en = {
     savedOutputsUse: (used: string, quota: string) => `${used} of ${quota}`,
     savedOutputsHint: (budget: string) =>
       `The full output of a long command is kept in Pi Desk's data folder: at most ${budget} per command (past it the middle is left out), the oldest removed first when the workspace's outputs need more room.`,
+    changes: "What commands change",
+    changesOn: (used: string, budget: string) => `Recorded, for undo: ${used} of ${budget} in use`,
+    changesOff: (reason: string) => `Not recorded: ${reason}`,
+    changesPreparing: "Taking the first snapshot of the workspace…",
+    changesHint: (size: string) =>
+      `Before and after every command, Pi Desk records the workspace's files in its data folder (never in the workspace's .git), so each card shows what its command changed and can undo it. Files your .gitignore skips are not recorded, nor these folders, nor files over ${size} (listed by size only). The oldest records are dropped past the budget.`,
     models: "Models and keys",
     about: "About",
     version: (version: string, shell: string) => `Pi Desk ${version}, ${shell} host`,
@@ -280,6 +336,8 @@ export const en = {
       started: "started in the background",
       stopped: "stopped",
       exited: "exited",
+      undone: "changes undone",
+      restored: "workspace restored to before it",
     },
     by: {
       person: "by you",

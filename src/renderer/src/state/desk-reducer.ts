@@ -41,6 +41,8 @@ function reduceHost(host: HostState, event: Exclude<HostEvent, { type: "snapshot
       return { ...host, models: event.models };
     case "saved-outputs":
       return host.limits ? { ...host, limits: { ...host.limits, savedOutputs: event.savedOutputs } } : host;
+    case "changes-state":
+      return host.limits ? { ...host, limits: { ...host.limits, changes: event.changes } } : host;
     case "notifications-changed":
       return host.notifications === event.enabled ? host : { ...host, notifications: event.enabled };
     default: {
@@ -54,7 +56,15 @@ function reduceHost(host: HostState, event: Exclude<HostEvent, { type: "snapshot
 
 type SessionEvent = Exclude<
   HostEvent,
-  { type: "snapshot" | "rules-changed" | "models-changed" | "saved-outputs" | "notifications-changed" }
+  {
+    type:
+      | "snapshot"
+      | "rules-changed"
+      | "models-changed"
+      | "saved-outputs"
+      | "changes-state"
+      | "notifications-changed";
+  }
 >;
 
 function reduceSession(session: SessionState, event: SessionEvent): SessionState {

@@ -7,6 +7,7 @@ import { useAction } from "../../lib/use-action";
 import { useNow } from "../../lib/use-now";
 import { BackgroundState } from "../background/BackgroundState";
 import { StopButton } from "../background/StopButton";
+import { ChangesSection } from "../changes/ChangesSection";
 import { CardFrame } from "./CardFrame";
 import { CommandOutput } from "./CommandOutput";
 import { type CardPlace, CardPlaceContext, useTestId } from "./card-scope";
@@ -151,6 +152,7 @@ function BackgroundCard({ command, api }: { command: CommandView; api: DeskApi }
           <StopButton api={api} commandId={command.id} testId={tid("stop-button")} />
         </div>
       )}
+      <ChangesSection command={command} api={api} />
     </CardFrame>
   );
 }
@@ -241,6 +243,7 @@ function FinishedCard({ command, api }: { command: CommandView; api: DeskApi }) 
         </details>
       )}
       {full.dialog}
+      <ChangesSection command={command} api={api} />
     </CardFrame>
   );
 }

@@ -111,6 +111,25 @@ export function LimitsPanel({ limits }: { limits: CommandLimits }) {
         )}
         <p className="muted">{t.settings.savedOutputsHint(formatBytes(limits.savedOutputs.budgetBytes))}</p>
       </dd>
+      <dt>{t.settings.changes}</dt>
+      <dd data-testid="changes-settings" data-state={limits.changes.state.type}>
+        {limits.changes.state.type === "on"
+          ? t.settings.changesOn(
+              formatBytes(limits.changes.usageBytes),
+              formatBytes(limits.changes.budgetBytes),
+            )
+          : limits.changes.state.type === "preparing"
+            ? t.settings.changesPreparing
+            : t.settings.changesOff(limits.changes.state.reason)}
+        <p className="muted">{t.settings.changesHint(formatBytes(limits.changes.maxFileBytes))}</p>
+        <ul className="chips" data-testid="changes-excludes">
+          {limits.changes.excludes.map((pattern) => (
+            <li key={pattern}>
+              <code className="chip">{pattern}</code>
+            </li>
+          ))}
+        </ul>
+      </dd>
     </dl>
   );
 }

@@ -1,0 +1,140 @@
+import type { FileDiff, RestorePreviewView, RevertEntry, RevertResult } from "../../shared/changes";
+import type { CommandView } from "../../shared/commands";
+import type { ChangeRecorder } from "../changes";
+import { nameOf } from "./command-changes";
+import type { CommandViews } from "./command-views";
+
+/** The custom message type that tells the model of an undo or a restore (and rebuilds the card on reopen). */
+export const REVERT_MESSAGE_TYPE = "pi-desk-revert";
+
+/** What the model's message of an undo or a restore carries, to rebuild the card's entry on reopen. */
+export interface RevertMessageDetails {
+  commandId: string;
+  entry: RevertEntry;
+}
+
+/** What the person's undo and restore act on and report to. */
+export interface ChangeActionsOptions {
+  /** The workspace's change engine. */
+  recorder: ChangeRecorder;
+  /** The chat's command cards. */
+  views: CommandViews;
+  /** Writes the audit log's line. */
+  audit: (commandId: string, command: string, kind: RevertEntry["kind"], text: string) => void;
+  /** Tells the model, on its next turn, what the person put back. */
+  tell: (text: string, details: RevertMessageDetails) => void;
+}
+
+/** The most file names one message to the model lists of each kind. */
+const MAX_NAMED = 20;
+
+/**
+ * The person's undo of one command's changes, restore of the workspace to before a command, and the
+ * diffs the card shows. Each undo or restore is recorded three ways: its own entry on the command's card,
+ * a line in the audit log, and a message the model reads on its next turn.
+ */
+export class ChangeActions {
+  /** Restore previews by id, to the command they go back to. */
+  private readonly previews = new Map<string, string>();
+
+  constructor(private readonly options: ChangeActionsOptions) {}
+
+  /** The diff of one file a finished command changed. */
+  diff(commandId: string, path: string): Promise<FileDiff> {
+    this.finished(commandId);
+    return this.options.recorder.diff(commandId, path);
+  }
+
+  /** Puts back what a finished command changed; files changed since are conflicts unless in `undoAnyway`. */
+  async undo(commandId: string, undoAnyway: readonly string[] = []): Promise<RevertResult> {
+    const view = this.finished(commandId);
+    this.idle();
+    const result = await this.options.recorder.undo(commandId, undoAnyway);
+    this.report("undo", view, result);
+    return result;
+  }
+
+  /** Every file that going back to the workspace's state before a command would change. */
+  async previewRestore(commandId: string): Promise<RestorePreviewView> {
+    this.finished(commandId);
+    const preview = await this.options.recorder.previewRestore(commandId);
+    if (!preview) {
+      throw new Error(
+        `There is no record of the workspace before command ${commandId} (recording was off, or it was pruned): nothing to restore.`,
+      );
+    }
+    this.previews.set(preview.previewId, commandId);
+    return preview;
+  }
+
+  /** Applies a restore preview. */
+  async restore(previewId: string, undoAnyway: readonly string[] = []): Promise<RevertResult> {
+    const commandId = this.previews.get(previewId);
+    if (commandId === undefined)
+      throw new Error("That preview is no longer known: preview the restore again.");
+    const view = this.finished(commandId);
+    this.idle();
+    const result = await this.options.recorder.restore(previewId, undoAnyway);
+    // A preview with conflicts stays usable for "undo anyway"; a finished one is gone.
+    if (result.conflicts.length === 0) this.previews.delete(previewId);
+    this.report("restore", view, result);
+    return result;
+  }
+
+  /** The card's entry, the audit line, and (when files were put back) the model's message. */
+  private report(kind: RevertEntry["kind"], view: CommandView, result: RevertResult): void {
+    const entry: RevertEntry = { kind, at: Date.now(), result };
+    this.options.views.update(view.id, { reverts: [...(view.reverts ?? []), entry] });
+    const text = describeRevert(kind, view, result);
+    this.options.audit(view.id, view.command, kind, text);
+    if (result.restored.length > 0) this.options.tell(text, { commandId: view.id, entry });
+  }
+
+  /** The command's view, when it has ended; throws a sentence saying why not otherwise. */
+  private finished(commandId: string): CommandView {
+    const view = this.options.views.byId.get(commandId);
+    if (!view) throw new Error(`Command "${commandId}" is not in this chat.`);
+    const runs =
+      view.phase === "pending" ||
+      view.phase === "running" ||
+      (view.phase === "background" && view.background?.status === "running");
+    if (runs) throw new Error("This command has not ended yet: its changes can be undone once it has.");
+    return view;
+  }
+
+  /** Refuses while a command runs: an undo then would mix with what it writes. */
+  private idle(): void {
+    const running = [...this.options.views.byId.values()].find((view) => view.phase === "running");
+    if (running) {
+      throw new Error(
+        `${nameOf({ commandId: running.id, command: running.command })} is running: wait for it to end (or cancel it), then try again.`,
+      );
+    }
+  }
+}
+
+/** The sentence for the model and the audit log: what was put back, what was left alone and why. */
+export function describeRevert(kind: RevertEntry["kind"], view: CommandView, result: RevertResult): string {
+  const what =
+    kind === "undo"
+      ? `The person undid the changes of command ${nameOf({ commandId: view.id, command: view.command })}`
+      : `The person restored the workspace to its state before command ${nameOf({ commandId: view.id, command: view.command })}`;
+  const parts = [
+    result.restored.length > 0 ? `put back ${names(result.restored)}` : "nothing was put back",
+    result.conflicts.length > 0
+      ? `left alone (changed since): ${names(result.conflicts.map((c) => c.path))}`
+      : "",
+    result.refused.length > 0
+      ? `could not put back: ${result.refused
+          .slice(0, MAX_NAMED)
+          .map((r) => (r.path ? `${r.path} (${r.reason})` : r.reason))
+          .join("; ")}`
+      : "",
+  ];
+  return `${what}: ${parts.filter(Boolean).join("; ")}.`;
+}
+
+function names(paths: readonly string[]): string {
+  const shown = paths.slice(0, MAX_NAMED).join(", ");
+  return paths.length > MAX_NAMED ? `${shown} and ${paths.length - MAX_NAMED} more` : shown;
+}

@@ -1,0 +1,100 @@
+import type { ChangesState } from "../../shared/changes";
+import { ChangeRecorder } from "./change-recorder";
+import { DEFAULT_EXCLUDES, DEFAULT_MAX_FILE_BYTES } from "./defaults";
+import type { ChangeRecorderOptions } from "./recorder-types";
+
+/** The most one workspace's records take on disk (1 GiB) before the oldest are dropped. */
+export const DEFAULT_RECORDS_BUDGET_BYTES = 1024 * 1024 * 1024;
+
+/** How long after a command's record the disk figures are read again: one read for a burst of commands. */
+const SETTLE_MS = 2_000;
+
+/** How one workspace's records are kept. */
+export interface ChangeRecordsOptions extends ChangeRecorderOptions {
+  /** The most the records take on disk; the oldest are dropped past it. `DEFAULT_RECORDS_BUDGET_BYTES` by default. */
+  budgetBytes?: number;
+  /** Called with the new figures when recording turns on or off, or the records grew or were pruned. */
+  onState?: (state: ChangesState) => void;
+}
+
+/**
+ * One workspace's change records: its recorder (one per data folder: two recorders on one shadow
+ * repository would race for its index), kept within a disk budget, with the figures Settings shows.
+ * `open` takes the first snapshot in the background, so the workspace opens at once.
+ */
+export class ChangeRecords {
+  private figures: ChangesState;
+  private settleTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+  /** Settles once the first snapshot was taken (or failed and turned recording off). */
+  private prepared: Promise<void> = Promise.resolve();
+
+  private constructor(
+    readonly recorder: ChangeRecorder,
+    private readonly options: ChangeRecordsOptions,
+  ) {
+    this.figures = {
+      state: recorder.state.type === "on" ? { type: "preparing" } : recorder.state,
+      excludes: [...(options.excludes ?? DEFAULT_EXCLUDES)],
+      maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+      usageBytes: 0,
+      budgetBytes: options.budgetBytes ?? DEFAULT_RECORDS_BUDGET_BYTES,
+    };
+  }
+
+  /** Opens the workspace's records and starts its first snapshot; never rejects (off, with the reason). */
+  static async open(options: ChangeRecordsOptions): Promise<ChangeRecords> {
+    const records = new ChangeRecords(await ChangeRecorder.open(options), options);
+    if (records.recorder.state.type === "on") {
+      records.prepared = records.recorder.prepare().then(() => records.measure());
+    }
+    return records;
+  }
+
+  /**
+   * Waits for the first snapshot, at most `ms`: a small workspace's takes a moment, and its first command
+   * should not go unrecorded for want of it; a large one's may take minutes, and a command never waits that long.
+   */
+  async whenPrepared(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.prepared, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
+  }
+
+  /** The figures as last measured. */
+  get state(): ChangesState {
+    return this.figures;
+  }
+
+  /** A command's record was written: read the disk figures soon (once for a burst), pruning past the budget. */
+  settle(): void {
+    if (this.closed || this.settleTimer) return;
+    this.settleTimer = setTimeout(() => {
+      this.settleTimer = undefined;
+      void this.measure();
+    }, SETTLE_MS);
+    this.settleTimer.unref();
+  }
+
+  /** Waits for the recorder's calls in flight; the records stay on disk for the next open. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.settleTimer);
+    await this.recorder.close();
+  }
+
+  /** Reads the space the records take, drops the oldest past the budget, and tells when anything moved. */
+  private async measure(): Promise<void> {
+    if (this.closed) return;
+    let usageBytes = await this.recorder.usage().catch(() => this.figures.usageBytes);
+    if (usageBytes > this.figures.budgetBytes) {
+      usageBytes =
+        (await this.recorder.prune(this.figures.budgetBytes).catch(() => undefined))?.bytesAfter ??
+        usageBytes;
+    }
+    const state = this.recorder.state;
+    if (usageBytes === this.figures.usageBytes && state.type === this.figures.state.type) return;
+    this.figures = { ...this.figures, state, usageBytes };
+    this.options.onState?.(this.figures);
+  }
+}
