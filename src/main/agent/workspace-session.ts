@@ -216,7 +216,7 @@ export class WorkspaceSession {
       backgroundCapSeconds: this.backgroundCapSeconds,
       savedOutputs: this.outputQuota.state(),
       changes: this.options.changes?.state ?? {
-        state: { type: "off", reason: "This host does not record changes." },
+        state: { type: "off", reason: "This host was started not to record them (--no-changes)." },
         excludes: [],
         maxFileBytes: 0,
         usageBytes: 0,

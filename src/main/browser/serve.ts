@@ -12,7 +12,7 @@ import { isLoopbackAddress } from "./request-guard";
 /**
  * The browser host's entry:
  * `npm run serve -- --workspace <folder> [--port <n>] [--host <address>] [--allow <program,program>]
- *  [--output-budget <MiB>] [--output-quota <MiB>]`.
+ *  [--output-budget <MiB>] [--output-quota <MiB>] [--changes-budget <MiB>] [--no-changes]`.
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -23,6 +23,8 @@ async function main(): Promise<void> {
       allow: { type: "string" },
       "output-budget": { type: "string" },
       "output-quota": { type: "string" },
+      "changes-budget": { type: "string" },
+      "no-changes": { type: "boolean", default: false },
     },
   });
   if (!values.workspace) {
@@ -54,11 +56,18 @@ async function main(): Promise<void> {
       "--output-quota must be at least --output-budget (the default budget is 256 MiB, the default quota 2048 MiB).",
     );
   }
+  const changesBudget = mebibytes(
+    "--changes-budget",
+    values["changes-budget"],
+    "a workspace's change records",
+  );
   const host = await DeskHost.create({
     shell: "browser",
     version,
     workspace,
     commands: { allowedBinaries, outputBudgetBytes, outputQuotaBytes },
+    // What each command changed is recorded (for undo) unless the person says not to.
+    changes: values["no-changes"] ? false : { ...(changesBudget ? { budgetBytes: changesBudget } : {}) },
   });
   const rendererDir = fileURLToPath(new URL("../renderer", import.meta.url));
   const server = await startLoopbackServer({ host, rendererDir, port, bindAddress: values.host });

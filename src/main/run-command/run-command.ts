@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, defineTool } from "@earendil-works/pi-coding-agent";
-import { Type } from "typebox";
+import { defineTool } from "@earendil-works/pi-coding-agent";
 import type { ApprovalDecision, RunCommandDetails, RunCommandProgress } from "../../shared/commands";
 import type { BackgroundCommands } from "./background/background-commands";
 import { DEFAULT_BACKGROUND_CAP_SECONDS } from "./background/background-commands";
@@ -23,6 +22,7 @@ import type { RunRegistry } from "./process/run-registry";
 import { createSandbox, type SandboxSettings, sandboxLimitHint } from "./sandbox/sandbox";
 import type { ParsedCommandLine } from "./shell/parsed-line";
 import { parseCommandLine } from "./shell/shell-parser";
+import { describeRunCommand, parameters } from "./tool-definition";
 
 export type { ApprovalDecision, RunCommandDetails, RunCommandProgress } from "../../shared/commands";
 
@@ -100,22 +100,6 @@ export interface CommandRequest {
   backgroundCapSeconds: number;
 }
 
-const parameters = Type.Object({
-  command: Type.String({ description: "The shell command to run (bash), in the workspace folder." }),
-  timeout: Type.Optional(
-    Type.Number({ description: "Timeout in seconds; the host applies its default when absent and caps it." }),
-  ),
-  background: Type.Optional(
-    Type.Boolean({
-      description:
-        "Keep it running after this call returns, for a dev server or a watcher. The call returns once the " +
-        "command is ready (it prints a URL or opens a port, or after about 10 s) with its id, ports and output " +
-        "so far; read more with command_output and end it with stop_command. The timeout does not apply: it " +
-        "runs until stopped, its chat closes, or the host's cap.",
-    }),
-  ),
-});
-
 /**
  * The agent's one way to run shell commands. The host enforces the boundary, never the model: the working
  * directory is pinned, the timeout is validated and capped, binaries are checked against the allowlist on
@@ -166,19 +150,13 @@ export function createRunCommandTool(options: RunCommandOptions) {
   return defineTool<typeof parameters, RunCommandDetails | RunCommandProgress>({
     name: "run_command",
     label: "Run command",
-    description:
-      `Run a bash command in the workspace folder (${workspaceRoot}); the user approves each command before it ` +
-      `runs. stdin is closed. The timeout defaults to ${limits.defaultSeconds} s and is capped at ` +
-      `${limits.maxSeconds} s. Output is stdout and stderr merged; you see the last ${DEFAULT_MAX_LINES} lines or ` +
-      `${DEFAULT_MAX_BYTES / 1024} KB, and the full output is saved to a file when cut.` +
-      (allowedBinaries.length > 0 ? ` Only these programs may run: ${allowedBinaries.join(", ")}.` : "") +
-      (describedSandbox?.enabled
-        ? " Commands run in a sandbox: only the workspace (but not .git/hooks or .git/config) and $TMPDIR are " +
-          "writable, the user's home is not visible" +
-          (describedSandbox.network
-            ? "."
-            : ", and there is no network unless the user allows it for a command.")
-        : ""),
+    description: describeRunCommand({
+      workspaceRoot,
+      limits,
+      allowedBinaries,
+      sandbox: describedSandbox,
+      recordsChanges: options.recorder !== undefined,
+    }),
     promptSnippet: "Run shell commands in the workspace, with the user's approval",
     parameters,
     executionMode: "parallel",
@@ -251,41 +229,43 @@ export function createRunCommandTool(options: RunCommandOptions) {
         if (refusal) return notRunResult(facts, "refused", refusal, refusal);
         facts = { ...facts, timeoutSeconds: backgroundCap() };
       }
-      const startedAt = performance.now();
-      const progress = (update: { text: string; totalBytes: number; totalLines: number }) =>
-        onUpdate?.({
-          content: [{ type: "text", text: update.text }],
-          details: {
-            status: "running",
-            command: facts.command,
-            timeoutSeconds: facts.timeoutSeconds,
-            elapsedMs: Math.round(performance.now() - startedAt),
-            totalBytes: update.totalBytes,
-            totalLines: update.totalLines,
-          },
-        });
-      progress({ text: "", totalBytes: 0, totalLines: 0 });
-      const run: RunProcessOptions = {
-        // `exec 2>&1` puts stderr on stdout's pipe, so both arrive in the order the command wrote them.
-        argv: ["/bin/bash", "-c", `exec 2>&1\n${facts.command}`],
-        cwd: workspaceRoot,
-        env,
-        timeoutMs: facts.timeoutSeconds * 1000,
-        signal,
-        outputDir: options.outputDir,
-        outputBudgetBytes,
-        outputSpace: options.outputQuota,
-        onUpdate: progress,
-        onStart: options.runRegistry
-          ? (started) =>
-              (options.runRegistry as RunRegistry).add({
-                ...started,
-                command: facts.command,
-                commandId: toolCallId,
-              })
-          : undefined,
-      };
+      // The before-state is taken first: the card turns to running (and offers Keep running) once the
+      // command really starts.
       return recordChanges(options.recorder, toolCallId, async () => {
+        const startedAt = performance.now();
+        const progress = (update: { text: string; totalBytes: number; totalLines: number }) =>
+          onUpdate?.({
+            content: [{ type: "text", text: update.text }],
+            details: {
+              status: "running",
+              command: facts.command,
+              timeoutSeconds: facts.timeoutSeconds,
+              elapsedMs: Math.round(performance.now() - startedAt),
+              totalBytes: update.totalBytes,
+              totalLines: update.totalLines,
+            },
+          });
+        progress({ text: "", totalBytes: 0, totalLines: 0 });
+        const run: RunProcessOptions = {
+          // `exec 2>&1` puts stderr on stdout's pipe, so both arrive in the order the command wrote them.
+          argv: ["/bin/bash", "-c", `exec 2>&1\n${facts.command}`],
+          cwd: workspaceRoot,
+          env,
+          timeoutMs: facts.timeoutSeconds * 1000,
+          signal,
+          outputDir: options.outputDir,
+          outputBudgetBytes,
+          outputSpace: options.outputQuota,
+          onUpdate: progress,
+          onStart: options.runRegistry
+            ? (started) =>
+                (options.runRegistry as RunRegistry).add({
+                  ...started,
+                  command: facts.command,
+                  commandId: toolCallId,
+                })
+            : undefined,
+        };
         // Where the chat keeps background commands, every run can go there: at once when the agent asked,
         // or while it runs when the person presses "Keep running".
         if (options.background) {

@@ -273,3 +273,30 @@ describe("the session host: undo and restore", () => {
     expect(git("status", "--porcelain").toString()).toBe("");
   });
 });
+
+describe("the session host: a background command's changes", () => {
+  it("are recorded from its start to its end, and shown on its card once it ended", async () => {
+    const { host } = await hostWith(
+      [
+        [
+          {
+            type: "toolCall",
+            id: "bg",
+            name: "run_command",
+            arguments: { command: "echo up > up.txt; echo listening; sleep 30.4108", background: true },
+          },
+        ],
+        [{ type: "text", text: "Started." }],
+      ],
+      false,
+    );
+    await promptAndApprove(host, ["bg"], "Started.");
+    expect(commandOf(host, "bg")?.details?.changes).toBeUndefined();
+    await host.handlers.cancelCommand({ commandId: "bg" });
+    const changes = await waitFor(() => commandOf(host, "bg")?.details?.changes);
+    expect(changes.recorded && changes.files.map((file) => `${file.kind} ${file.path}`)).toEqual([
+      "added up.txt",
+    ]);
+    expect((await host.handlers.undoCommand({ commandId: "bg" })).restored).toEqual(["up.txt"]);
+  });
+});
