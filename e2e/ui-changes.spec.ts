@@ -24,6 +24,8 @@ import {
   shot,
   UI_TEST_TIMEOUT_MS,
 } from "../harness/desk-page";
+import { startModelDesk } from "../harness/model-desk";
+import { startOpenAiServer } from "../harness/openai-server";
 import { test } from "./support/desk-test";
 
 test.describe.configure({ timeout: UI_TEST_TIMEOUT_MS });
@@ -219,5 +221,41 @@ test("undo refuses a file whose folder became a link to outside, and writes noth
     expect(readdirSync(outside)).toEqual([]);
   } finally {
     rmSync(outside, { recursive: true, force: true });
+  }
+});
+
+test("through Pi's real provider, the model reads what its command changed, and the person's undo", async ({
+  page,
+}) => {
+  const model = await startOpenAiServer((_request, index) =>
+    index === 0
+      ? { toolCall: { id: "call-1", name: "run_command", arguments: { command: "echo hi > made.txt" } } }
+      : { text: index === 1 ? "Made it." : "Noted." },
+  );
+  const desk = await startModelDesk(model.baseUrl);
+  try {
+    await openDesk(page, desk.server);
+    await whenRecording(page);
+    await send(page, "Make a file");
+    await (await expectPending(page, "call-1")).getByTestId("approve-button").click();
+    await expect(page.getByTestId("assistant-message").last()).toContainText("Made it.");
+    const toolResult = JSON.stringify(
+      model.requests[1]?.messages.filter((message) => message.role === "tool"),
+    );
+    expect(toolResult).toContain("Files changed: A made.txt.");
+
+    const c1 = card(page, "call-1");
+    await c1.getByTestId("undo-button").click();
+    await c1.getByTestId("undo-confirm-button").click();
+    await expect(c1.getByTestId("undo-result")).toHaveAttribute("data-state", "done");
+    await send(page, "What happened?");
+    await expect(page.getByTestId("assistant-message").last()).toContainText("Noted.");
+    const told = JSON.stringify(model.requests[2]?.messages.filter((message) => message.role === "user"));
+    expect(told).toContain(
+      "The person undid the changes of command `echo hi > made.txt`: put back made.txt.",
+    );
+  } finally {
+    await desk.cleanup();
+    await model.close();
   }
 });
