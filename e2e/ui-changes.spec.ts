@@ -224,7 +224,7 @@ test("undo refuses a file whose folder became a link to outside, and writes noth
   }
 });
 
-test("through Pi's real provider, the model reads what its command changed, and the person's undo", async ({
+test("through Pi's real provider, the model reads what its command changed and the person's undo; a restart keeps both", async ({
   page,
 }) => {
   const model = await startOpenAiServer((_request, index) =>
