@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { _electron as electron, expect, test } from "@playwright/test";
@@ -71,4 +71,31 @@ test("quitting ends a running command's process tree before the app exits", asyn
   await expect(card(window, "call-long")).toHaveAttribute("data-status", "running");
   await app.close();
   expect(processesMatching("sleep 327.5").filter((line) => line.endsWith(" sleep 327.5"))).toEqual([]);
+});
+
+test("a command's changes show on its card, and undo puts them back", async () => {
+  test.skip(binary.path === null, binary.path === null ? `Electron: ${binary.reason}` : "");
+  const home = mkdtempSync(join(tmpdir(), "pi-desk-electron-home-"));
+  const script = join(home, "script.json");
+  writeFileSync(script, JSON.stringify([[runCommand("call-edit", "echo new > a.txt")], [say("Edited.")]]));
+  const workspace = mkdtempSync(join(tmpdir(), "pi-desk-electron-"));
+  writeFileSync(join(workspace, "a.txt"), "old\n");
+  const { app, window } = await launchOn(workspace, {
+    PI_DESK_SCRIPT: script,
+    PI_OFFLINE: "1",
+    PI_CODING_AGENT_DIR: join(home, "agent"),
+    PI_DESK_DATA_DIR: join(home, "data"),
+  });
+  await window.getByTestId("nav-settings").click();
+  await expect(window.getByTestId("changes-settings")).toHaveAttribute("data-state", "on");
+  await window.getByTestId("nav-chat").click();
+  await send(window, "Edit it");
+  await (await expectPending(window, "call-edit")).getByTestId("approve-button").click();
+  const edited = card(window, "call-edit");
+  await expect(edited.getByTestId("changes-summary")).toHaveAttribute("data-files", "1");
+  await edited.getByTestId("undo-button").click();
+  await edited.getByTestId("undo-confirm-button").click();
+  await expect(edited.getByTestId("undo-result")).toHaveAttribute("data-state", "done");
+  expect(readFileSync(join(workspace, "a.txt"), "utf8")).toBe("old\n");
+  await app.close();
 });
