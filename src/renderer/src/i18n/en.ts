@@ -249,7 +249,7 @@ export const en = {
     restorePreview: (files: number) =>
       files === 0
         ? "The workspace is already as it was before this command."
-        : `Restoring changes ${files === 1 ? "1 file" : `${files.toLocaleString()} files`}:`,
+        : `Restoring puts back ${files === 1 ? "1 file" : `${files.toLocaleString()} files`}:`,
     restoreConfirmButton: "Restore these files",
     restoreFailed: (reason: string) => `Could not restore: ${reason}`,
     back: "Back",
