@@ -25,6 +25,12 @@ export interface HostState {
   canChooseWorkspace: boolean;
   /** Pi Desk's version, shown in the UI and in bug reports. */
   version: string;
+  /**
+   * The host's clock when it made this state (ms since the epoch). Times in the state are the host's (a
+   * command's start, a retry's moment); the page measures its own clock against this, so a countdown is
+   * right even when the browser runs on a machine whose clock differs from the host's.
+   */
+  hostTime: number;
   /** The conversation with the agent, once a workspace is open. */
   session: SessionState | null;
   /** The limits every command runs under, once a workspace is open. */

@@ -35,6 +35,7 @@ export function hostState(overrides: Partial<HostState> = {}): HostState {
     shell: "browser",
     canChooseWorkspace: false,
     version: "1.0.0",
+    hostTime: Date.now(),
     session: session(),
     limits: {
       allowedBinaries: ["npm", "git", "ls"],

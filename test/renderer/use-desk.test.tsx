@@ -1,6 +1,7 @@
 import { act, cleanup, render } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ConnectionStatus, DeskClient } from "../../src/renderer/src/client/desk-client";
+import { hostNow, syncHostClock } from "../../src/renderer/src/lib/host-clock";
 import type { DeskView } from "../../src/renderer/src/state/desk-reducer";
 import { useDesk } from "../../src/renderer/src/use-desk";
 import type { HostEvent } from "../../src/shared/host-events";
@@ -49,6 +50,15 @@ describe("useDesk", () => {
     expect(getState).toHaveBeenCalledTimes(1);
     expect(views.at(-1)?.host?.workspace?.name).toBe("repo");
     expect(views.at(-1)?.connection).toEqual({ kind: "connected" });
+  });
+
+  it("measures the host's clock from each snapshot, fetched or pushed", async () => {
+    const { connect, emit } = harness(vi.fn(async () => hostState({ hostTime: Date.now() - 60_000 })));
+    await act(async () => connect({ kind: "connected" }));
+    expect(Math.round((Date.now() - hostNow()) / 1000)).toBe(60);
+    act(() => emit({ type: "snapshot", state: hostState({ hostTime: Date.now() + 5_000 }) }));
+    expect(Math.round((hostNow() - Date.now()) / 1000)).toBe(5);
+    syncHostClock(Date.now());
   });
 
   it("applies a flood of output events in one render per frame, ending on the latest tail", async () => {

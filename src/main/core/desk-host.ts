@@ -112,6 +112,7 @@ export class DeskHost {
       shell: this.options.shell,
       canChooseWorkspace: this.options.pickFolder !== undefined,
       version: this.options.version,
+      hostTime: Date.now(),
       session: this.session?.state() ?? null,
       limits: this.session?.limits ?? null,
       models: this.modelsState(),

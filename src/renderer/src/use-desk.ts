@@ -1,5 +1,6 @@
 import { useEffect, useReducer } from "react";
 import type { DeskClient } from "./client/desk-client";
+import { syncHostClock } from "./lib/host-clock";
 import { type DeskAction, type DeskView, deskReducer, initialView } from "./state/desk-reducer";
 
 /** Applies a frame's worth of actions in order: one state change, one render. */
@@ -39,6 +40,8 @@ export function useDesk(client: DeskClient): DeskView {
       dispatch(actions);
     };
     const enqueue = (action: DeskAction) => {
+      // Measured at arrival, not when the frame applies it: the frame may come a while later.
+      if (action.type === "snapshot") syncHostClock(action.state.hostTime);
       queue.push(action);
       if (queue.length >= MAX_QUEUED) return flush();
       if (hasFrames && frame === null) frame = requestAnimationFrame(flush);

@@ -1,11 +1,12 @@
 import { useEffect, useState } from "react";
+import { hostNow } from "./host-clock";
 
-/** The current time, refreshed every second. */
+/** The current time by the host's clock (see host-clock.ts), refreshed every second. */
 export function useNow(): number {
-  const [now, setNow] = useState(() => Date.now());
+  const [now, setNow] = useState(hostNow);
   useEffect(() => {
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), 1000);
+    setNow(hostNow());
+    const timer = setInterval(() => setNow(hostNow()), 1000);
     return () => clearInterval(timer);
   }, []);
   return now;

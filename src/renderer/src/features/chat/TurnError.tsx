@@ -2,6 +2,7 @@ import { memo } from "react";
 import type { TurnErrorItem } from "../../../../shared/transcript";
 import type { Messages } from "../../i18n/en";
 import { useT } from "../../i18n/i18n";
+import { hostNow } from "../../lib/host-clock";
 import { useNow } from "../../lib/use-now";
 
 /**
@@ -62,7 +63,7 @@ function Progress({ item, t }: { item: TurnErrorItem; t: Messages }) {
 /** Seconds until `at`, re-rendered every second; read from the clock, since `useNow` may be a second old. */
 function useSecondsUntil(at: number): number {
   useNow();
-  return Math.ceil((at - Date.now()) / 1000);
+  return Math.ceil((at - hostNow()) / 1000);
 }
 
 function RetryCountdown({ at, t }: { at: number; t: Messages }) {
