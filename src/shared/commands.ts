@@ -227,4 +227,6 @@ export interface CommandView {
   details?: RunCommandDetails;
   /** Undos of its changes and restores to before it, oldest first. */
   reverts?: RevertEntry[];
+  /** Its change record was dropped to keep the records within their budget: no undo or restore any more. */
+  changesDropped?: boolean;
 }

@@ -130,6 +130,14 @@ describe("what a command changed, on its card", () => {
     expect(screen.getByTestId("changes-summary").dataset.files).toBe("4");
   });
 
+  it("stops offering undo once the record was dropped for space, still listing the changes", () => {
+    render(<CommandCard command={finished(edit, { changesDropped: true })} api={fakeApi()} />);
+    expect(screen.getByTestId("changes-dropped").textContent).toContain("can no longer be undone");
+    expect(screen.queryByTestId("undo-button")).toBeNull();
+    expect(screen.queryByTestId("restore-button")).toBeNull();
+    expect(screen.getByTestId("changes-summary").dataset.files).toBe("4");
+  });
+
   it("shows a refused undo's reason", async () => {
     const api = fakeApi({
       undoCommand: vi.fn(async () => Promise.reject(new Error("`sleep 9` is running"))),

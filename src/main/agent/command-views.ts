@@ -123,6 +123,16 @@ export class CommandViews {
     return next;
   }
 
+  /** Commands whose change records were dropped (or are gone): their cards stop offering undo. */
+  changesDropped(ids: readonly string[], live: boolean): void {
+    for (const id of ids) {
+      const command = this.byId.get(id);
+      if (!command || command.changesDropped) continue;
+      if (live) this.update(id, { changesDropped: true });
+      else this.byId.set(id, { ...command, changesDropped: true });
+    }
+  }
+
   /** An undo or restore stored in the conversation, shown again on its card when the chat is reopened. */
   addStoredRevert(id: string, entry: RevertEntry): void {
     const command = this.byId.get(id);

@@ -179,6 +179,14 @@ export class WorkspaceSession {
       ...(isNew && workspaceSettings.thinkingLevel ? { thinkingLevel: workspaceSettings.thinkingLevel } : {}),
     });
     projection.load(session.messages);
+    if (changes) {
+      // A reopened chat's commands whose records were pruned since: say so rather than offer undo.
+      const recorded = [...projection.commands.values()].filter((view) => view.details?.changes?.recorded);
+      projection.views.changesDropped(
+        recorded.filter((view) => !changes.has(view.id)).map((view) => view.id),
+        false,
+      );
+    }
     self = new WorkspaceSession(
       options,
       session,
@@ -322,6 +330,11 @@ export class WorkspaceSession {
   get changes(): ChangeActions {
     if (!this.changeActions) throw new Error("Changes are not recorded in this host.");
     return this.changeActions;
+  }
+
+  /** Commands whose change records were dropped to fit the budget: their cards stop offering undo. */
+  changesDropped(commandIds: readonly string[]): void {
+    this.projection.views.changesDropped(commandIds, true);
   }
 
   /** A piece of a command's saved full output. */

@@ -15,6 +15,8 @@ export interface ChangeRecordsOptions extends ChangeRecorderOptions {
   budgetBytes?: number;
   /** Called with the new figures when recording turns on or off, or the records grew or were pruned. */
   onState?: (state: ChangesState) => void;
+  /** Called with the commands whose records were dropped to fit the budget: they can no longer be undone. */
+  onDropped?: (commandIds: string[]) => void;
 }
 
 /**
@@ -76,6 +78,11 @@ export class ChangeRecords {
     this.settleTimer.unref();
   }
 
+  /** Whether a command's record is still kept (its changes can still be undone or restored to). */
+  has(commandId: string): boolean {
+    return this.recorder.windows(commandId) !== undefined;
+  }
+
   /** Waits for the recorder's calls in flight; the records stay on disk for the next open. */
   async close(): Promise<void> {
     this.closed = true;
@@ -88,9 +95,11 @@ export class ChangeRecords {
     if (this.closed) return;
     let usageBytes = await this.recorder.usage().catch(() => this.figures.usageBytes);
     if (usageBytes > this.figures.budgetBytes) {
-      usageBytes =
-        (await this.recorder.prune(this.figures.budgetBytes).catch(() => undefined))?.bytesAfter ??
-        usageBytes;
+      const pruned = await this.recorder.prune(this.figures.budgetBytes).catch(() => undefined);
+      if (pruned) {
+        usageBytes = pruned.bytesAfter;
+        if (pruned.dropped.length > 0) this.options.onDropped?.(pruned.dropped);
+      }
     }
     const state = this.recorder.state;
     if (usageBytes === this.figures.usageBytes && state.type === this.figures.state.type) return;

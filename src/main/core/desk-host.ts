@@ -246,6 +246,9 @@ export class DeskHost {
       onState: (changes) => {
         if (this.changes?.records === records) this.emit({ type: "changes-state", changes });
       },
+      onDropped: (commandIds) => {
+        if (this.changes?.records === records) this.session?.changesDropped(commandIds);
+      },
     });
     this.changes = { path: workspace.path, records };
     return records;

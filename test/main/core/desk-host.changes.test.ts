@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { DeskHost } from "../../../src/main/core/desk-host";
+import type { DeskHost, DeskHostOptions } from "../../../src/main/core/desk-host";
 import { auditFile, workspaceDataDir } from "../../../src/main/storage/data-folder";
 import type { AuditEntry } from "../../../src/shared/rules";
 import {
@@ -27,8 +27,8 @@ function seed(workspace: string): void {
 }
 
 /** A host on a seeded workspace, its first snapshot taken; the sandbox on or off. */
-async function hostWith(turns: Turn[], sandbox: boolean) {
-  const started = await startHost(turns);
+async function hostWith(turns: Turn[], sandbox: boolean, options: Partial<DeskHostOptions> = {}) {
+  const started = await startHost(turns, options);
   seed(started.workspace);
   // The first snapshot began when the workspace opened (before the seed): wait for it, then let the
   // next before-state take the seed in.
@@ -298,5 +298,21 @@ describe("the session host: a background command's changes", () => {
       "added up.txt",
     ]);
     expect((await host.handlers.undoCommand({ commandId: "bg" })).restored).toEqual(["up.txt"]);
+  });
+});
+
+describe("the session host: the records' budget", () => {
+  it("drops the oldest records past it, and their cards stop offering undo", async () => {
+    const { host } = await hostWith(
+      [[runCommand("c1", "echo 1 > a.txt")], [{ type: "text", text: "Done." }]],
+      false,
+      { changes: { budgetBytes: 1 } },
+    );
+    await promptAndApprove(host, ["c1"], "Done.");
+    expect(commandOf(host, "c1")?.details?.changes?.recorded).toBe(true);
+    await waitFor(() => commandOf(host, "c1")?.changesDropped);
+    expect((await host.handlers.undoCommand({ commandId: "c1" })).refused[0]?.reason).toContain(
+      "No complete record",
+    );
   });
 });

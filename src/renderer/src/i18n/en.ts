@@ -236,6 +236,8 @@ export const en = {
     diffFailed: (reason: string) => `Could not read the diff: ${reason}`,
     diffCut: "The diff is longer than the host sends; this is its start.",
     showWholeDiff: (lines: number) => `Open full diff (${lines.toLocaleString()} lines)`,
+    dropped:
+      "Its record was dropped to keep the records within their space budget (Settings), so it can no longer be undone.",
     undo: "Undo",
     undoHint: "Put back every file this command changed as it was before it",
     undoConfirm: (files: number) =>

@@ -227,6 +227,7 @@ export const zh: Messages = {
     diffFailed: (reason: string) => `无法读取差异：${reason}`,
     diffCut: "差异超过主机发送的上限；这里是开头部分。",
     showWholeDiff: (lines: number) => `打开完整差异（${lines.toLocaleString()} 行）`,
+    dropped: "为了让记录保持在空间上限内（见设置），它的记录已被删除，因此无法再撤销。",
     undo: "撤销",
     undoHint: "把此命令改动的每个文件恢复到它运行之前",
     undoConfirm: (files: number) =>

@@ -69,7 +69,13 @@ export function ChangesSection({ command, api }: { command: CommandView; api: De
           )}
         </ul>
       )}
-      <RevertControls command={command} api={api} files={changes.totalFiles} />
+      {command.changesDropped ? (
+        <p className="muted" data-testid={tid("changes-dropped")}>
+          {t.changes.dropped}
+        </p>
+      ) : (
+        <RevertControls command={command} api={api} files={changes.totalFiles} />
+      )}
     </section>
   );
 }
