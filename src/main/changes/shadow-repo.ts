@@ -69,9 +69,10 @@ const FIXED_CONFIG = [
 /**
  * Attributes that win over any `.gitattributes` in the workspace ($GIT_DIR/info/attributes comes
  * first): content is stored byte for byte, so an undo writes back exactly what was there, and no filter
- * program (git-lfs, a smudge/clean script named in the workspace) ever runs.
+ * program (git-lfs, a smudge/clean script named in the workspace) ever runs. `!diff`: binary or not is
+ * decided by content, as the engine's in-process change sets decide it, whatever the workspace says.
  */
-const NEUTRAL_ATTRIBUTES = "* -text -eol -filter -ident -working-tree-encoding\n";
+const NEUTRAL_ATTRIBUTES = "* -text -eol -filter -ident -working-tree-encoding !diff\n";
 
 /**
  * A git repository of the engine's own that tracks the workspace as its work tree (GIT_DIR and
@@ -131,6 +132,9 @@ export class ShadowRepo {
     // a fresh lock may be another host's live call on the same data folder (one recorder per data
     // folder is the rule; this keeps a slip from corrupting the index).
     await repo.clearStaleLock(STALE_LOCK_MS);
+    // The engine keeps the workspace's state in memory now (see `Snapshotter`); an index left by an
+    // earlier version would only keep old objects from being pruned.
+    await rm(join(repo.gitDir, "index"), { force: true });
     return repo;
   }
 
