@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { realpath } from "node:fs/promises";
+import { join } from "node:path";
 import type { ChangeSet, CommandWindow, FileDiff, RevertResult } from "../../shared/changes";
 import { errorMessage } from "../base/errors";
 import { computeChangeSet, diffFile, summarizeChangeSet } from "./change-set";
@@ -26,6 +27,9 @@ import { StoredObjects } from "./stored-objects";
 import { revert } from "./undo";
 import { ScanTimeoutError } from "./workspace-scan";
 
+/** How long after the last command the idle full scan runs. */
+const IDLE_FULL_SCAN_MS = 10_000;
+
 /**
  * Records what each approved command does to the workspace, and takes it back on request. Call
  * `before(id)` just before the command starts and `after(id)` as soon as it ends; the rest reads the
@@ -39,6 +43,7 @@ export class ChangeRecorder {
   private preparing = false;
   private readonly previews = new Map<string, { commandId: string; now: Snapshot; changes: ChangeSet }>();
   private readonly maxFileBytes: number;
+  private idleScan: NodeJS.Timeout | undefined;
 
   private constructor(
     private readonly options: ChangeRecorderOptions,
@@ -72,6 +77,7 @@ export class ChangeRecorder {
           maxFiles: options.maxFiles ?? DEFAULT_MAX_FILES,
         },
         options.excludes ?? DEFAULT_EXCLUDES,
+        join(options.dataDir, "watch"),
       );
       return new ChangeRecorder(options, { type: "on" }, repo, store, snapshots, objects);
     } catch (error) {
@@ -134,6 +140,7 @@ export class ChangeRecorder {
       const after = await this.snapshot();
       const changes = await computeChangeSet(repo, objects, record.before, after);
       store.save({ commandId, before: record.before, after });
+      this.scheduleIdleScan();
       return {
         recorded: true,
         changes,
@@ -271,8 +278,27 @@ export class ChangeRecorder {
 
   /** Waits for the calls in flight; the records stay on disk for the next `open`. */
   async close(): Promise<void> {
+    clearTimeout(this.idleScan);
     await this.queue.catch(() => {});
     await this.store?.flush();
+    this.snapshots?.close();
+  }
+
+  /**
+   * A full scan a while after the last command, off any command's path: it catches what the watcher
+   * cannot see (see `FolderWatcher`) before the next command's `before`.
+   */
+  private scheduleIdleScan(): void {
+    clearTimeout(this.idleScan);
+    this.idleScan = setTimeout(() => {
+      void this.guard(
+        async () => {
+          await (this.snapshots as Snapshotter).scan(undefined, true);
+        },
+        () => {},
+      );
+    }, IDLE_FULL_SCAN_MS);
+    this.idleScan.unref();
   }
 
   /** A snapshot, the first one of this process within its time limit; turns off on what cannot pass. */

@@ -1,8 +1,9 @@
+import { FolderWatcher } from "./folder-watcher";
 import { IgnoreStack, parseIgnore } from "./ignore-rules";
 import { EMPTY_TREE } from "./loose-objects";
 import type { StoredObjects } from "./stored-objects";
 import { TREE_MODE, type TreeEntry } from "./tree-objects";
-import { emptyFolder, type FolderNode, WorkspaceScan } from "./workspace-scan";
+import { emptyFolder, type FolderNode, type IgnoreFile, WorkspaceScan } from "./workspace-scan";
 
 /** A file over the size limit, known by its size and modification time only. */
 export interface OversizedFile {
@@ -54,9 +55,12 @@ export class TooManyFilesError extends Error {
  */
 export class Snapshotter {
   private root: FolderNode = emptyFolder();
-  private readonly ignoreFiles = new Map<string, { key: string; rules: ReturnType<typeof parseIgnore> }>();
+  private readonly ignoreFiles = new Map<string, IgnoreFile>();
   private readonly generation = { value: 0 };
   private readonly rules: IgnoreStack;
+  private readonly watcher: FolderWatcher;
+  /** Whether the in-memory state is whole (a full scan done since it was last thrown away). */
+  private whole = false;
   /** The tree of the last scan. */
   current: string | undefined;
 
@@ -65,13 +69,22 @@ export class Snapshotter {
     private readonly objects: StoredObjects,
     private readonly limits: SnapshotLimits,
     excludes: readonly string[],
+    watchBarrierDir: string,
   ) {
     this.rules = IgnoreStack.root(parseIgnore(excludes));
+    this.watcher = new FolderWatcher(workspace, watchBarrierDir);
   }
 
-  /** Scans the workspace and returns its snapshot; stops at `deadline` (ms since the epoch), if given. */
-  async scan(deadline?: number): Promise<Snapshot> {
+  /**
+   * Scans the workspace and returns its snapshot; stops at `deadline` (ms since the epoch), if given.
+   * Only the folders the watcher saw change are read, unless `full` or the watcher cannot vouch for
+   * what it saw (see `FolderWatcher`).
+   */
+  async scan(deadline?: number, full = false): Promise<Snapshot> {
     const startedAt = Date.now();
+    await this.watcher.settle();
+    // Taken before reading: what changes during the scan is an event for the next one.
+    const report = this.watcher.take();
     const scan = new WorkspaceScan(
       {
         workspace: this.workspace,
@@ -79,30 +92,94 @@ export class Snapshotter {
         objects: this.objects,
         ignoreFiles: this.ignoreFiles,
         generation: this.generation,
+        watcher: this.watcher,
       },
       startedAt,
       deadline,
     );
     let tree: string;
     try {
-      await scan.folder(this.root, "", this.rules);
+      if (full || !this.whole || report.incomplete || !this.watcher.watching) {
+        await scan.folder(this.root, "", this.rules, true);
+        this.whole = true;
+      } else {
+        await this.scanChanged(scan, report.dirty);
+      }
       tree = this.writeTrees(this.root);
     } catch (error) {
       // A scan stopped half way has updated some folders and not their parents' tree ids: start over.
-      this.root = emptyFolder();
+      this.reset();
       throw error;
     }
-    const { files, oversized, nested } = scan.findings;
-    if (files > this.limits.maxFiles) {
-      this.root = emptyFolder();
+    const found = { files: 0, oversized: {}, nested: [] };
+    collect(this.root, "", found);
+    if (found.files > this.limits.maxFiles) {
+      this.reset();
       throw new TooManyFilesError(
         `The workspace has more than ${this.limits.maxFiles.toLocaleString("en")} files not ignored ` +
-          `(${files.toLocaleString("en")} found); recording changes is off for it. Add its ` +
+          `(${found.files.toLocaleString("en")} found); recording changes is off for it. Add its ` +
           "heavy folders to .gitignore to turn it on.",
       );
     }
     this.current = tree;
-    return { tree, startedAt, endedAt: Date.now(), oversized, nested: nested.sort() };
+    return { tree, startedAt, endedAt: Date.now(), oversized: found.oversized, nested: found.nested.sort() };
+  }
+
+  /** Stops watching the workspace. */
+  close(): void {
+    this.watcher.close();
+  }
+
+  /**
+   * Scans the folders in `dirty` and those with racy files, shallowest first, and marks the folders on
+   * the way to a change as changed (their trees are written again).
+   */
+  private async scanChanged(scan: WorkspaceScan, dirty: Set<string>): Promise<void> {
+    const racy: string[] = [];
+    findRacy(this.root, "", racy);
+    const folders = [...new Set([...dirty, ...racy])].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1));
+    for (const rel of folders) {
+      const way = this.wayTo(rel);
+      if (!way) continue; // gone, ignored or not reached: its parent's scan (if it changed) covers it
+      const node = way[way.length - 1] as FolderNode;
+      const result = await scan.folder(node, rel, this.rulesAbove(rel), false);
+      if (!result) continue;
+      if (result === "nested") {
+        const parent = way[way.length - 2] as FolderNode;
+        const name = rel.slice(0, -1).split("/").pop() as string;
+        parent.children.delete(name);
+        parent.nested.add(name);
+      }
+      for (const folder of way) folder.tree = undefined;
+    }
+  }
+
+  /** The folders from the root to `rel`, or undefined when `rel` is not a recorded folder. */
+  private wayTo(rel: string): FolderNode[] | undefined {
+    const way = [this.root];
+    for (const name of rel === "" ? [] : rel.slice(0, -1).split("/")) {
+      const next = (way[way.length - 1] as FolderNode).children.get(name);
+      if (next?.type !== "folder") return undefined;
+      way.push(next);
+    }
+    return way;
+  }
+
+  /** The ignore rules in force for the entries of folder `rel`, but for its own `.gitignore`. */
+  private rulesAbove(rel: string): IgnoreStack {
+    let rules = this.rules;
+    let base = "";
+    for (const name of rel === "" ? [] : rel.slice(0, -1).split("/")) {
+      const file = this.ignoreFiles.get(base);
+      if (file) rules = rules.with(base, file.rules);
+      base = `${base + name}/`;
+    }
+    return rules;
+  }
+
+  private reset(): void {
+    this.root = emptyFolder();
+    this.whole = false;
   }
 
   /**
@@ -128,4 +205,34 @@ export class Snapshotter {
     folder.tree = this.objects.writeTree(entries);
     return folder.tree;
   }
+}
+
+/** Counts the recorded files and lists the oversized files and nested repositories under `folder`. */
+function collect(
+  folder: FolderNode,
+  rel: string,
+  found: { files: number; oversized: Record<string, OversizedFile>; nested: string[] },
+): void {
+  for (const name of folder.nested) found.nested.push(`${rel + name}/`);
+  for (const [name, child] of folder.children) {
+    if (child.type === "folder") collect(child, `${rel + name}/`, found);
+    else {
+      found.files++;
+      if (child.type === "oversized")
+        found.oversized[rel + name] = { size: child.size, mtimeMs: child.mtimeMs };
+    }
+  }
+}
+
+function findRacy(folder: FolderNode, rel: string, out: string[]): void {
+  if (folder.racy) out.push(rel);
+  for (const [name, child] of folder.children) {
+    if (child.type === "folder") findRacy(child, `${rel + name}/`, out);
+  }
+}
+
+function depth(rel: string): number {
+  let count = 0;
+  for (const char of rel) if (char === "/") count++;
+  return count;
 }

@@ -1,6 +1,7 @@
 import type { Dirent, Stats } from "node:fs";
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import type { Ignore } from "ignore";
+import type { FolderWatcher } from "./folder-watcher";
 import { type IgnoreStack, parseIgnore } from "./ignore-rules";
 import { objectId } from "./loose-objects";
 import type { StoredObjects } from "./stored-objects";
@@ -47,6 +48,12 @@ export interface FolderNode {
   /** Ignore decisions by name (`name/` for a folder), valid while the rules' generation is `decidedAt`. */
   decisions: Map<string, boolean>;
   decidedAt: number;
+  /** Its inode: another folder put in its place (a move, `rm -r` then `mkdir`) is scanned whole. */
+  ino: number;
+  /** Names of sub-folders that are nested repositories. */
+  nested: Set<string>;
+  /** Whether a file in it was racy at its last scan (see `RACY_MS`): scan it again next time. */
+  racy: boolean;
 }
 
 /** The stat fields that tell a changed file from an unchanged one, as git's index keeps them. */
@@ -63,23 +70,22 @@ export class ScanTimeoutError extends Error {
   override name = "ScanTimeoutError";
 }
 
-export function emptyFolder(): FolderNode {
-  return { type: "folder", children: new Map(), decisions: new Map(), decidedAt: -1 };
+export function emptyFolder(ino = -1): FolderNode {
+  return {
+    type: "folder",
+    children: new Map(),
+    decisions: new Map(),
+    decidedAt: -1,
+    ino,
+    nested: new Set(),
+    racy: false,
+  };
 }
 
 /** One `.gitignore` as last read: re-read when its stat data moves. */
-interface IgnoreFile {
+export interface IgnoreFile {
   key: string;
   rules: Ignore;
-}
-
-/** What one scan found besides the folder tree it updated. */
-export interface ScanFindings {
-  /** Recorded files and oversized ones (what the file limit counts). */
-  files: number;
-  oversized: Record<string, { size: number; mtimeMs: number }>;
-  /** Nested repositories, `path/`. */
-  nested: string[];
 }
 
 /**
@@ -94,7 +100,6 @@ export interface ScanFindings {
  * 20,000 files here) but the walk yields every `SLICE_MS`, so the host's event loop keeps moving.
  */
 export class WorkspaceScan {
-  readonly findings: ScanFindings = { files: 0, oversized: {}, nested: [] };
   private sliceStart = performance.now();
 
   constructor(
@@ -104,14 +109,26 @@ export class WorkspaceScan {
       objects: StoredObjects;
       ignoreFiles: Map<string, IgnoreFile>;
       generation: { value: number };
+      watcher: FolderWatcher;
     },
     private readonly startedAt: number,
     private readonly deadline: number | undefined,
   ) {}
 
-  /** Scans `folder` (at `rel`, `""` or ending in `/`); true when anything recorded under it changed. */
-  async folder(node: FolderNode, rel: string, rules: IgnoreStack): Promise<boolean | "nested"> {
+  /**
+   * Scans `folder` (at `rel`, `""` or ending in `/`): its entries, and the sub-folders that are new,
+   * replaced, or (with `whole`) all of them; a sub-folder it does not enter is scanned on its own when
+   * the watcher says it changed. True when anything recorded under it changed; "nested" when it holds a
+   * `.git` of its own (the caller names it and drops it).
+   */
+  async folder(
+    node: FolderNode,
+    rel: string,
+    rules: IgnoreStack,
+    whole: boolean,
+  ): Promise<boolean | "nested"> {
     await this.pace();
+    this.env.watcher.watch(rel); // before the read: a change just after it is then an event
     const abs = rel === "" ? this.env.workspace : `${this.env.workspace}/${rel.slice(0, -1)}`;
     let dirents: Dirent[];
     try {
@@ -120,7 +137,10 @@ export class WorkspaceScan {
       dirents = []; // gone (or no longer a folder) since its parent was read: nothing under it now
     }
     if (rel !== "" && dirents.some((entry) => entry.name === ".git")) return "nested";
+    const generation = this.env.generation.value;
     const stack = this.rulesOf(rel, abs, dirents, rules);
+    // This folder's .gitignore changed: what is ignored below may have changed anywhere under it.
+    const everything = whole || this.env.generation.value !== generation;
     if (node.decidedAt !== this.env.generation.value) {
       node.decisions.clear();
       node.decidedAt = this.env.generation.value;
@@ -128,6 +148,7 @@ export class WorkspaceScan {
     let changed = false;
     const seen = new Set<string>();
     const toHash: { name: string; stat: Stats; old: StoredNode | undefined }[] = [];
+    node.nested.clear();
     for (const entry of dirents) {
       const name = entry.name;
       // `.git` in any case: the workspace's own repository (or, on a case-insensitive disk, the same).
@@ -137,10 +158,17 @@ export class WorkspaceScan {
       if (this.ignored(node, stack, rel + name, name, folder)) continue;
       const old = node.children.get(name);
       if (folder) {
-        const child = old?.type === "folder" ? old : emptyFolder();
-        const result = await this.folder(child, `${rel + name}/`, stack);
+        const ino = lstatSync(`${abs}/${name}`, { throwIfNoEntry: false })?.ino ?? -1;
+        const known = old?.type === "folder" && old.ino === ino ? old : undefined;
+        if (known && !everything) {
+          seen.add(name);
+          continue;
+        }
+        if (!known) this.env.watcher.unwatch(`${rel + name}/`); // a watch on what stood here before
+        const child = known ?? emptyFolder(ino);
+        const result = await this.folder(child, `${rel + name}/`, stack, true);
         if (result === "nested") {
-          this.findings.nested.push(`${rel + name}/`);
+          node.nested.add(name);
           continue;
         }
         seen.add(name);
@@ -151,10 +179,8 @@ export class WorkspaceScan {
       const stat = lstatSync(`${abs}/${name}`, { throwIfNoEntry: false });
       if (!stat || !(stat.isFile() || stat.isSymbolicLink())) continue; // changed under us: next scan
       seen.add(name);
-      this.findings.files++;
       if (stat.isFile() && stat.size > this.env.maxFileBytes) {
         const oversized = { size: stat.size, mtimeMs: Math.floor(stat.mtimeMs) };
-        this.findings.oversized[rel + name] = oversized;
         if (old?.type !== "oversized") changed = true;
         node.children.set(name, { type: "oversized", ...oversized });
         continue;
@@ -163,9 +189,10 @@ export class WorkspaceScan {
       if (stored && !stored.racy && sameStat(stored.stat, stat)) continue;
       toHash.push({ name, stat, old: stored });
     }
-    for (const name of node.children.keys()) {
+    for (const [name, child] of node.children) {
       if (!seen.has(name)) {
         node.children.delete(name);
+        if (child.type === "folder") this.env.watcher.unwatch(`${rel + name}/`);
         changed = true;
       }
     }
@@ -176,7 +203,6 @@ export class WorkspaceScan {
         const now = hashed[index];
         if (!now) {
           // Vanished between lstat and read: as if not there (the next scan sees it again if it returns).
-          this.findings.files--;
           changed ||= node.children.delete(name);
           continue;
         }
@@ -185,6 +211,7 @@ export class WorkspaceScan {
       }
       await this.pace();
     }
+    node.racy = [...node.children.values()].some((child) => child.type === "stored" && child.racy);
     if (changed) node.tree = undefined;
     return changed;
   }

@@ -29,9 +29,11 @@ beforeEach(async () => {
     objects,
     { maxFileBytes: 1024 * 1024, maxFiles: 10_000 },
     DEFAULT_EXCLUDES,
+    join(scratch.dataDir, "watch"),
   );
 });
 afterEach(async () => {
+  snapshots.close();
   await removeScratch(scratch);
 });
 
