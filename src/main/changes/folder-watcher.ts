@@ -1,5 +1,5 @@
 import { type FSWatcher, mkdirSync, readFileSync, rmSync, watch, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 
 /** Watch no more folders than this (inotify's watches are per user, shared with editors): full scans past it. */
 const MAX_FOLDERS = 4096;
@@ -33,6 +33,8 @@ export interface WatchReport {
  */
 export class FolderWatcher {
   private readonly watchers = new Map<string, FSWatcher>();
+  /** Watched folders that were deleted or moved since: to watch again. */
+  private readonly stale = new Set<string>();
   private dirty = new Set<string>();
   private events = 0;
   private broken: boolean;
@@ -52,13 +54,21 @@ export class FolderWatcher {
 
   /** Starts watching folder `rel` (if not already): call before reading it, so no change falls between. */
   watch(rel: string): void {
-    if (this.broken || this.watchers.has(rel)) return;
+    if (this.broken) return;
+    if (this.stale.delete(rel)) this.unwatch(rel);
+    if (this.watchers.has(rel)) return;
     if (this.watchers.size >= MAX_FOLDERS) return this.giveUp();
     try {
-      const path = rel === "" ? this.workspace : join(this.workspace, rel);
-      const watcher = watch(path, { persistent: false }, () => {
+      const path = rel === "" ? this.workspace : join(this.workspace, rel.slice(0, -1));
+      const self = basename(path);
+      const watcher = watch(path, { persistent: false }, (_type, name) => {
         this.events++;
         this.dirty.add(rel);
+        // The folder itself was deleted or moved (libuv then names it, or gives no name): this watch
+        // follows the old inode, and a folder made in its place (which may even get the same inode
+        // number) is not watched by it. Watch again at its next scan; a child of the same name costs
+        // a needless re-watch, nothing more.
+        if (!name || String(name) === self) this.stale.add(rel);
       });
       // A folder deleted or replaced: its parent saw that too; this watch is dead, drop it.
       watcher.on("error", () => this.unwatch(rel));
