@@ -35,9 +35,9 @@ const STALE_LOCK_MS = 5 * 60_000;
  * system or global config, or the workspace could say changes how files are read or written:
  * - no hooks, no fsmonitor, no automatic gc (pruning is ours: see `prune`);
  * - bytes and modes exactly as on disk (no CRLF conversion, symbolic links as links, the exec bit);
- * - fast zlib (level 1): snapshots write every new file's content, and speed matters more than size;
- * - index threads on; the untracked cache off: only `git status` uses it, and the engine scans with
- *   `ls-files` (status would also diff the index against HEAD). Both measured in bench/changes.bench.ts.
+ * - fast zlib (level 1): snapshots write every new file's content, and speed matters more than size
+ *   (the engine writes loose objects itself at the same level: see `LooseObjects`);
+ * - the untracked cache and split index off: the engine keeps no index (see `Snapshotter`).
  */
 const FIXED_CONFIG = [
   "core.hooksPath=/dev/null",
