@@ -138,7 +138,8 @@ export class Snapshotter {
     const racy: string[] = [];
     findRacy(this.root, "", racy);
     const folders = [...new Set([...dirty, ...racy])].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1));
-    for (const rel of folders) {
+    for (const dirtyRel of folders) {
+      const rel = this.nestedParent(dirtyRel) ?? dirtyRel;
       const way = this.wayTo(rel);
       if (!way) continue; // gone, ignored or not reached: its parent's scan (if it changed) covers it
       const node = way[way.length - 1] as FolderNode;
@@ -152,6 +153,18 @@ export class Snapshotter {
       }
       for (const folder of way) folder.tree = undefined;
     }
+  }
+
+  /**
+   * The parent of `rel` when `rel` is a nested repository there: a change in it (its `.git` removed,
+   * say) is for the parent's scan to judge, which enters it if it is no longer one.
+   */
+  private nestedParent(rel: string): string | undefined {
+    if (rel === "") return undefined;
+    const name = rel.slice(0, -1).split("/").pop() as string;
+    const parentRel = rel.slice(0, rel.length - name.length - 1);
+    const parent = this.wayTo(parentRel)?.at(-1);
+    return parent?.nested.has(name) ? parentRel : undefined;
   }
 
   /** The folders from the root to `rel`, or undefined when `rel` is not a recorded folder. */

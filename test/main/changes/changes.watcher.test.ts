@@ -63,6 +63,7 @@ it("a scan narrowed by the watcher finds what a full scan finds, step after step
         execFileSync("git", ["init", "-q"], { cwd: join(ws, "n/e") });
       },
     ],
+    ["stop being one", () => rm(join(ws, "n/e/.git"), { recursive: true })],
     ["grow past the size limit", () => put(ws, "a/x.txt", "x".repeat(2000))],
     [
       "a link and a mode",
