@@ -124,6 +124,10 @@ export class ShadowRepo {
     if (!existsSync(join(repo.gitDir, "HEAD"))) {
       // An empty template: no sample hooks, no description, nothing the workspace's git would add.
       await repo.run(["init", "--quiet", "--template="]);
+    } else {
+      // Recording itself runs no git, but undo, diffs and renames do: without git, recording is off
+      // with the reason, as for a new repository, rather than failing later at an undo.
+      await repo.run(["--version"]);
     }
     await mkdir(join(repo.gitDir, "info"), { recursive: true });
     await writeFile(join(repo.gitDir, "info", "attributes"), NEUTRAL_ATTRIBUTES);
