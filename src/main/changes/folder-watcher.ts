@@ -57,7 +57,10 @@ export class FolderWatcher {
     if (this.broken) return;
     if (this.stale.delete(rel)) this.unwatch(rel);
     if (this.watchers.has(rel)) return;
-    if (this.watchers.size >= MAX_FOLDERS) return this.giveUp();
+    if (this.watchers.size >= MAX_FOLDERS) {
+      this.giveUp();
+      return;
+    }
     try {
       const path = rel === "" ? this.workspace : join(this.workspace, rel.slice(0, -1));
       const self = basename(path);
