@@ -114,6 +114,9 @@ describe("the in-process snapshot", () => {
         await put(scratch.workspace, "dir3/file7.txt", "mode and content\n", 0o755);
       },
       () => rm(join(scratch.workspace, "dir1"), { recursive: true }),
+      // The workspace's attributes do not make a text file binary for the engine (nor for its git).
+      () => put(scratch.workspace, ".gitattributes", "*.txt binary\n"),
+      () => put(scratch.workspace, "dir0/file8.txt", "text all the same\n"),
     ];
     for (const step of steps) {
       await step();
