@@ -46,9 +46,10 @@ export class TooManyFilesError extends Error {
  *
  * The state of the last scan is kept in memory as a folder tree with each file's stat data and blob id
  * and each folder's tree id, as git's index and its cache-tree extension keep them. A scan (see
- * `WorkspaceScan`) lstat-s every file and hashes only those whose stat data moved; then the tree
- * objects of the folders on the way to a change are written again, the rest reused. A scan that finds
- * nothing changed writes nothing and returns the same tree.
+ * `WorkspaceScan`) lstat-s the files of the folders the watcher saw change (all of them in a full
+ * scan) and hashes only those whose stat data moved; then the tree objects of the folders on the way
+ * to a change are written again, the rest reused. A scan that finds nothing changed writes nothing and
+ * returns the same tree.
  *
  * The first scan of a process hashes every file (the stat data of an earlier process is not kept), and
  * stores what the shadow repository does not have yet: that is the slow one, taken by `prepare`.
@@ -193,6 +194,7 @@ export class Snapshotter {
   private reset(): void {
     this.root = emptyFolder();
     this.whole = false;
+    this.watcher.unwatch(""); // the full scan that follows watches what is there again
   }
 
   /**
