@@ -1,8 +1,10 @@
-import { type FSWatcher, mkdirSync, readFileSync, rmSync, watch, writeFileSync } from "node:fs";
+import { type FSWatcher, mkdirSync, readFileSync, utimesSync, watch, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 
 /** Watch no more folders than this (inotify's watches are per user, shared with editors): full scans past it. */
 const MAX_FOLDERS = 4096;
+/** The file `settle` touches in the engine's own folder. */
+const BARRIER_FILE = "barrier";
 /** A barrier event that takes longer than this means the watcher cannot be trusted: full scans from then. */
 const BARRIER_TIMEOUT_MS = 2000;
 
@@ -20,9 +22,9 @@ export interface WatchReport {
  * One `fs.watch` (inotify on Linux) per recorded folder, none in ignored ones.
  *
  * It only narrows a scan when it can be sure it saw everything:
- * - `settle` waits until every event queued before it was delivered: it writes a file in a folder of
- *   the engine's own, watched through the same inotify queue, and waits for that event, which the
- *   kernel queued after everything the command did;
+ * - `settle` waits until every event queued before it was delivered: it touches a file in a folder of
+ *   the engine's own, watched through the same inotify queue (libuv keeps one per process), and waits
+ *   for that event, which the kernel queued after everything the command did;
  * - inotify drops events when its queue overflows, and libuv drops the overflow notice; but a queue
  *   overflows only when it holds `max_queued_events` (16,384 by default) unread, and those are then
  *   delivered, so many events since the last scan mean "maybe lost": the scan is then a full one;
@@ -40,13 +42,15 @@ export class FolderWatcher {
   private broken: boolean;
   private readonly maxEvents: number;
   private barrier: FSWatcher | undefined;
-  private readonly waiting = new Map<string, () => void>();
-  private sequence = 0;
+  /** Callers of `settle` waiting for their barrier event, oldest first. */
+  private readonly waiting: (() => void)[] = [];
+  private readonly barrierFile: string;
 
   constructor(
     private readonly workspace: string,
     private readonly barrierDir: string,
   ) {
+    this.barrierFile = join(barrierDir, BARRIER_FILE);
     this.broken = process.platform !== "linux";
     this.maxEvents = Math.min(4096, Math.floor(queueLimit() / 4));
     if (!this.broken) this.openBarrier();
@@ -91,22 +95,31 @@ export class FolderWatcher {
     }
   }
 
-  /** Waits until every event the kernel queued before this call has been delivered. */
+  /**
+   * Waits until every event the kernel queued before this call has been delivered. Calls must not
+   * overlap (the recorder runs one scan at a time): inotify merges an event identical to the one still
+   * unread before it, so two touches in a row could come back as one; a waiter left without its event
+   * times out, and watching is then off (safe, only slower).
+   */
   async settle(): Promise<void> {
     if (this.broken || !this.barrier) return;
-    const name = `b${++this.sequence}`;
-    const arrived = new Promise<void>((resolve) => this.waiting.set(name, resolve));
+    const arrived = new Promise<void>((resolve) => this.waiting.push(resolve));
     // A timer that holds the process open: the watches do not (persistent: false), and a caller with
     // nothing else pending would otherwise see its process exit mid-scan.
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, BARRIER_TIMEOUT_MS);
     });
-    writeFileSync(join(this.barrierDir, name), "");
-    await Promise.race([arrived, late]);
+    const now = new Date();
+    try {
+      utimesSync(this.barrierFile, now, now); // one syscall, one IN_ATTRIB event
+    } catch {
+      this.giveUp();
+      return;
+    }
+    const inTime = await Promise.race([arrived.then(() => true), late.then(() => false)]);
     clearTimeout(timer);
-    if (this.waiting.delete(name)) this.giveUp();
-    rmSync(join(this.barrierDir, name), { force: true });
+    if (!inTime) this.giveUp();
   }
 
   /** The folders changed since the last call, and whether the report may be missing some. */
@@ -130,13 +143,11 @@ export class FolderWatcher {
 
   private openBarrier(): void {
     try {
-      rmSync(this.barrierDir, { recursive: true, force: true });
       mkdirSync(this.barrierDir, { recursive: true });
+      writeFileSync(this.barrierFile, "");
       this.barrier = watch(this.barrierDir, { persistent: false }, (_type, name) => {
-        const resolve = name ? this.waiting.get(String(name)) : undefined;
-        if (!resolve) return;
-        this.waiting.delete(String(name));
-        resolve();
+        if (name === null || String(name) !== BARRIER_FILE) return;
+        this.waiting.shift()?.();
       });
       this.barrier.on("error", () => this.giveUp());
     } catch {

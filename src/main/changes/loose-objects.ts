@@ -28,6 +28,8 @@ export class LooseObjects {
   private readonly objectsDir: string;
   /** Ids known to be stored (written or found here), so a file seen again costs no lookup. */
   private readonly known = new Set<string>();
+  /** The `objects/xx` folders made (or found) already: one mkdir call fewer per object. */
+  private readonly folders = new Set<string>();
 
   constructor(gitDir: string) {
     this.objectsDir = join(gitDir, "objects");
@@ -48,7 +50,11 @@ export class LooseObjects {
       // Synchronous: a small write costs far less so than four trips through the thread pool, and the
       // scan yields between batches (see WorkspaceScan). Beside and renamed, as git does: a reader (or a
       // crash) never sees half an object.
-      mkdirSync(join(this.objectsDir, id.slice(0, 2)), { recursive: true });
+      const fanOut = id.slice(0, 2);
+      if (!this.folders.has(fanOut)) {
+        mkdirSync(join(this.objectsDir, fanOut), { recursive: true });
+        this.folders.add(fanOut);
+      }
       const temp = join(this.objectsDir, id.slice(0, 2), `tmp_obj_${randomUUID()}`);
       try {
         writeFileSync(temp, data, { mode: 0o444 });
@@ -68,6 +74,7 @@ export class LooseObjects {
    */
   forget(): void {
     this.known.clear();
+    this.folders.clear(); // gc removes the folders it emptied
   }
 
   /** The content of a loose object of `type`, or undefined when it is not stored loose. */
