@@ -190,14 +190,16 @@ async function scanCosts(dataDir: string, workspace: string) {
     dataDir,
     excludes: engine.DEFAULT_EXCLUDES,
   });
+  const objects = new snapshotModule.StoredObjects(repository);
   const snapshotter = new snapshotModule.Snapshotter(
     workspace,
-    new snapshotModule.StoredObjects(repository),
+    objects,
     { maxFileBytes: engine.DEFAULT_MAX_FILE_BYTES, maxFiles: engine.DEFAULT_MAX_FILES },
     engine.DEFAULT_EXCLUDES,
     join(dataDir, "watch-bench"),
   );
   await snapshotter.scan();
+  objects.flushTrees();
   const env = {
     PATH: process.env.PATH,
     GIT_DIR: repository.gitDir,

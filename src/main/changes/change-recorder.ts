@@ -140,6 +140,8 @@ export class ChangeRecorder {
       const after = await this.snapshot();
       const changes = await computeChangeSet(repo, objects, record.before, after);
       store.save({ commandId, before: record.before, after });
+      // Next in the queue, so before any later call; every call flushes first anyway (see guard).
+      void this.serial(async () => objects.flushTrees());
       this.scheduleIdleScan();
       return {
         recorded: true,
@@ -332,6 +334,8 @@ export class ChangeRecorder {
         return fallback(this.offNote());
       }
       try {
+        // Trees a scan kept in memory only: stored before any task, so git finds what records name.
+        this.objects.flushTrees();
         return await task(this.store, this.repo, this.objects);
       } catch (error) {
         // A snapshot that turned recording off says so in the words of the off state.

@@ -19,9 +19,11 @@ export async function computeChangeSet(
 ): Promise<ChangeSet> {
   const files = new Map<string, FileChange>();
   if (from.tree !== to.tree) {
-    const found =
-      (await changesInProcess(objects, from.tree, to.tree)) ??
-      (await changesFromGit(repo, from.tree, to.tree));
+    let found = await changesInProcess(objects, from.tree, to.tree);
+    if (!found) {
+      objects.flushTrees(); // git reads them from disk
+      found = await changesFromGit(repo, from.tree, to.tree);
+    }
     for (const change of found) files.set(change.path, change);
   }
   mergeOversized(files, from, to);

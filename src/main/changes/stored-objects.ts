@@ -18,6 +18,7 @@ export class StoredObjects {
   private readonly loose: LooseObjects;
   private readonly trees = new Map<string, TreeEntry[]>([[EMPTY_TREE, []]]);
   private readonly recent = new Map<string, Buffer>();
+  private readonly pendingTrees = new Map<string, Buffer>();
   private recentBytes = 0;
 
   constructor(private readonly repo: ShadowRepo) {
@@ -30,14 +31,25 @@ export class StoredObjects {
     return this.loose.write("blob", content, id);
   }
 
-  /** Stores a tree of `entries` and returns its id. */
+  /**
+   * Returns the id of a tree of `entries`, kept in memory at once and stored by `flushTrees`: the
+   * engine reads its trees from memory, and writing them (three files for one changed file two folders
+   * deep) can wait until the command's change set has gone back. Anything that lets git read them
+   * flushes first (see `ChangeRecorder`).
+   */
   writeTree(entries: TreeEntry[]): string {
     const content = encodeTree(entries);
     const id = objectId("tree", content);
     if (!this.trees.has(id)) this.trees.set(id, decodeTree(content));
-    // The empty tree too: git knows it without it being stored, but a ref to it (see prune) needs it.
-    this.loose.write("tree", content, id);
+    this.pendingTrees.set(id, content);
     return id;
+  }
+
+  /** Stores the trees `writeTree` has kept in memory only. */
+  flushTrees(): void {
+    // The empty tree too: git knows it without it being stored, but a ref to it (see prune) needs it.
+    for (const [id, content] of this.pendingTrees) this.loose.write("tree", content, id);
+    this.pendingTrees.clear();
   }
 
   /** After a prune: objects once stored may be gone (see `LooseObjects.forget`). */
