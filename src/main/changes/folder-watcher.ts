@@ -135,7 +135,9 @@ export class FolderWatcher {
     return !this.broken;
   }
 
+  /** Stops watching; a scan after this is a full one (nothing tells it what changed any more). */
   close(): void {
+    this.broken = true;
     this.unwatch("");
     this.barrier?.close();
     this.barrier = undefined;
