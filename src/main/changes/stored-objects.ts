@@ -2,6 +2,8 @@ import { EMPTY_TREE, LooseObjects, objectId } from "./loose-objects";
 import type { ShadowRepo } from "./shadow-repo";
 import { decodeTree, encodeTree, type TreeEntry } from "./tree-objects";
 
+/** Parsed trees kept in memory, at most (a 20,000-file workspace in folders of 50 has about 400). */
+const MAX_TREES = 20_000;
 /** Recently hashed file contents kept for line counts, at most this many bytes. */
 const RECENT_CONTENT_BYTES = 16 * 1024 * 1024;
 /** Files larger than this are not kept among the recent contents (they would push out many small ones). */
@@ -40,7 +42,7 @@ export class StoredObjects {
   writeTree(entries: TreeEntry[]): string {
     const content = encodeTree(entries);
     const id = objectId("tree", content);
-    if (!this.trees.has(id)) this.trees.set(id, decodeTree(content));
+    if (!this.trees.has(id)) this.keepTree(id, decodeTree(content));
     this.pendingTrees.set(id, content);
     return id;
   }
@@ -64,8 +66,22 @@ export class StoredObjects {
     const content = await this.loose.readLoose("tree", id);
     if (!content) return undefined;
     const entries = decodeTree(content);
-    this.trees.set(id, entries);
+    this.keepTree(id, entries);
     return entries;
+  }
+
+  /**
+   * Keeps a parsed tree, dropping the oldest half once there are `MAX_TREES`: each command adds the
+   * trees of the folders it changed, and a long session would otherwise keep them all. A dropped tree
+   * is read again from its loose object if needed; one not stored yet is never dropped.
+   */
+  private keepTree(id: string, entries: TreeEntry[]): void {
+    this.trees.set(id, entries);
+    if (this.trees.size <= MAX_TREES) return;
+    for (const old of this.trees.keys()) {
+      if (this.trees.size <= MAX_TREES / 2) break;
+      if (old !== EMPTY_TREE && !this.pendingTrees.has(old)) this.trees.delete(old);
+    }
   }
 
   /** The contents of blobs `ids`: from memory, loose objects, then one `git cat-file` for the rest. */
