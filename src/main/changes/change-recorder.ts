@@ -141,7 +141,8 @@ export class ChangeRecorder {
       const changes = await computeChangeSet(repo, objects, record.before, after);
       store.save({ commandId, before: record.before, after });
       // Next in the queue, so before any later call; every call flushes first anyway (see guard).
-      void this.serial(async () => objects.flushTrees());
+      // A failure here (a full disk) is met again, and reported, by the next call's flush.
+      void this.serial(async () => objects.flushTrees()).catch(() => {});
       this.scheduleIdleScan();
       return {
         recorded: true,
