@@ -15,6 +15,11 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type * as Changes from "../src/main/changes/index.ts";
+import type * as ShadowRepoModule from "../src/main/changes/shadow-repo.ts";
+import type * as SnapshotterModule from "../src/main/changes/snapshot.ts";
+import type * as StoredObjectsModule from "../src/main/changes/stored-objects.ts";
+
+type SnapshotModule = typeof SnapshotterModule & typeof StoredObjectsModule & typeof ShadowRepoModule;
 
 const MIB = 1024 * 1024;
 const here = dirname(fileURLToPath(import.meta.url));
@@ -36,7 +41,7 @@ const WORKSPACES: Record<string, { files: number; bytes: number; target: number 
   small: { files: 100, bytes: 400 * 1024, target: 20 },
 };
 
-const engine = await bundle();
+const { engine, snapshotModule } = await bundle();
 const tmpRoot = mkdtempSync(join(tmpdir(), "pi-desk-bench-changes-"));
 const loadAtStart = loadavg();
 const results: Record<string, unknown> = {};
@@ -123,7 +128,7 @@ async function measure(size: string, spec: { files: number; bytes: number; targe
     recorded(recorder, `cpu${i}`, () => command(i)).then(() => {}),
   );
   const cpuPlain = await cpuPerCommand((i) => append(ignored, i));
-  const scan = await scanVariants(join(root, "changes", "git"), workspace);
+  const scan = await scanCosts(join(root, "changes"), workspace);
   const floor: number[] = [];
   for (let i = 0; i < 20; i++) {
     const start = performance.now();
@@ -173,31 +178,44 @@ async function recorded(recorder: Changes.ChangeRecorder, id: string, command: (
 }
 
 /**
- * The scan alone (`git ls-files -m -d -o`, what every snapshot runs) with index.threads on and off, and
- * `git status` for comparison: why the engine scans with ls-files (status also diffs against HEAD and
- * is the only command the untracked cache speeds up).
+ * What a scan costs when the watcher cannot narrow it (the first after an overflow or a lost watch, and
+ * the idle scan after each command): the engine's full in-process scan of an unchanged workspace (a
+ * second `Snapshotter` on the same shadow repository, its first scan, which hashes every file, not
+ * timed), and for comparison `git ls-files -m -d -o --exclude-standard`, the scan the engine ran twice
+ * per command before.
  */
-async function scanVariants(gitDir: string, workspace: string) {
+async function scanCosts(dataDir: string, workspace: string) {
+  const repository = await snapshotModule.ShadowRepo.open({
+    workspace,
+    dataDir,
+    excludes: engine.DEFAULT_EXCLUDES,
+  });
+  const objects = new snapshotModule.StoredObjects(repository);
+  const snapshotter = new snapshotModule.Snapshotter(
+    workspace,
+    objects,
+    { maxFileBytes: engine.DEFAULT_MAX_FILE_BYTES, maxFiles: engine.DEFAULT_MAX_FILES },
+    engine.DEFAULT_EXCLUDES,
+    join(dataDir, "watch-bench"),
+  );
+  await snapshotter.scan();
+  objects.flushTrees();
   const env = {
     PATH: process.env.PATH,
-    GIT_DIR: gitDir,
+    GIT_DIR: repository.gitDir,
     GIT_WORK_TREE: workspace,
+    GIT_INDEX_FILE: join(dataDir, "bench-index"),
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_CONFIG_GLOBAL: "/dev/null",
     HOME: tmpRoot,
   };
-  const git = (config: string[], rest: string[]) =>
-    run("git", [...config.flatMap((c) => ["-c", c]), ...rest], { env, cwd: workspace });
-  const variants: Record<string, () => Promise<void>> = {
-    "ls-files, index.threads=true": () =>
-      git(["index.threads=true"], ["ls-files", "-z", "-m", "-d", "-o", "--exclude-standard"]),
-    "ls-files, index.threads=1": () =>
-      git(
-        ["index.threads=1", "core.preloadIndex=false"],
-        ["ls-files", "-z", "-m", "-d", "-o", "--exclude-standard"],
-      ),
-    "status -uall, untrackedCache=true": () =>
-      git(["core.untrackedCache=true"], ["status", "--porcelain", "-z", "-uall"]),
+  // An index of the same state with its stat data filled in, as the engine's index was.
+  await run("git", ["read-tree", snapshotter.current as string], { env, cwd: workspace });
+  await run("git", ["update-index", "-q", "--refresh"], { env, cwd: workspace }).catch(() => {});
+  const variants: Record<string, () => Promise<unknown>> = {
+    "full in-process scan (engine)": () => snapshotter.scan(undefined, true),
+    "git ls-files -m -d -o (before)": () =>
+      run("git", ["ls-files", "-z", "-m", "-d", "-o", "--exclude-standard"], { env, cwd: workspace }),
   };
   const out: Record<string, ReturnType<typeof stats>> = {};
   for (const [name, call] of Object.entries(variants)) {
@@ -209,6 +227,7 @@ async function scanVariants(gitDir: string, workspace: string) {
     }
     out[name] = stats(times);
   }
+  snapshotter.close();
   return out;
 }
 
@@ -287,31 +306,48 @@ function print(
     `  target: recording p50 < ${row.targetP50Ms} ms: ${row.met ? "MET" : "MISSED"} (${row.recording.p50} ms)`,
   );
   console.log(
-    `  one git process (git --version)  ${ms(row.gitStartMs)}: recording starts 1 before the command, 3 after it and 1 more once it has answered (2 in all when nothing changed)`,
+    `  one git process (git --version)  ${ms(row.gitStartMs)}: recording starts none for this command (it started 5 before the in-process engine)`,
   );
   const cpu = row.cpuMsPerCommand;
   console.log(
     `  CPU per command        ${cpu.recorded} ms recorded, ${cpu.plain} ms alone: recording ${cpu.recording} ms`,
   );
-  for (const [name, s] of Object.entries(row.scan)) console.log(`  scan only: ${name.padEnd(36)} ${ms(s)}`);
+  for (const [name, s] of Object.entries(row.scan)) console.log(`  scan only: ${name.padEnd(32)} ${ms(s)}`);
 }
 
-async function bundle(): Promise<typeof Changes> {
+/** The engine's public surface, and `Snapshotter` alone for the full-scan measurement. */
+async function bundle(): Promise<{ engine: typeof Changes; snapshotModule: SnapshotModule }> {
   const { build } = await import("vite");
+  const source = join(repo, "src", "main", "changes");
   await build({
     configFile: false,
     root: repo,
     logLevel: "warn",
     build: {
-      ssr: join(repo, "src", "main", "changes", "index.ts"),
+      ssr: true,
       outDir: buildDir,
       emptyOutDir: true,
       target: "node22",
       minify: false,
-      rolldownOptions: { output: { format: "esm", entryFileNames: "changes.mjs" } },
+      rolldownOptions: {
+        input: {
+          changes: join(source, "index.ts"),
+          snapshot: join(source, "snapshot.ts"),
+          "stored-objects": join(source, "stored-objects.ts"),
+          "shadow-repo": join(source, "shadow-repo.ts"),
+        },
+        output: { format: "esm", entryFileNames: "[name].mjs" },
+      },
     },
   });
-  return import(join(buildDir, "changes.mjs"));
+  return {
+    engine: await import(join(buildDir, "changes.mjs")),
+    snapshotModule: {
+      ...(await import(join(buildDir, "snapshot.mjs"))),
+      ...(await import(join(buildDir, "stored-objects.mjs"))),
+      ...(await import(join(buildDir, "shadow-repo.mjs"))),
+    },
+  };
 }
 
 function log(line: string): void {

@@ -45,7 +45,8 @@ const { values: args } = parseArgs({
     rounds: { type: "string", default: "3" },
     calls: { type: "string", default: "200" },
     "kill-runs": { type: "string", default: "20" },
-    phases: { type: "string", default: "output,memory,overhead,kill" },
+    phases: { type: "string", default: "output,memory,overhead,kill,changes" },
+    "changes-iterations": { type: "string", default: "40" },
     contenders: { type: "string", default: ALL.join(",") },
     "cpu-prof": { type: "string" },
     "worker-flags": { type: "string", default: "" },
@@ -60,6 +61,12 @@ const contenders = args.contenders.split(",") as ContenderId[];
 const KILL_ROUNDS = 4;
 /** A process still alive this long after the abort is a survivor (the kill does not get to it at all). */
 const KILL_DEADLINE_MS = 500;
+
+// The change engine's phase: what recording a command's changes costs against the command alone. It is
+// bench/changes.bench.ts in its own process (its own generated workspaces and results file), so
+// `npm run bench -- --phases changes` and `npm run bench:changes` measure the same thing.
+if (phases.delete("changes")) await runChangesPhase();
+if (phases.size === 0) process.exit(0);
 
 await buildWorker();
 const tmpRoot = mkdtempSync(join(tmpdir(), "pi-desk-bench-"));
@@ -170,6 +177,17 @@ const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(" ");
 console.log(
   `\nwrote ${args.out} (${Math.round((performance.now() - began) / 1000)} s; load average ${load(loadAtStart)} at the start, ${load(loadavg())} at the end)`,
 );
+
+/** Runs bench/changes.bench.ts with this process's Node, its output passed through. */
+async function runChangesPhase(): Promise<void> {
+  const child = spawn(
+    process.execPath,
+    [join(here, "changes.bench.ts"), "--iterations", args["changes-iterations"]],
+    { stdio: "inherit" },
+  );
+  const code = await new Promise<number | null>((done) => child.on("close", done));
+  if (code !== 0) throw new Error(`The changes phase failed (exit ${code}).`);
+}
 
 /** Bundles the worker and its src/ imports into node_modules/.cache, dependencies external. */
 async function buildWorker(): Promise<void> {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { realpath } from "node:fs/promises";
+import { join } from "node:path";
 import type { ChangeSet, CommandWindow, FileDiff, RevertResult } from "../../shared/changes";
 import { errorMessage } from "../base/errors";
 import { computeChangeSet, diffFile, summarizeChangeSet } from "./change-set";
@@ -20,9 +21,14 @@ import type {
   RestorePreview,
 } from "./recorder-types";
 import { overlapping, RecordStore, windowOf } from "./records";
-import { GitError, GitMissingError, ShadowRepo } from "./shadow-repo";
-import { type IndexedState, type Snapshot, Snapshotter, TooManyFilesError } from "./snapshot";
+import { GitMissingError, ShadowRepo } from "./shadow-repo";
+import { type Snapshot, Snapshotter, TooManyFilesError } from "./snapshot";
+import { StoredObjects } from "./stored-objects";
 import { revert } from "./undo";
+import { ScanTimeoutError } from "./workspace-scan";
+
+/** How long after the last command the idle full scan runs. */
+const IDLE_FULL_SCAN_MS = 10_000;
 
 /**
  * Records what each approved command does to the workspace, and takes it back on request. Call
@@ -37,6 +43,7 @@ export class ChangeRecorder {
   private preparing = false;
   private readonly previews = new Map<string, { commandId: string; now: Snapshot; changes: ChangeSet }>();
   private readonly maxFileBytes: number;
+  private idleScan: NodeJS.Timeout | undefined;
 
   private constructor(
     private readonly options: ChangeRecorderOptions,
@@ -44,6 +51,7 @@ export class ChangeRecorder {
     private readonly repo?: ShadowRepo,
     private readonly store?: RecordStore,
     private readonly snapshots?: Snapshotter,
+    private readonly objects?: StoredObjects,
   ) {
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   }
@@ -60,11 +68,18 @@ export class ChangeRecorder {
         ...(options.gitTimeoutMs ? { timeoutMs: options.gitTimeoutMs } : {}),
       });
       const store = await RecordStore.load(options.dataDir);
-      const snapshots = new Snapshotter(repo, {
-        maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
-        maxFiles: options.maxFiles ?? DEFAULT_MAX_FILES,
-      });
-      return new ChangeRecorder(options, { type: "on" }, repo, store, snapshots);
+      const objects = new StoredObjects(repo);
+      const snapshots = new Snapshotter(
+        workspace,
+        objects,
+        {
+          maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+          maxFiles: options.maxFiles ?? DEFAULT_MAX_FILES,
+        },
+        options.excludes ?? DEFAULT_EXCLUDES,
+        join(options.dataDir, "watch"),
+      );
+      return new ChangeRecorder(options, { type: "on" }, repo, store, snapshots, objects);
     } catch (error) {
       return new ChangeRecorder(options, { type: "off", reason: offReason(error) });
     }
@@ -107,36 +122,28 @@ export class ChangeRecorder {
     }
     return this.guard<BeforeResult>(async (store) => {
       const before = await this.snapshot();
-      await store.save({ commandId, before });
+      store.save({ commandId, before });
       return { recorded: true, startedAt: before.startedAt };
     }, notRecorded);
   }
 
   /**
-   * Records the workspace just after command `commandId` ended, and returns what it changed. When
-   * something changed, the change set comes from the index and the after-state's tree is written just
-   * after this resolves (the next call waits for it): one git call less before the model hears back.
+   * Records the workspace just after command `commandId` ended, and returns what it changed. For a
+   * command that edits, adds or deletes a few files this starts no git process (see `Snapshotter` and
+   * `changesInProcess`).
    */
   after(commandId: string): Promise<AfterResult> {
-    return this.guard<AfterResult>(async (store, repo) => {
+    return this.guard<AfterResult>(async (store, repo, objects) => {
       const record = store.get(commandId);
       if (!record)
         return { recorded: false, reason: `No before-state was recorded for command ${commandId}.` };
-      const state = await this.scan();
-      const endedAt = Date.now();
-      const changes = await computeChangeSet(repo, record.before, state);
-      const finish = async (tree: string) => {
-        await store.save({ commandId, before: record.before, after: { ...state, tree, endedAt } });
-      };
-      if (state.tree) await finish(state.tree);
-      else {
-        // In the queue, so it runs before any later call; a failure leaves the record without an
-        // after-state (as if the host had stopped), which undo then declines.
-        void this.serial(async () => finish(await (this.snapshots as Snapshotter).writeTree())).catch(
-          () => {},
-        );
-        store.markEnded(commandId, endedAt);
-      }
+      const after = await this.snapshot();
+      const changes = await computeChangeSet(repo, objects, record.before, after);
+      store.save({ commandId, before: record.before, after });
+      // Next in the queue, so before any later call; every call flushes first anyway (see guard).
+      // A failure here (a full disk) is met again, and reported, by the next call's flush.
+      void this.serial(async () => objects.flushTrees()).catch(() => {});
+      this.scheduleIdleScan();
       return {
         recorded: true,
         changes,
@@ -149,9 +156,9 @@ export class ChangeRecorder {
   /** The change set of a finished command, or undefined when there is no complete record of it. */
   changeSet(commandId: string): Promise<ChangeSet | undefined> {
     return this.guard(
-      async (store, repo) => {
+      async (store, repo, objects) => {
         const record = store.get(commandId);
-        return record?.after ? computeChangeSet(repo, record.before, record.after) : undefined;
+        return record?.after ? computeChangeSet(repo, objects, record.before, record.after) : undefined;
       },
       () => undefined,
       false,
@@ -161,10 +168,10 @@ export class ChangeRecorder {
   /** The unified diff of `path` in a command's change set, at most `maxBytes` (256 KiB by default). */
   diff(commandId: string, path: string, maxBytes = DEFAULT_DIFF_MAX_BYTES): Promise<FileDiff> {
     const none = (note: string): FileDiff => ({ path, text: "", truncated: false, note });
-    return this.guard(async (store, repo) => {
+    return this.guard(async (store, repo, objects) => {
       const record = store.get(commandId);
       if (!record?.after) return none(`No complete record of command ${commandId}.`);
-      const changes = await computeChangeSet(repo, record.before, record.after);
+      const changes = await computeChangeSet(repo, objects, record.before, record.after);
       const file = changes.files.find((candidate) => candidate.path === path);
       if (!file) return none(`${path} is not among the files command ${commandId} changed.`);
       return diffFile(repo, record.before, record.after, file, maxBytes);
@@ -189,10 +196,10 @@ export class ChangeRecorder {
    * Files changed since its after-state are conflicts unless named in `undoAnyway`.
    */
   undo(commandId: string, undoAnyway: readonly string[] = []): Promise<RevertResult> {
-    return this.guard(async (store, repo) => {
+    return this.guard(async (store, repo, objects) => {
       const record = store.get(commandId);
       if (!record?.after) return refusedAll(`No complete record of command ${commandId}: nothing to undo.`);
-      const changes = await computeChangeSet(repo, record.before, record.after);
+      const changes = await computeChangeSet(repo, objects, record.before, record.after);
       return revert(repo, {
         from: record.after,
         to: record.before,
@@ -206,11 +213,11 @@ export class ChangeRecorder {
   /** Lists every file that would change to bring the workspace back to its state before `commandId`. */
   previewRestore(commandId: string): Promise<RestorePreview | undefined> {
     return this.guard(
-      async (store, repo) => {
+      async (store, repo, objects) => {
         const record = store.get(commandId);
         if (!record) return undefined;
         const now = await this.snapshot();
-        const changes = await computeChangeSet(repo, now, record.before);
+        const changes = await computeChangeSet(repo, objects, now, record.before);
         const previewId = randomUUID();
         this.previews.set(previewId, { commandId, now, changes });
         // Previews are short-lived: keep the few latest.
@@ -255,33 +262,57 @@ export class ChangeRecorder {
   /** Drops the oldest records until the shadow repository fits in `budgetBytes`. */
   prune(budgetBytes: number): Promise<PruneResult> {
     const nothing = () => ({ dropped: [], bytesBefore: 0, bytesAfter: 0 });
-    return this.guard((store, repo) => pruneRecords(repo, store, budgetBytes), nothing, false);
+    return this.guard(
+      async (store, repo) => {
+        const snapshots = this.snapshots as Snapshotter;
+        const result = await pruneRecords(
+          repo,
+          store,
+          budgetBytes,
+          snapshots.current ? [snapshots.current] : [],
+        );
+        snapshots.forgetStored();
+        return result;
+      },
+      nothing,
+      false,
+    );
   }
 
   /** Waits for the calls in flight; the records stay on disk for the next `open`. */
   async close(): Promise<void> {
+    clearTimeout(this.idleScan);
     await this.queue.catch(() => {});
+    await this.store?.flush();
+    this.snapshots?.close();
+  }
+
+  /**
+   * A full scan a while after the last command, off any command's path: it catches what the watcher
+   * cannot see (see `FolderWatcher`) before the next command's `before`.
+   */
+  private scheduleIdleScan(): void {
+    clearTimeout(this.idleScan);
+    this.idleScan = setTimeout(() => {
+      void this.guard(
+        async () => {
+          await (this.snapshots as Snapshotter).scan(undefined, true);
+        },
+        () => {},
+      );
+    }, IDLE_FULL_SCAN_MS);
+    this.idleScan.unref();
   }
 
   /** A snapshot, the first one of this process within its time limit; turns off on what cannot pass. */
   private async snapshot(): Promise<Snapshot> {
-    const state = await this.scan();
-    const tree = state.tree ?? (await (this.snapshots as Snapshotter).writeTree());
-    return { ...state, tree, endedAt: Date.now() };
-  }
-
-  /** A scan (see `Snapshotter.scan`); the first of this process, tree included, within its time limit. */
-  private async scan(): Promise<IndexedState> {
     const snapshots = this.snapshots as Snapshotter;
     const first = !this.firstTaken;
     const limit = this.options.firstSnapshotTimeoutMs ?? DEFAULT_FIRST_SNAPSHOT_TIMEOUT_MS;
-    const deadline = first ? Date.now() + limit : undefined;
     try {
-      const state = await snapshots.scan(deadline);
-      // The first scan's tree is written at once: it is the slow one, and its time limit covers it.
-      if (state.tree === undefined && first) state.tree = await snapshots.writeTree(deadline);
+      const snapshot = await snapshots.scan(first ? Date.now() + limit : undefined);
       this.firstTaken = true;
-      return state;
+      return snapshot;
     } catch (error) {
       if (error instanceof TooManyFilesError || error instanceof GitMissingError || first) {
         this.stateNow = { type: "off", reason: offReason(error, limit) };
@@ -295,14 +326,18 @@ export class ChangeRecorder {
    * (with `catchErrors`) when the task fails, resolves to `fallback(reason)` instead.
    */
   private guard<T>(
-    task: (store: RecordStore, repo: ShadowRepo) => Promise<T>,
+    task: (store: RecordStore, repo: ShadowRepo, objects: StoredObjects) => Promise<T>,
     fallback: (reason: string) => T,
     catchErrors = true,
   ): Promise<T> {
     return this.serial(async () => {
-      if (this.stateNow.type === "off" || !this.store || !this.repo) return fallback(this.offNote());
+      if (this.stateNow.type === "off" || !this.store || !this.repo || !this.objects) {
+        return fallback(this.offNote());
+      }
       try {
-        return await task(this.store, this.repo);
+        // Trees a scan kept in memory only: stored before any task, so git finds what records name.
+        this.objects.flushTrees();
+        return await task(this.store, this.repo, this.objects);
       } catch (error) {
         // A snapshot that turned recording off says so in the words of the off state.
         const now: RecorderState = this.state; // re-read: the task may have changed it
@@ -334,7 +369,7 @@ function refusedAll(reason: string): RevertResult {
 
 function offReason(error: unknown, firstLimitMs?: number): string {
   if (error instanceof TooManyFilesError || error instanceof GitMissingError) return error.message;
-  if (firstLimitMs !== undefined && error instanceof GitError && /took longer/.test(error.message)) {
+  if (firstLimitMs !== undefined && error instanceof ScanTimeoutError) {
     return (
       `Recording changes is off: the first snapshot of the workspace took too long (over ${firstLimitMs / 1000} s). ` +
       "Add its large folders to .gitignore, or allow the first snapshot more time, to turn it on."

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { CommandWindow } from "../../shared/changes";
 import type { Snapshot } from "./snapshot";
@@ -14,8 +14,6 @@ export interface CommandRecord {
   after?: Snapshot;
   /** Set when loaded from disk without an after-state: the host stopped while the command ran. */
   interrupted?: boolean;
-  /** When it ended, while its after-state's tree is still being written (in memory only). */
-  endedAt?: number;
 }
 
 /**
@@ -25,6 +23,7 @@ export interface CommandRecord {
  */
 export class RecordStore {
   private readonly records = new Map<string, CommandRecord>();
+  private writes: Promise<void> = Promise.resolve();
   private readonly dir: string;
 
   private constructor(dataDir: string) {
@@ -60,34 +59,42 @@ export class RecordStore {
     return [...this.records.values()].sort((a, b) => a.before.startedAt - b.before.startedAt);
   }
 
-  /** Keeps `record`, replacing any with its command id, in memory and on disk. */
-  async save(record: CommandRecord): Promise<void> {
+  /**
+   * Keeps `record`, replacing any with its command id: in memory at once, on disk just after (writes go
+   * one at a time in call order, so a later save of the same record lands last; `flush` waits for them).
+   * Written beside and renamed, so a reader never sees half a record, but not fsync-ed: an fsync costs
+   * 10-20 ms here and held up the command's next file-system calls behind the journal, and it would buy
+   * nothing, since the objects a record names are not fsync-ed either (git's default for loose objects).
+   * After a power loss a record may be lost or empty; an empty one does not parse and is skipped.
+   */
+  save(record: CommandRecord): void {
     this.records.set(record.commandId, record);
     const file = this.fileOf(record.commandId);
-    const temp = `${file}.${randomUUID()}.tmp`;
-    const handle = await open(temp, "wx", 0o600);
-    try {
-      await handle.writeFile(JSON.stringify(record));
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, file);
+    this.enqueue(async () => {
+      const temp = `${file}.${randomUUID()}.tmp`;
+      await writeFile(temp, JSON.stringify(record), { mode: 0o600, flag: "wx" });
+      await rename(temp, file);
+    });
+  }
+
+  /** Forgets the record of `commandId`, in memory at once and on disk after the writes before it. */
+  remove(commandId: string): Promise<void> {
+    this.records.delete(commandId);
+    const file = this.fileOf(commandId);
+    this.enqueue(() => rm(file, { force: true }));
+    return this.flush();
   }
 
   /**
-   * Notes, in memory, that `commandId` ended at `endedAt` while its after-state is still being
-   * written, so overlaps are not counted against a window that looks open.
+   * Waits for the records' writes in flight. A write that failed (a full disk) leaves that record in
+   * memory only: it is lost at the next start, as if the host had stopped before it.
    */
-  markEnded(commandId: string, endedAt: number): void {
-    const record = this.records.get(commandId);
-    if (record && !record.after) record.endedAt = endedAt;
+  flush(): Promise<void> {
+    return this.writes;
   }
 
-  /** Forgets the record of `commandId`. */
-  async remove(commandId: string): Promise<void> {
-    this.records.delete(commandId);
-    await rm(this.fileOf(commandId), { force: true });
+  private enqueue(write: () => Promise<void>): void {
+    this.writes = this.writes.then(write).catch(() => {});
   }
 
   private fileOf(commandId: string): string {
@@ -98,7 +105,7 @@ export class RecordStore {
 /** When `record`'s command ran, from the start of its before-scan to the end of its after-scan. */
 export function windowOf(record: CommandRecord): CommandWindow {
   const window: CommandWindow = { commandId: record.commandId, startedAt: record.before.startedAt };
-  const endedAt = record.after?.endedAt ?? record.endedAt;
+  const endedAt = record.after?.endedAt;
   if (endedAt !== undefined) window.endedAt = endedAt;
   return window;
 }
@@ -110,7 +117,7 @@ export function windowOf(record: CommandRecord): CommandWindow {
  */
 export function overlapping(record: CommandRecord, all: readonly CommandRecord[]): CommandWindow[] {
   const end = (of: CommandRecord) =>
-    of.after?.endedAt ?? of.endedAt ?? (of.interrupted ? of.before.startedAt : Number.POSITIVE_INFINITY);
+    of.after?.endedAt ?? (of.interrupted ? of.before.startedAt : Number.POSITIVE_INFINITY);
   return all
     .filter((other) => other.commandId !== record.commandId)
     .filter((other) => other.before.startedAt < end(record) && record.before.startedAt < end(other))

@@ -35,9 +35,9 @@ const STALE_LOCK_MS = 5 * 60_000;
  * system or global config, or the workspace could say changes how files are read or written:
  * - no hooks, no fsmonitor, no automatic gc (pruning is ours: see `prune`);
  * - bytes and modes exactly as on disk (no CRLF conversion, symbolic links as links, the exec bit);
- * - fast zlib (level 1): snapshots write every new file's content, and speed matters more than size;
- * - index threads on; the untracked cache off: only `git status` uses it, and the engine scans with
- *   `ls-files` (status would also diff the index against HEAD). Both measured in bench/changes.bench.ts.
+ * - fast zlib (level 1): snapshots write every new file's content, and speed matters more than size
+ *   (the engine writes loose objects itself at the same level: see `LooseObjects`);
+ * - the untracked cache and split index off: the engine keeps no index (see `Snapshotter`).
  */
 const FIXED_CONFIG = [
   "core.hooksPath=/dev/null",
@@ -69,9 +69,10 @@ const FIXED_CONFIG = [
 /**
  * Attributes that win over any `.gitattributes` in the workspace ($GIT_DIR/info/attributes comes
  * first): content is stored byte for byte, so an undo writes back exactly what was there, and no filter
- * program (git-lfs, a smudge/clean script named in the workspace) ever runs.
+ * program (git-lfs, a smudge/clean script named in the workspace) ever runs. `!diff`: binary or not is
+ * decided by content, as the engine's in-process change sets decide it, whatever the workspace says.
  */
-const NEUTRAL_ATTRIBUTES = "* -text -eol -filter -ident -working-tree-encoding\n";
+const NEUTRAL_ATTRIBUTES = "* -text -eol -filter -ident -working-tree-encoding !diff\n";
 
 /**
  * A git repository of the engine's own that tracks the workspace as its work tree (GIT_DIR and
@@ -123,6 +124,10 @@ export class ShadowRepo {
     if (!existsSync(join(repo.gitDir, "HEAD"))) {
       // An empty template: no sample hooks, no description, nothing the workspace's git would add.
       await repo.run(["init", "--quiet", "--template="]);
+    } else {
+      // Recording itself runs no git, but undo, diffs and renames do: without git, recording is off
+      // with the reason, as for a new repository, rather than failing later at an undo.
+      await repo.run(["--version"]);
     }
     await mkdir(join(repo.gitDir, "info"), { recursive: true });
     await writeFile(join(repo.gitDir, "info", "attributes"), NEUTRAL_ATTRIBUTES);
@@ -131,6 +136,9 @@ export class ShadowRepo {
     // a fresh lock may be another host's live call on the same data folder (one recorder per data
     // folder is the rule; this keeps a slip from corrupting the index).
     await repo.clearStaleLock(STALE_LOCK_MS);
+    // The engine keeps the workspace's state in memory now (see `Snapshotter`); an index left by an
+    // earlier version would only keep old objects from being pruned.
+    await rm(join(repo.gitDir, "index"), { force: true });
     return repo;
   }
 

@@ -1,9 +1,9 @@
-import { lstat } from "node:fs/promises";
-import { join } from "node:path";
-import type { ShadowRepo } from "./shadow-repo";
-
-/** Above this many paths to store, `git add` rather than `update-index` (see `take`). */
-const BULK_ADD = 500;
+import { FolderWatcher } from "./folder-watcher";
+import { IgnoreStack, parseIgnore } from "./ignore-rules";
+import { EMPTY_TREE } from "./loose-objects";
+import type { StoredObjects } from "./stored-objects";
+import { TREE_MODE, type TreeEntry } from "./tree-objects";
+import { emptyFolder, type FolderNode, type IgnoreFile, WorkspaceScan } from "./workspace-scan";
 
 /** A file over the size limit, known by its size and modification time only. */
 export interface OversizedFile {
@@ -27,17 +27,11 @@ export interface Snapshot {
   nested: string[];
 }
 
-/** A scan's result before its tree is written: a snapshot but for `tree` (and `endedAt`). */
-export interface IndexedState extends Omit<Snapshot, "tree" | "endedAt"> {
-  /** The tree, when the scan found nothing to store and the index's tree was known already. */
-  tree?: string;
-}
-
 /** Limits of one scan. */
 export interface SnapshotLimits {
   /** A file larger than this is recorded by size and time only. */
   maxFileBytes: number;
-  /** More new files than this in one scan (the first one, in practice) and recording turns off. */
+  /** More files than this (not ignored) and recording turns off. */
   maxFiles: number;
 }
 
@@ -47,143 +41,213 @@ export class TooManyFilesError extends Error {
 }
 
 /**
- * Takes snapshots of the workspace into the shadow repository's index and object store.
+ * Takes snapshots of the workspace into the shadow repository, in this process: no git process on a
+ * command's path (one costs about 16 ms to start here, and the engine used to start five per command).
  *
- * One scan (`git ls-files -m -d -o --exclude-standard`: the index's stat data tells what changed, the
- * workspace's `.gitignore` files and the engine's excludes what to skip) names the paths that differ
- * from the previous snapshot; only those are looked at (lstat here, hashed by `git update-index`), then
- * `git write-tree` gives the snapshot's tree. `git add -A` would do the same in one call but would also
- * store files over the size limit; the scan's list lets us keep them out first.
+ * The state of the last scan is kept in memory as a folder tree with each file's stat data and blob id
+ * and each folder's tree id, as git's index and its cache-tree extension keep them. A scan (see
+ * `WorkspaceScan`) lstat-s the files of the folders the watcher saw change (all of them in a full
+ * scan) and hashes only those whose stat data moved; then the tree objects of the folders on the way
+ * to a change are written again, the rest reused. A scan that finds nothing changed writes nothing and
+ * returns the same tree.
  *
- * Oversized files are never in the index, so every scan lists them again as untracked: each snapshot
- * has the full list, by size and time. A nested repository shows as `dir/` and is left out (its own
- * git records it; reading its files through ours would store its whole history's checkout again and
- * could not undo its commits).
+ * The first scan of a process hashes every file (the stat data of an earlier process is not kept), and
+ * stores what the shadow repository does not have yet: that is the slow one, taken by `prepare`.
  */
 export class Snapshotter {
-  /** The tree the index holds now, when known: a scan that finds nothing changed reuses it. */
-  private current: string | undefined;
+  private root: FolderNode = emptyFolder();
+  private readonly ignoreFiles = new Map<string, IgnoreFile>();
+  private readonly generation = { value: 0 };
+  private readonly rules: IgnoreStack;
+  private readonly watcher: FolderWatcher;
+  /** Whether the in-memory state is whole (a full scan done since it was last thrown away). */
+  private whole = false;
+  /** The tree of the last scan. */
+  current: string | undefined;
 
   constructor(
-    private readonly repo: ShadowRepo,
+    private readonly workspace: string,
+    private readonly objects: StoredObjects,
     private readonly limits: SnapshotLimits,
-  ) {}
+    excludes: readonly string[],
+    watchBarrierDir: string,
+  ) {
+    this.rules = IgnoreStack.root(parseIgnore(excludes));
+    this.watcher = new FolderWatcher(workspace, watchBarrierDir);
+  }
 
   /**
-   * Scans the workspace and stores what changed in the index, without writing the tree when something
-   * did (`tree` is then absent): the caller can diff against the index and write the tree afterwards,
-   * off the command's critical path. Every git call stops at `deadline` (ms since the epoch), if given.
+   * Scans the workspace and returns its snapshot; stops at `deadline` (ms since the epoch), if given.
+   * Only the folders the watcher saw change are read, unless `full` or the watcher cannot vouch for
+   * what it saw (see `FolderWatcher`).
    */
-  async scan(deadline?: number): Promise<IndexedState> {
+  async scan(deadline?: number, full = false): Promise<Snapshot> {
     const startedAt = Date.now();
-    const listing = await this.repo.run(["ls-files", "-z", "-t", "-m", "-d", "-o", "--exclude-standard"], {
-      timeoutMs: left(deadline),
-    });
-    const entries = parseTagged(listing);
-    if (entries.untracked > this.limits.maxFiles) {
+    await this.watcher.settle();
+    // Taken before reading: what changes during the scan is an event for the next one.
+    const report = this.watcher.take();
+    const scan = new WorkspaceScan(
+      {
+        workspace: this.workspace,
+        maxFileBytes: this.limits.maxFileBytes,
+        objects: this.objects,
+        ignoreFiles: this.ignoreFiles,
+        generation: this.generation,
+        watcher: this.watcher,
+      },
+      startedAt,
+      deadline,
+    );
+    let tree: string;
+    try {
+      if (full || !this.whole || report.incomplete || !this.watcher.watching) {
+        await scan.folder(this.root, "", this.rules, true);
+        this.whole = true;
+      } else {
+        await this.scanChanged(scan, report.dirty);
+      }
+      tree = this.writeTrees(this.root);
+    } catch (error) {
+      // A scan stopped half way has updated some folders and not their parents' tree ids: start over.
+      this.reset();
+      throw error;
+    }
+    const found = { files: 0, oversized: {}, nested: [] };
+    collect(this.root, "", found);
+    if (found.files > this.limits.maxFiles) {
+      this.reset();
       throw new TooManyFilesError(
         `The workspace has more than ${this.limits.maxFiles.toLocaleString("en")} files not ignored ` +
-          `(${entries.untracked.toLocaleString("en")} found); recording changes is off for it. Add its ` +
+          `(${found.files.toLocaleString("en")} found); recording changes is off for it. Add its ` +
           "heavy folders to .gitignore to turn it on.",
       );
     }
-    const oversized: Record<string, OversizedFile> = {};
-    const nested: string[] = [];
-    const add: string[] = [];
-    const remove: string[] = [];
-    const workspace = this.repo.options.workspace;
-    const listed = [...entries.paths].filter(([path]) => !(path.endsWith("/") && nested.push(path)));
-    const stats = await inBatches(listed, ([path]) => lstat(join(workspace, path)).catch(() => undefined));
-    for (const [index, [path, tracked]] of listed.entries()) {
-      const stat = stats[index];
-      if (stat?.isSymbolicLink() || (stat?.isFile() && stat.size <= this.limits.maxFileBytes)) {
-        add.push(path);
-      } else {
-        if (stat?.isFile()) oversized[path] = { size: stat.size, mtimeMs: Math.floor(stat.mtimeMs) };
-        // Gone, a directory now, oversized, or a socket/fifo/device: out of the index if it was in it.
-        if (tracked) remove.push(path);
-      }
-    }
-    if (remove.length > 0) {
-      await this.repo.run(["update-index", "-z", "--force-remove", "--stdin"], {
-        input: nulJoined(remove),
-        timeoutMs: left(deadline),
-      });
-    }
-    if (add.length > BULK_ADD) {
-      // Many paths (a first snapshot): `git add` stores them about 4x faster than `update-index`
-      // (measured: 20,000 files, 13 s against 51 s here). Literal pathspecs: a name is never a glob.
-      await this.repo
-        .run(["--literal-pathspecs", "add", "--all", "--pathspec-from-file=-", "--pathspec-file-nul"], {
-          input: nulJoined(add),
-          timeoutMs: left(deadline),
-        })
-        // `git add` stops at a path that vanished since our lstat; update-index takes that in its stride.
-        .catch(() => this.updateIndex(add, deadline));
-    } else if (add.length > 0) {
-      // A few paths (a command's changes): one `update-index` starts faster than `git add`.
-      await this.updateIndex(add, deadline);
-    }
-    if (add.length > 0 || remove.length > 0) this.current = undefined;
-    nested.sort();
-    const state: IndexedState = { startedAt, oversized, nested };
-    if (this.current !== undefined) state.tree = this.current;
-    return state;
+    this.current = tree;
+    return { tree, startedAt, endedAt: Date.now(), oversized: found.oversized, nested: found.nested.sort() };
   }
 
-  /** Writes the index's tree (the state of the last scan) and returns its id. */
-  async writeTree(deadline?: number): Promise<string> {
-    const out = await this.repo.run(["write-tree"], { timeoutMs: left(deadline) });
-    this.current = out.toString("utf8").trim();
-    return this.current;
+  /** Stops watching the workspace. */
+  close(): void {
+    this.watcher.close();
   }
 
   /**
-   * Stores `paths` with `update-index`. --replace: a file where a folder was (or the reverse) replaces
-   * the old entries; --remove: a file deleted between our lstat and git's read is dropped, not an error.
+   * Scans the folders in `dirty` and those with racy files, shallowest first, and marks the folders on
+   * the way to a change as changed (their trees are written again).
    */
-  private async updateIndex(paths: readonly string[], deadline: number | undefined): Promise<void> {
-    await this.repo.run(["update-index", "-z", "--add", "--remove", "--replace", "--stdin"], {
-      input: nulJoined(paths),
-      timeoutMs: left(deadline),
-    });
+  private async scanChanged(scan: WorkspaceScan, dirty: Set<string>): Promise<void> {
+    const racy: string[] = [];
+    findRacy(this.root, "", racy);
+    const folders = [...new Set([...dirty, ...racy])].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1));
+    for (const dirtyRel of folders) {
+      const rel = this.nestedParent(dirtyRel) ?? dirtyRel;
+      const way = this.wayTo(rel);
+      if (!way) continue; // gone, ignored or not reached: its parent's scan (if it changed) covers it
+      const node = way[way.length - 1] as FolderNode;
+      const result = await scan.folder(node, rel, this.rulesAbove(rel), false);
+      if (!result) continue;
+      if (result === "nested") {
+        const parent = way[way.length - 2] as FolderNode;
+        const name = rel.slice(0, -1).split("/").pop() as string;
+        parent.children.delete(name);
+        parent.nested.add(name);
+      }
+      for (const folder of way) folder.tree = undefined;
+    }
+  }
+
+  /**
+   * The parent of `rel` when `rel` is a nested repository there: a change in it (its `.git` removed,
+   * say) is for the parent's scan to judge, which enters it if it is no longer one.
+   */
+  private nestedParent(rel: string): string | undefined {
+    if (rel === "") return undefined;
+    const name = rel.slice(0, -1).split("/").pop() as string;
+    const parentRel = rel.slice(0, rel.length - name.length - 1);
+    const parent = this.wayTo(parentRel)?.at(-1);
+    return parent?.nested.has(name) ? parentRel : undefined;
+  }
+
+  /** The folders from the root to `rel`, or undefined when `rel` is not a recorded folder. */
+  private wayTo(rel: string): FolderNode[] | undefined {
+    const way = [this.root];
+    for (const name of rel === "" ? [] : rel.slice(0, -1).split("/")) {
+      const next = (way[way.length - 1] as FolderNode).children.get(name);
+      if (next?.type !== "folder") return undefined;
+      way.push(next);
+    }
+    return way;
+  }
+
+  /** The ignore rules in force for the entries of folder `rel`, but for its own `.gitignore`. */
+  private rulesAbove(rel: string): IgnoreStack {
+    let rules = this.rules;
+    let base = "";
+    for (const name of rel === "" ? [] : rel.slice(0, -1).split("/")) {
+      const file = this.ignoreFiles.get(base);
+      if (file) rules = rules.with(base, file.rules);
+      base = `${base + name}/`;
+    }
+    return rules;
+  }
+
+  private reset(): void {
+    this.root = emptyFolder();
+    this.whole = false;
+    this.watcher.unwatch(""); // the full scan that follows watches what is there again
+  }
+
+  /**
+   * After a prune: objects of dropped records are gone, so a content seen again must be stored again.
+   * The last scan's tree and everything in it are kept by the prune, so its stat data stays valid.
+   */
+  forgetStored(): void {
+    this.objects.forgetStored();
+  }
+
+  /** The tree id of `folder`, writing the trees of folders changed since their last write. */
+  private writeTrees(folder: FolderNode): string {
+    if (folder.tree !== undefined) return folder.tree;
+    const entries: TreeEntry[] = [];
+    for (const [name, child] of folder.children) {
+      if (child.type === "stored") entries.push({ name, mode: child.mode, oid: child.oid });
+      else if (child.type === "folder") {
+        const oid = this.writeTrees(child);
+        // git records files, not folders: a folder with nothing recorded under it is not in the tree.
+        if (oid !== EMPTY_TREE) entries.push({ name, mode: TREE_MODE, oid });
+      }
+    }
+    folder.tree = this.objects.writeTree(entries);
+    return folder.tree;
   }
 }
 
-interface TaggedListing {
-  /** Path to whether the index has it (modified or deleted) rather than it being untracked. */
-  paths: Map<string, boolean>;
-  untracked: number;
-}
-
-/** Parses `ls-files -t -z` output: `<tag> <path>\0`, `?` for untracked, `C`/`R` for changed/removed. */
-function parseTagged(out: Buffer): TaggedListing {
-  const paths = new Map<string, boolean>();
-  let untracked = 0;
-  for (const item of out.toString("utf8").split("\0")) {
-    if (item.length < 3) continue;
-    const tracked = item[0] !== "?";
-    if (!tracked) untracked++;
-    const path = item.slice(2);
-    paths.set(path, tracked || paths.get(path) === true);
+/** Counts the recorded files and lists the oversized files and nested repositories under `folder`. */
+function collect(
+  folder: FolderNode,
+  rel: string,
+  found: { files: number; oversized: Record<string, OversizedFile>; nested: string[] },
+): void {
+  for (const name of folder.nested) found.nested.push(`${rel + name}/`);
+  for (const [name, child] of folder.children) {
+    if (child.type === "folder") collect(child, `${rel + name}/`, found);
+    else {
+      found.files++;
+      if (child.type === "oversized")
+        found.oversized[rel + name] = { size: child.size, mtimeMs: child.mtimeMs };
+    }
   }
-  return { paths, untracked };
 }
 
-/** `task` over `items`, at most 64 at a time: a first scan may name every file of the workspace. */
-async function inBatches<T, R>(items: readonly T[], task: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = [];
-  for (let at = 0; at < items.length; at += 64) {
-    results.push(...(await Promise.all(items.slice(at, at + 64).map(task))));
+function findRacy(folder: FolderNode, rel: string, out: string[]): void {
+  if (folder.racy) out.push(rel);
+  for (const [name, child] of folder.children) {
+    if (child.type === "folder") findRacy(child, `${rel + name}/`, out);
   }
-  return results;
 }
 
-/** The time left until `deadline`, at least 1 ms; undefined (the default timeout) without one. */
-function left(deadline: number | undefined): number | undefined {
-  return deadline === undefined ? undefined : Math.max(1, deadline - Date.now());
-}
-
-function nulJoined(paths: readonly string[]): string {
-  return `${paths.join("\0")}\0`;
+function depth(rel: string): number {
+  let count = 0;
+  for (const char of rel) if (char === "/") count++;
+  return count;
 }

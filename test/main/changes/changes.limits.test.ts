@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ChangeRecorder } from "../../../src/main/changes";
 import { makeScratch, openRecorder, put, removeScratch, type Scratch } from "./changes-harness";
@@ -87,5 +89,25 @@ describe("space", () => {
     expect(await recorder.changeSet("c1")).toBeUndefined();
     expect((await recorder.changeSet("c4"))?.files.map((file) => file.path)).toEqual(["blob.bin"]);
     expect((await recorder.undo("c4")).restored).toEqual(["blob.bin"]);
+    // A content whose object a prune dropped comes back: it is stored again, so a later undo has it.
+    const gone = randomBytes(1000);
+    const step = async (id: string, edit: () => Promise<void>) => {
+      await recorder?.before(id);
+      await edit();
+      expect((await recorder?.after(id))?.recorded).toBe(true);
+    };
+    await step("c5", () => put(scratch.workspace, "blob.bin", gone));
+    await step("c6", () => put(scratch.workspace, "blob.bin", "text now\n"));
+    await recorder.prune(0);
+    await step("c7", () => put(scratch.workspace, "other.bin", gone));
+    await step("c8", () => put(scratch.workspace, "other.bin", "changed\n"));
+    expect((await recorder.undo("c8")).restored).toEqual(["other.bin"]);
+    expect(await readFile(join(scratch.workspace, "other.bin"))).toEqual(gone);
+  });
+
+  it("is off with the reason when git is gone from an existing repository", async () => {
+    await (await openRecorder(scratch)).close();
+    recorder = await openRecorder(scratch, { gitBinary: "/nonexistent/git" });
+    expect(recorder.state).toEqual({ type: "off", reason: expect.stringMatching(/git was not found/) });
   });
 });

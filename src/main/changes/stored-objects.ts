@@ -1,0 +1,110 @@
+import { EMPTY_TREE, LooseObjects, objectId } from "./loose-objects";
+import type { ShadowRepo } from "./shadow-repo";
+import { decodeTree, encodeTree, type TreeEntry } from "./tree-objects";
+
+/** Parsed trees kept in memory, at most (a 20,000-file workspace in folders of 50 has about 400). */
+const MAX_TREES = 20_000;
+/** Recently hashed file contents kept for line counts, at most this many bytes. */
+const RECENT_CONTENT_BYTES = 16 * 1024 * 1024;
+/** Files larger than this are not kept among the recent contents (they would push out many small ones). */
+const RECENT_CONTENT_MAX_FILE = 1024 * 1024;
+
+/**
+ * The shadow repository's objects as the engine uses them on a command's path: blobs and trees written
+ * in this process, trees parsed once and kept (they are immutable, and a snapshot shares all but the
+ * folders that changed with the last one), and the latest file contents kept for line counts. What is
+ * not in memory or stored loose (packed by a prune) comes from git: `readTree` says so with undefined,
+ * `readBlobs` asks `git cat-file` itself.
+ */
+export class StoredObjects {
+  private readonly loose: LooseObjects;
+  private readonly trees = new Map<string, TreeEntry[]>([[EMPTY_TREE, []]]);
+  private readonly recent = new Map<string, Buffer>();
+  private readonly pendingTrees = new Map<string, Buffer>();
+  private recentBytes = 0;
+
+  constructor(private readonly repo: ShadowRepo) {
+    this.loose = new LooseObjects(repo.gitDir);
+  }
+
+  /** Stores a file's content (if not stored yet) and returns its blob id, already computed by the caller. */
+  writeBlob(content: Buffer, id = objectId("blob", content)): string {
+    this.remember(id, content);
+    return this.loose.write("blob", content, id);
+  }
+
+  /**
+   * Returns the id of a tree of `entries`, kept in memory at once and stored by `flushTrees`: the
+   * engine reads its trees from memory, and writing them (three files for one changed file two folders
+   * deep) can wait until the command's change set has gone back. Anything that lets git read them
+   * flushes first (see `ChangeRecorder`).
+   */
+  writeTree(entries: TreeEntry[]): string {
+    const content = encodeTree(entries);
+    const id = objectId("tree", content);
+    if (!this.trees.has(id)) this.keepTree(id, decodeTree(content));
+    this.pendingTrees.set(id, content);
+    return id;
+  }
+
+  /** Stores the trees `writeTree` has kept in memory only. */
+  flushTrees(): void {
+    // The empty tree too: git knows it without it being stored, but a ref to it (see prune) needs it.
+    for (const [id, content] of this.pendingTrees) this.loose.write("tree", content, id);
+    this.pendingTrees.clear();
+  }
+
+  /** After a prune: objects once stored may be gone (see `LooseObjects.forget`). */
+  forgetStored(): void {
+    this.loose.forget();
+  }
+
+  /** The entries of tree `id`, or undefined when only git can read it (packed). */
+  async readTree(id: string): Promise<TreeEntry[] | undefined> {
+    const known = this.trees.get(id);
+    if (known) return known;
+    const content = await this.loose.readLoose("tree", id);
+    if (!content) return undefined;
+    const entries = decodeTree(content);
+    this.keepTree(id, entries);
+    return entries;
+  }
+
+  /**
+   * Keeps a parsed tree, dropping the oldest half once there are `MAX_TREES`: each command adds the
+   * trees of the folders it changed, and a long session would otherwise keep them all. A dropped tree
+   * is read again from its loose object if needed; one not stored yet is never dropped.
+   */
+  private keepTree(id: string, entries: TreeEntry[]): void {
+    this.trees.set(id, entries);
+    if (this.trees.size <= MAX_TREES) return;
+    for (const old of this.trees.keys()) {
+      if (this.trees.size <= MAX_TREES / 2) break;
+      if (old !== EMPTY_TREE && !this.pendingTrees.has(old)) this.trees.delete(old);
+    }
+  }
+
+  /** The contents of blobs `ids`: from memory, loose objects, then one `git cat-file` for the rest. */
+  async readBlobs(ids: readonly string[]): Promise<Map<string, Buffer>> {
+    const found = new Map<string, Buffer>();
+    const missing: string[] = [];
+    for (const id of new Set(ids)) {
+      const content = this.recent.get(id) ?? (await this.loose.readLoose("blob", id));
+      if (content) found.set(id, content);
+      else missing.push(id);
+    }
+    for (const [id, content] of await this.repo.readBlobs(missing)) found.set(id, content);
+    return found;
+  }
+
+  private remember(id: string, content: Buffer): void {
+    if (content.length > RECENT_CONTENT_MAX_FILE || this.recent.has(id)) return;
+    this.recent.set(id, content);
+    this.recentBytes += content.length;
+    for (const [old, buffer] of this.recent) {
+      if (this.recentBytes <= RECENT_CONTENT_BYTES) break;
+      this.recent.delete(old);
+      this.recentBytes -= buffer.length;
+    }
+  }
+}
