@@ -1,7 +1,8 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { Stats } from "node:fs";
 import { lstat, mkdir, open, readFile, readlink, rename, rm, rmdir, symlink, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { objectId } from "./loose-objects";
 
 /** Git's mode of a symbolic link, an executable file and a plain file. */
 export const SYMLINK_MODE = "120000";
@@ -72,7 +73,7 @@ export async function readPresent(workspace: string, path: string, maxBytes: num
 
 /** Git's id of a blob with `content` (SHA-1, the shadow repository's object format). */
 export function blobId(content: Buffer): string {
-  return createHash("sha1").update(`blob ${content.length}\0`).update(content).digest("hex");
+  return objectId("blob", content);
 }
 
 /**

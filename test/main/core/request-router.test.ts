@@ -4,9 +4,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DeskHost } from "../../../src/main/core/desk-host";
 import { routeRequest } from "../../../src/main/core/request-router";
+import type { HostEvent } from "../../../src/shared/host-events";
 
 async function makeHost() {
-  const events: unknown[] = [];
+  const events: HostEvent[] = [];
   const host = await DeskHost.create({
     shell: "browser",
     version: "test",

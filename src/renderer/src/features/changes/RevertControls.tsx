@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import type { RestorePreviewView, RevertEntry } from "../../../../shared/changes";
 import type { CommandView } from "../../../../shared/commands";
 import type { DeskApi } from "../../../../shared/desk-api";
@@ -86,26 +86,25 @@ export function RevertControls({
         </div>
       )}
       {step.kind === "confirm-undo" && (
-        <div className="revert-step">
+        <ConfirmStep
+          confirm={t.changes.undoConfirmButton}
+          confirmTestId={tid("undo-confirm-button")}
+          onConfirm={() => undo()}
+          onBack={() => setStep({ kind: "idle" })}
+          busy={action.busy}
+        >
           <p>{t.changes.undoConfirm(files)}</p>
-          <div className="card-actions">
-            <button
-              type="button"
-              className="danger"
-              onClick={() => undo()}
-              disabled={action.busy}
-              data-testid={tid("undo-confirm-button")}
-            >
-              {action.busy ? t.changes.undoing : t.changes.undoConfirmButton}
-            </button>
-            <button type="button" onClick={() => setStep({ kind: "idle" })} disabled={action.busy}>
-              {t.changes.back}
-            </button>
-          </div>
-        </div>
+        </ConfirmStep>
       )}
       {step.kind === "preview" && (
-        <div className="revert-step" data-testid={tid("restore-preview")}>
+        <ConfirmStep
+          testId={tid("restore-preview")}
+          confirm={step.preview.changes.files.length > 0 ? t.changes.restoreConfirmButton : undefined}
+          confirmTestId={tid("restore-confirm-button")}
+          onConfirm={() => restore(step.preview.previewId)}
+          onBack={() => setStep({ kind: "idle" })}
+          busy={action.busy}
+        >
           <p>{t.changes.restorePreview(step.preview.changes.files.length)}</p>
           <ul className="restore-preview-files">
             {step.preview.changes.files.map((file) => (
@@ -114,23 +113,7 @@ export function RevertControls({
               </li>
             ))}
           </ul>
-          <div className="card-actions">
-            {step.preview.changes.files.length > 0 && (
-              <button
-                type="button"
-                className="danger"
-                onClick={() => restore(step.preview.previewId)}
-                disabled={action.busy}
-                data-testid={tid("restore-confirm-button")}
-              >
-                {t.changes.restoreConfirmButton}
-              </button>
-            )}
-            <button type="button" onClick={() => setStep({ kind: "idle" })} disabled={action.busy}>
-              {t.changes.back}
-            </button>
-          </div>
-        </div>
+        </ConfirmStep>
       )}
       {action.error ? (
         <p className="error" role="alert" data-testid={tid("undo-result")} data-state="failed">
@@ -141,6 +124,49 @@ export function RevertControls({
           <RevertResultView entry={latest} onAnyway={(path) => anyway(latest, path)} busy={action.busy} />
         )
       )}
+    </div>
+  );
+}
+
+/** A question before a change to the workspace: what it will do, the button that does it, and Back. */
+function ConfirmStep({
+  children,
+  testId,
+  confirm,
+  confirmTestId,
+  onConfirm,
+  onBack,
+  busy,
+}: {
+  children: ReactNode;
+  testId?: string;
+  /** The confirming button's label; absent when there is nothing to confirm. */
+  confirm: string | undefined;
+  confirmTestId: string;
+  onConfirm: () => void;
+  onBack: () => void;
+  busy: boolean;
+}) {
+  const t = useT();
+  return (
+    <div className="revert-step" data-testid={testId}>
+      {children}
+      <div className="card-actions">
+        {confirm && (
+          <button
+            type="button"
+            className="danger"
+            onClick={onConfirm}
+            disabled={busy}
+            data-testid={confirmTestId}
+          >
+            {confirm}
+          </button>
+        )}
+        <button type="button" onClick={onBack} disabled={busy}>
+          {t.changes.back}
+        </button>
+      </div>
     </div>
   );
 }
