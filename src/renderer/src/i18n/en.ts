@@ -1,3 +1,5 @@
+import { changesEn } from "./changes.en";
+
 /**
  * The English messages, the source every other language follows. A message is a string, or a function
  * when it holds values; another language must give the same keys with the same parameters, which the
@@ -210,58 +212,7 @@ export const en = {
     lines: (count: number) => (count === 1 ? "1 line" : `${count.toLocaleString()} lines`),
     preparing: "Preparing the command…",
   },
-  changes: {
-    summary: (files: number, added: number, removed: number) =>
-      files === 0
-        ? "Changed no files"
-        : `Changed ${files === 1 ? "1 file" : `${files.toLocaleString()} files`} (+${added.toLocaleString()} -${removed.toLocaleString()})`,
-    notRecorded: (reason: string) => `What it changed was not recorded: ${reason}`,
-    kind: {
-      added: "added",
-      modified: "modified",
-      deleted: "deleted",
-      renamed: "renamed",
-      mode: "mode",
-      type: "type",
-    },
-    more: (count: number) => `and ${count.toLocaleString()} more (not listed here)`,
-    binary: (sizes: string) => `binary${sizes ? `, ${sizes}` : ""}`,
-    oversized: (sizes: string) => `over the size limit, not stored${sizes ? ` (${sizes})` : ""}`,
-    overlap: (names: string) => `Ran at the same time as ${names}: some of these changes may be theirs.`,
-    nested: (paths: string) => `Not recorded, they are repositories of their own: ${paths}`,
-    showDiff: "Show diff",
-    hideDiff: "Hide diff",
-    loadingDiff: "Loading the diff…",
-    noDiff: "No text diff.",
-    diffFailed: (reason: string) => `Could not read the diff: ${reason}`,
-    diffCut: "The diff is longer than the host sends; this is its start.",
-    showWholeDiff: (lines: number) => `Open full diff (${lines.toLocaleString()} lines)`,
-    dropped:
-      "Its record was dropped to keep the records within their space budget (Settings), so it can no longer be undone.",
-    undo: "Undo",
-    undoHint: "Put back every file this command changed as it was before it",
-    undoConfirm: (files: number) =>
-      `Put back ${files === 1 ? "1 file" : `${files.toLocaleString()} files`} as they were before this command? A file changed since is left alone unless you choose otherwise.`,
-    undoConfirmButton: "Undo its changes",
-    undoing: "Undoing…",
-    undoFailed: (reason: string) => `Could not undo: ${reason}`,
-    restore: "Restore to before",
-    restoreHint: "Put the whole workspace back as it was before this command",
-    previewing: "Reading what would change…",
-    restorePreview: (files: number) =>
-      files === 0
-        ? "The workspace is already as it was before this command."
-        : `Restoring puts back ${files === 1 ? "1 file" : `${files.toLocaleString()} files`}:`,
-    restoreConfirmButton: "Restore these files",
-    restoreFailed: (reason: string) => `Could not restore: ${reason}`,
-    back: "Back",
-    resultHeading: { undo: "Undo", restore: "Restore" },
-    restored: (files: string) => `Put back: ${files}`,
-    nothingRestored: "Nothing was put back.",
-    conflicts: "Changed since, left alone:",
-    undoAnyway: "Undo anyway",
-    refused: "Could not be put back:",
-  },
+  changes: changesEn,
   fullOutput: {
     title: "Full output",
     close: "Close",
