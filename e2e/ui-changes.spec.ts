@@ -165,6 +165,12 @@ test("a file changed again since is a conflict until undo anyway; restore previe
   await result.getByTestId("undo-anyway-button").click();
   await expect(result).toHaveAttribute("data-state", "done");
   expect(readFileSync(join(desk.workspace, "a.txt"), "utf8")).toBe("one\ntwo\nthree\n");
+  // History has the undo, in the person's name, with what it put back.
+  await page.getByTestId("nav-history").click();
+  await expect(page.getByTestId("history-entry").filter({ hasText: "changes undone" }).first()).toContainText(
+    "put back a.txt",
+  );
+  await page.getByTestId("nav-chat").click();
 
   // Back to the state before c2 (a.txt was "first" then, and b.txt there).
   const c2 = card(page, "c2");
