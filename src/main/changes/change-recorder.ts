@@ -239,14 +239,16 @@ export class ChangeRecorder {
       const record = preview && store.get(preview.commandId);
       if (!preview || !record)
         return refusedAll("That preview is no longer known: preview the restore again.");
-      this.previews.delete(previewId);
-      return revert(repo, {
+      const result = await revert(repo, {
         from: preview.now,
         to: record.before,
         changes: preview.changes,
         undoAnyway: new Set(undoAnyway),
         maxFileBytes: this.maxFileBytes,
       });
+      // Kept while it left conflicts: "undo anyway" applies it again (what it put back counts as done).
+      if (result.conflicts.length === 0) this.previews.delete(previewId);
+      return result;
     }, refusedAll);
   }
 

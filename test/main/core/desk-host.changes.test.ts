@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { DeskHost, DeskHostOptions } from "../../../src/main/core/desk-host";
@@ -189,6 +189,29 @@ describe("the session host: undo and restore", () => {
     expect(result.restored.sort()).toEqual(["a.txt", "src/y.txt"]);
     expect(readFileSync(join(workspace, "a.txt"), "utf8")).toBe("one\ntwo\nthree\n");
     expect(commandOf(host, "c1")?.reverts?.map((entry) => entry.kind)).toEqual(["restore"]);
+    await expect(host.handlers.restoreWorkspace({ previewId: preview.previewId })).rejects.toThrow(
+      "no longer known",
+    );
+  });
+
+  it("keeps a restore's preview while it left conflicts, so undo anyway can apply it", async () => {
+    const { host, workspace } = await hostWith(
+      [[runCommand("c1", "echo x >> a.txt; echo b > b.txt")], [{ type: "text", text: "Done." }]],
+      false,
+    );
+    await promptAndApprove(host, ["c1"], "Done.");
+    const preview = await host.handlers.previewRestore({ commandId: "c1" });
+    writeFileSync(join(workspace, "b.txt"), "the person's edit after the preview\n");
+    const first = await host.handlers.restoreWorkspace({ previewId: preview.previewId });
+    expect(first.restored).toEqual(["a.txt"]);
+    expect(first.conflicts.map((conflict) => conflict.path)).toEqual(["b.txt"]);
+    const anyway = await host.handlers.restoreWorkspace({
+      previewId: preview.previewId,
+      undoAnyway: ["b.txt"],
+    });
+    expect(anyway.conflicts).toEqual([]);
+    expect(anyway.restored).toContain("b.txt");
+    expect(existsSync(join(workspace, "b.txt"))).toBe(false);
     await expect(host.handlers.restoreWorkspace({ previewId: preview.previewId })).rejects.toThrow(
       "no longer known",
     );
