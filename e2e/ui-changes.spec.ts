@@ -83,6 +83,12 @@ for (const sandbox of ["on", "off"] as const) {
     const gitBefore = gitFiles(desk.workspace);
     await openDesk(page, desk);
     await whenRecording(page);
+    if (sandbox === "on") {
+      await page.getByTestId("nav-settings").click();
+      await page.getByTestId("changes-settings").scrollIntoViewIfNeeded();
+      await shot(page, testInfo, "settings: what commands change");
+      await page.getByTestId("nav-chat").click();
+    }
     if (sandbox === "off") await sandboxOff(page);
     await send(page, "Edit the files");
     await (await expectPending(page, "c1")).getByTestId("approve-button").click();

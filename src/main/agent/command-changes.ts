@@ -18,8 +18,8 @@ export function commandRecorder(
   /** Why a command's before-state was not recorded, until its end says so. */
   const unrecorded = new Map<string, string>();
   return {
-    started: async (commandId) => {
-      await records.whenPrepared(FIRST_SNAPSHOT_WAIT_MS);
+    started: async (commandId, signal) => {
+      await records.whenPrepared(FIRST_SNAPSHOT_WAIT_MS, signal);
       const before = await recorder.before(commandId);
       if (!before.recorded) unrecorded.set(commandId, before.reason);
     },

@@ -56,11 +56,20 @@ export class ChangeRecords {
   /**
    * Waits for the first snapshot, at most `ms`: a small workspace's takes a moment, and its first command
    * should not go unrecorded for want of it; a large one's may take minutes, and a command never waits that long.
+   * A command cancelled meanwhile (`signal`) stops the wait at once.
    */
-  async whenPrepared(ms: number): Promise<void> {
+  async whenPrepared(ms: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.prepared, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+    let stop = () => {};
+    const given = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+      stop = resolve;
+      signal?.addEventListener("abort", stop, { once: true });
+    });
+    await Promise.race([this.prepared, given]);
     clearTimeout(timer);
+    signal?.removeEventListener("abort", stop);
   }
 
   /** The figures as last measured. */

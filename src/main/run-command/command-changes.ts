@@ -17,7 +17,8 @@ export interface RecordedChanges {
  * the outcome (timeout and cancel included).
  */
 export interface CommandRecorder {
-  started(commandId: string): Promise<void>;
+  /** `signal` is the command's: once it is aborted the command will not run, so there is nothing to wait for. */
+  started(commandId: string, signal?: AbortSignal): Promise<void>;
   ended(commandId: string): Promise<RecordedChanges>;
 }
 
@@ -29,11 +30,12 @@ export interface CommandRecorder {
 export async function recordChanges(
   recorder: CommandRecorder | undefined,
   commandId: string,
+  signal: AbortSignal | undefined,
   run: () => Promise<RunCommandResult>,
 ): Promise<RunCommandResult> {
   if (!recorder) return run();
   let startFailure: string | undefined;
-  await recorder.started(commandId).catch((error: unknown) => {
+  await recorder.started(commandId, signal).catch((error: unknown) => {
     startFailure = errorMessage(error);
   });
   const result = await run();

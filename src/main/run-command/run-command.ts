@@ -231,7 +231,7 @@ export function createRunCommandTool(options: RunCommandOptions) {
       }
       // The before-state is taken first: the card turns to running (and offers Keep running) once the
       // command really starts.
-      return recordChanges(options.recorder, toolCallId, async () => {
+      return recordChanges(options.recorder, toolCallId, signal, async () => {
         const startedAt = performance.now();
         const progress = (update: { text: string; totalBytes: number; totalLines: number }) =>
           onUpdate?.({
