@@ -146,8 +146,8 @@ export interface RevertEntry {
 }
 
 /** A preview of putting the whole workspace back to its state before one command. */
-export interface RestorePreviewView {
-  /** Pass this to `restoreWorkspace` to apply exactly this preview. */
+export interface RestorePreview {
+  /** Pass this to `restoreWorkspace` (the engine's `restore`) to apply exactly this preview. */
   previewId: string;
   /** The command whose before-state the workspace would go back to. */
   commandId: string;

@@ -1,4 +1,4 @@
-import type { FileDiff, RestorePreviewView, RevertResult } from "./changes";
+import type { FileDiff, RestorePreview, RevertResult } from "./changes";
 import type { ApprovalDecision } from "./commands";
 import type { HostEvent } from "./host-events";
 import type { HostState, SessionSummary, WorkspaceInfo } from "./host-state";
@@ -69,7 +69,7 @@ export interface DeskApi {
    */
   undoCommand(params: { commandId: string; undoAnyway?: string[] }): Promise<RevertResult>;
   /** Every file that putting the whole workspace back to its state before a command would change. */
-  previewRestore(params: { commandId: string }): Promise<RestorePreviewView>;
+  previewRestore(params: { commandId: string }): Promise<RestorePreview>;
   /** Apply a restore preview; files changed since the preview are conflicts unless named in `undoAnyway`. */
   restoreWorkspace(params: { previewId: string; undoAnyway?: string[] }): Promise<RevertResult>;
   /** Receive every event the host pushes, in order. */

@@ -1,4 +1,4 @@
-import type { FileDiff, RestorePreviewView, RevertEntry, RevertResult } from "../../shared/changes";
+import type { FileDiff, RestorePreview, RevertEntry, RevertResult } from "../../shared/changes";
 import type { CommandView } from "../../shared/commands";
 import type { ChangeRecorder } from "../changes";
 import { nameOf } from "./command-changes";
@@ -55,7 +55,7 @@ export class ChangeActions {
   }
 
   /** Every file that going back to the workspace's state before a command would change. */
-  async previewRestore(commandId: string): Promise<RestorePreviewView> {
+  async previewRestore(commandId: string): Promise<RestorePreview> {
     this.finished(commandId);
     const preview = await this.options.recorder.previewRestore(commandId);
     if (!preview) {

@@ -35,7 +35,7 @@ export function commandRecorder(
 }
 
 /** What `after` found, as the card and the model take it. */
-export function recordedChanges(
+function recordedChanges(
   after: AfterResult,
   commandOf: (commandId: string) => string | undefined,
 ): RecordedChanges {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { realpath } from "node:fs/promises";
 import { join } from "node:path";
-import type { ChangeSet, CommandWindow, FileDiff, RevertResult } from "../../shared/changes";
+import type { ChangeSet, CommandWindow, FileDiff, RestorePreview, RevertResult } from "../../shared/changes";
 import { errorMessage } from "../base/errors";
 import { computeChangeSet, diffFile, summarizeChangeSet } from "./change-set";
 import {
@@ -18,14 +18,13 @@ import type {
   ChangeRecorderOptions,
   NotRecorded,
   RecorderState,
-  RestorePreview,
 } from "./recorder-types";
 import { overlapping, RecordStore, windowOf } from "./records";
 import { GitMissingError, ShadowRepo } from "./shadow-repo";
-import { type Snapshot, Snapshotter, TooManyFilesError } from "./snapshot";
+import { type Snapshot, Snapshotter } from "./snapshot";
 import { StoredObjects } from "./stored-objects";
 import { revert } from "./undo";
-import { ScanTimeoutError } from "./workspace-scan";
+import { ScanTimeoutError, TooManyFilesError } from "./workspace-scan";
 
 /** How long after the last command the idle full scan runs. */
 const IDLE_FULL_SCAN_MS = 10_000;
@@ -184,6 +183,11 @@ export class ChangeRecorder {
     return record && this.store
       ? { window: windowOf(record), overlapping: overlapping(record, this.store.list()) }
       : undefined;
+  }
+
+  /** Whether a record of `commandId` is kept (it may be dropped to fit the budget). */
+  has(commandId: string): boolean {
+    return this.store?.get(commandId) !== undefined;
   }
 
   /** Every kept record's window, oldest first. */

@@ -89,7 +89,7 @@ export class ChangeRecords {
 
   /** Whether a command's record is still kept (its changes can still be undone or restored to). */
   has(commandId: string): boolean {
-    return this.recorder.windows(commandId) !== undefined;
+    return this.recorder.has(commandId);
   }
 
   /** Waits for the recorder's calls in flight; the records stay on disk for the next open. */

@@ -40,18 +40,12 @@ export type {
   FileChangeKind,
   FileDiff,
   FileRefusal,
+  RestorePreview,
   RevertResult,
 } from "../../shared/changes";
 export { ChangeRecorder } from "./change-recorder";
-export { ChangeRecords, type ChangeRecordsOptions, DEFAULT_RECORDS_BUDGET_BYTES } from "./change-records";
-export { summarizeChangeSet } from "./change-set";
-export {
-  DEFAULT_DIFF_MAX_BYTES,
-  DEFAULT_EXCLUDES,
-  DEFAULT_FIRST_SNAPSHOT_TIMEOUT_MS,
-  DEFAULT_MAX_FILE_BYTES,
-  DEFAULT_MAX_FILES,
-} from "./defaults";
+export { ChangeRecords, type ChangeRecordsOptions } from "./change-records";
+export { DEFAULT_EXCLUDES, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES } from "./defaults";
 export type { PruneResult } from "./prune";
 export type {
   AfterResult,
@@ -59,5 +53,4 @@ export type {
   ChangeRecorderOptions,
   NotRecorded,
   RecorderState,
-  RestorePreview,
 } from "./recorder-types";

@@ -61,13 +61,3 @@ export type AfterResult =
       overlapping: CommandWindow[];
     }
   | NotRecorded;
-
-/** A preview of bringing the whole workspace back to its state before a command. */
-export interface RestorePreview {
-  /** Pass this to `restore` to apply exactly this preview. */
-  previewId: string;
-  /** The command whose before-state the workspace would return to. */
-  commandId: string;
-  /** Every file that would change, as a change from now to that state. */
-  changes: ChangeSet;
-}

@@ -3,7 +3,13 @@ import { IgnoreStack, parseIgnore } from "./ignore-rules";
 import { EMPTY_TREE } from "./loose-objects";
 import type { StoredObjects } from "./stored-objects";
 import { TREE_MODE, type TreeEntry } from "./tree-objects";
-import { emptyFolder, type FolderNode, type IgnoreFile, WorkspaceScan } from "./workspace-scan";
+import {
+  emptyFolder,
+  type FolderNode,
+  type IgnoreFile,
+  TooManyFilesError,
+  WorkspaceScan,
+} from "./workspace-scan";
 
 /** A file over the size limit, known by its size and modification time only. */
 export interface OversizedFile {
@@ -33,11 +39,6 @@ export interface SnapshotLimits {
   maxFileBytes: number;
   /** More files than this (not ignored) and recording turns off. */
   maxFiles: number;
-}
-
-/** The workspace has more files than recording handles; the engine turns itself off with this message. */
-export class TooManyFilesError extends Error {
-  override name = "TooManyFilesError";
 }
 
 /**
@@ -98,10 +99,15 @@ export class Snapshotter {
       startedAt,
       deadline,
     );
+    const whole = full || !this.whole || report.incomplete || !this.watcher.watching;
+    // A full scan stops storing once it passes the limit and only counts the rest; a narrowed one
+    // cannot count the whole workspace, so the count below decides for it.
+    if (whole) scan.limitFiles(this.limits.maxFiles);
     let tree: string;
     try {
-      if (full || !this.whole || report.incomplete || !this.watcher.watching) {
+      if (whole) {
         await scan.folder(this.root, "", this.rules, true);
+        if (scan.overLimit) throw new TooManyFilesError(this.limits.maxFiles, scan.files);
         this.whole = true;
       } else {
         await this.scanChanged(scan, report.dirty);
@@ -116,11 +122,7 @@ export class Snapshotter {
     collect(this.root, "", found);
     if (found.files > this.limits.maxFiles) {
       this.reset();
-      throw new TooManyFilesError(
-        `The workspace has more than ${this.limits.maxFiles.toLocaleString("en")} files not ignored ` +
-          `(${found.files.toLocaleString("en")} found); recording changes is off for it. Add its ` +
-          "heavy folders to .gitignore to turn it on.",
-      );
+      throw new TooManyFilesError(this.limits.maxFiles, found.files);
     }
     this.current = tree;
     return { tree, startedAt, endedAt: Date.now(), oversized: found.oversized, nested: found.nested.sort() };

@@ -70,6 +70,19 @@ export class ScanTimeoutError extends Error {
   override name = "ScanTimeoutError";
 }
 
+/** The workspace has more files than recording handles; the engine turns itself off with this message. */
+export class TooManyFilesError extends Error {
+  override name = "TooManyFilesError";
+
+  constructor(limit: number, found: number) {
+    super(
+      `The workspace has more than ${limit.toLocaleString("en")} files not ignored ` +
+        `(${found.toLocaleString("en")} found); recording changes is off for it. Add its heavy folders ` +
+        "to .gitignore to turn it on.",
+    );
+  }
+}
+
 export function emptyFolder(ino = -1): FolderNode {
   return {
     type: "folder",
@@ -101,6 +114,9 @@ export interface IgnoreFile {
  */
 export class WorkspaceScan {
   private sliceStart = performance.now();
+  /** Files (and links) met so far, and the most a whole scan stores (past it, it only counts). */
+  files = 0;
+  private maxFiles = Number.POSITIVE_INFINITY;
 
   constructor(
     private readonly env: {
@@ -114,6 +130,19 @@ export class WorkspaceScan {
     private readonly startedAt: number,
     private readonly deadline: number | undefined,
   ) {}
+
+  /**
+   * Past `max` files a whole scan only counts the rest (lstat, no read, hash or store): a workspace too
+   * large to record is told apart in one walk, not after storing all of it.
+   */
+  limitFiles(max: number): void {
+    this.maxFiles = max;
+  }
+
+  /** Whether the scan met more files than its limit (its result is then incomplete). */
+  get overLimit(): boolean {
+    return this.files > this.maxFiles;
+  }
 
   /**
    * Scans `folder` (at `rel`, `""` or ending in `/`): its entries, and the sub-folders that are new,
@@ -179,6 +208,7 @@ export class WorkspaceScan {
       }
       const stat = lstatSync(`${abs}/${name}`, { throwIfNoEntry: false });
       if (!stat || !(stat.isFile() || stat.isSymbolicLink())) continue; // changed under us: next scan
+      if (++this.files > this.maxFiles) continue;
       seen.add(name);
       if (stat.isFile() && stat.size > this.env.maxFileBytes) {
         const oversized = { size: stat.size, mtimeMs: Math.floor(stat.mtimeMs) };

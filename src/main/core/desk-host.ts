@@ -49,7 +49,10 @@ export interface DeskHostOptions {
 }
 
 /** How a host records what commands change: everything but where (the workspace and its data folder). */
-export type WorkspaceChangesOptions = Omit<ChangeRecordsOptions, "workspace" | "dataDir" | "onState">;
+export type WorkspaceChangesOptions = Omit<
+  ChangeRecordsOptions,
+  "workspace" | "dataDir" | "onState" | "onDropped"
+>;
 
 /** Where the host keeps its data: the option, else `PI_DESK_DATA_DIR`, else `~/.pi-desk`. */
 function dataRootOf(options: DeskHostOptions): string {
@@ -244,12 +247,15 @@ export class DeskHost {
       workspace: workspace.path,
       dataDir: changesDir(workspaceDataDir(this.dataRoot, workspace.path)),
       onState: (changes) => {
-        if (this.changes?.records === records) this.emit({ type: "changes-state", changes });
+        if (current()) this.emit({ type: "changes-state", changes });
       },
       onDropped: (commandIds) => {
-        if (this.changes?.records === records) this.session?.changesDropped(commandIds);
+        if (current()) this.session?.changesDropped(commandIds);
       },
     });
+    // Only once the workspace is open: before, the UI still shows the previous one, and the snapshot that
+    // opens this one carries the figures as they are then.
+    const current = () => this.changes?.records === records && this.workspace?.path === workspace.path;
     this.changes = { path: workspace.path, records };
     return records;
   }

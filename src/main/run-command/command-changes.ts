@@ -52,7 +52,7 @@ export async function recordChanges(
  * The result with what the command changed: on the card through `details`, to the model as a text block
  * of its own after the output (the card shows the output block only; the changes have their own place).
  */
-export function withChanges(result: RunCommandResult, recorded: RecordedChanges): RunCommandResult {
+function withChanges(result: RunCommandResult, recorded: RecordedChanges): RunCommandResult {
   return {
     ...result,
     content: recorded.note ? [...result.content, { type: "text", text: recorded.note }] : result.content,

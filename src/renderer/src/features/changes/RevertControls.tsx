@@ -1,5 +1,5 @@
 import { type ReactNode, useState } from "react";
-import type { RestorePreviewView, RevertEntry } from "../../../../shared/changes";
+import type { RestorePreview, RevertEntry } from "../../../../shared/changes";
 import type { CommandView } from "../../../../shared/commands";
 import type { DeskApi } from "../../../../shared/desk-api";
 import { useT } from "../../i18n/i18n";
@@ -7,7 +7,7 @@ import { useAction } from "../../lib/use-action";
 import { useTestId } from "../commands/card-scope";
 
 /** What the controls show: the two buttons, undo's question, or a restore's preview. */
-type Step = { kind: "idle" } | { kind: "confirm-undo" } | { kind: "preview"; preview: RestorePreviewView };
+type Step = { kind: "idle" } | { kind: "confirm-undo" } | { kind: "preview"; preview: RestorePreview };
 
 /**
  * Undo of a finished command's changes (after a confirmation) and restore of the whole workspace to before
