@@ -1,5 +1,6 @@
 import type { FileDiff, RestorePreview, RevertResult } from "./changes";
 import type { ApprovalDecision } from "./commands";
+import type { EditDecision } from "./edits";
 import type { HostEvent } from "./host-events";
 import type { HostState, SessionSummary, WorkspaceInfo } from "./host-state";
 import type { ThinkingLevel } from "./models";
@@ -31,10 +32,15 @@ export interface DeskApi {
   /** Stop the agent's turn: every pending command is cancelled and every running one killed. */
   stop(): Promise<void>;
   /**
-   * Decide a pending command by the id the host issued. `rule` also makes an "always allow" (or deny)
-   * rule. An unknown, already decided or expired id is refused.
+   * Decide a pending command or file edit by the id the host issued (a command takes an `ApprovalDecision`,
+   * an edit an `EditDecision`). `rule` also makes an "always allow" (or deny) rule. An unknown, already
+   * decided or expired id is refused, and so is a decision that carries another kind's fields.
    */
-  decide(params: { approvalId: string; decision: ApprovalDecision; rule?: RuleDraft }): Promise<void>;
+  decide(params: {
+    approvalId: string;
+    decision: ApprovalDecision | EditDecision;
+    rule?: RuleDraft;
+  }): Promise<void>;
   /** Cancel one running (or pending) command, and only that one; a background command is stopped. */
   cancelCommand(params: { commandId: string }): Promise<void>;
   /** A piece of a command's saved full output, from `offset` (bytes). */

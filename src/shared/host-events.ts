@@ -1,5 +1,6 @@
 import type { ChangesState } from "./changes";
 import type { CommandView } from "./commands";
+import type { EditView } from "./edits";
 import type { HostState, SavedOutputsState } from "./host-state";
 import type { ModelsState } from "./models";
 import type { CommandRule } from "./rules";
@@ -52,6 +53,13 @@ export interface CommandUpdateEvent {
   type: "command-update";
   /** The command as it is now. */
   command: CommandView;
+}
+
+/** A file edit was asked for, decided or ended: replace the edit with this id. */
+export interface EditUpdateEvent {
+  type: "edit-update";
+  /** The edit as it is now. */
+  edit: EditView;
 }
 
 /** A running command's output so far (at most about ten a second per command). */
@@ -123,6 +131,7 @@ export type HostEvent =
   | AssistantDeltaEvent
   | CommandUpdateEvent
   | CommandOutputEvent
+  | EditUpdateEvent
   | RulesChangedEvent
   | ModelsChangedEvent
   | SavedOutputsEvent

@@ -1,5 +1,6 @@
 import type { ChangesState } from "./changes";
 import type { CommandView } from "./commands";
+import type { EditView } from "./edits";
 import type { ModelsState } from "./models";
 import type { CommandRule } from "./rules";
 import type { TranscriptItem } from "./transcript";
@@ -57,6 +58,8 @@ export interface SessionState {
   transcript: TranscriptItem[];
   /** Every `run_command` call of the session, by id. */
   commands: Record<string, CommandView>;
+  /** Every `edit` and `write` call of the session, by id. */
+  edits: Record<string, EditView>;
 }
 
 /** What the host enforces on every command, shown in settings. */

@@ -1,6 +1,7 @@
 import { type Static, type TSchema, Type } from "typebox";
 import { BACKGROUND_CAP_RANGE } from "./commands";
 import { DESK_METHODS, type DeskMethod, type DeskParams } from "./desk-api";
+import { MAX_EDIT_BYTES } from "./edits";
 import { THINKING_LEVELS } from "./models";
 
 export { DESK_METHODS as deskMethods };
@@ -24,7 +25,12 @@ const Params = <T extends Record<string, TSchema>>(properties: T) =>
 
 const RuleDraftSchema = Params({
   effect: Type.Union([Type.Literal("allow"), Type.Literal("deny")]),
-  match: Type.Union([Type.Literal("exact"), Type.Literal("prefix")]),
+  match: Type.Union([
+    Type.Literal("exact"),
+    Type.Literal("prefix"),
+    Type.Literal("file"),
+    Type.Literal("any-file"),
+  ]),
   pattern: Type.String({ minLength: 1, maxLength: 10_000 }),
   scope: Type.Union([Type.Literal("session"), Type.Literal("workspace")]),
 });
@@ -36,6 +42,8 @@ const DecisionSchema = Type.Union([
     timeoutSeconds: Type.Optional(Type.Number()),
     network: Type.Optional(Type.Boolean()),
     background: Type.Optional(Type.Boolean()),
+    // A file edit's approval: the person's own version of the whole file (the host checks its bytes).
+    content: Type.Optional(Type.String({ maxLength: MAX_EDIT_BYTES })),
   }),
   Params({ kind: Type.Literal("deny"), reason: Type.Optional(Type.String({ maxLength: 10_000 })) }),
 ]);

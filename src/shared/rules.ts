@@ -1,8 +1,11 @@
 /** Whether a rule lets a command run without asking, or refuses it without asking. */
 export type RuleEffect = "allow" | "deny";
 
-/** How a rule's pattern matches a command: the whole command, or its first words. */
-export type RuleMatch = "exact" | "prefix";
+/**
+ * How a rule's pattern matches: a command whole (`exact`) or by its first words (`prefix`); a file edit by
+ * its workspace-relative path (`file`), or every file edit (`any-file`, pattern `*`).
+ */
+export type RuleMatch = "exact" | "prefix" | "file" | "any-file";
 
 /** How long a rule lasts: this conversation, or the workspace (kept on disk). */
 export type RuleScope = "session" | "workspace";
@@ -41,10 +44,16 @@ export interface AuditEntry {
   at: number;
   /** The session the command belongs to. */
   sessionId: string;
-  /** The command's id (its tool call id). */
+  /** The command's or the file edit's id (its tool call id). */
   commandId: string;
-  /** The command as decided (after any edit). */
-  command: string;
+  /** What was decided: a command (absent means a command, as lines before file edits existed say) or a file edit. */
+  kind?: "command" | "file-edit";
+  /** The command as decided (after any edit); absent for a file edit. */
+  command?: string;
+  /** A file edit's tool (`edit` or `write`). */
+  tool?: string;
+  /** A file edit's file, workspace-relative. */
+  path?: string;
   /**
    * What happened. A background command is `started` when the tool returned with it still running, then
    * `stopped` (by the person, the agent, the cap, its chat closing or the app quitting) or `exited`. The

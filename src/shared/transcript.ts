@@ -42,6 +42,13 @@ export interface CommandItem {
   id: string;
 }
 
+/** An `edit` or `write` call: the transcript holds its place, the edit itself lives in `edits`. */
+export interface EditItem {
+  kind: "edit";
+  /** The tool call id, which is also the edit's id. */
+  id: string;
+}
+
 /** A line from the host about the conversation: a retry, an error outside any message. */
 export interface NoticeItem {
   kind: "notice";
@@ -85,4 +92,11 @@ export interface TurnErrorItem {
 }
 
 /** One entry of the conversation, in order. */
-export type TranscriptItem = UserItem | AssistantItem | ToolItem | CommandItem | NoticeItem | TurnErrorItem;
+export type TranscriptItem =
+  | UserItem
+  | AssistantItem
+  | ToolItem
+  | CommandItem
+  | EditItem
+  | NoticeItem
+  | TurnErrorItem;

@@ -8,8 +8,11 @@ export const WEB_PROTOCOL = "pi-desk.v1";
  * WebSocket, and a subprotocol stays out of URLs, logs and the Referer (Kubernetes does the same).
  */
 export const TOKEN_PROTOCOL_PREFIX = "pi-desk-token.";
-/** The largest message a client may send, in bytes; the host closes the connection on a bigger one. */
-export const MAX_CLIENT_MESSAGE_BYTES = 1024 * 1024;
+/**
+ * The largest message a client may send, in bytes; the host closes the connection on a bigger one. Room for
+ * a person's own version of a file an edit may write (2 MiB of text, which JSON may escape to more).
+ */
+export const MAX_CLIENT_MESSAGE_BYTES = 8 * 1024 * 1024;
 
 /** What the host sends over the WebSocket: replies to calls, and events. */
 export type ServerMessage =

@@ -25,7 +25,7 @@ export const someModels: ModelsState = {
 
 /** An empty open conversation. */
 export function session(overrides: Partial<SessionState> = {}): SessionState {
-  return { id: "s1", running: false, transcript: [], commands: {}, ...overrides };
+  return { id: "s1", running: false, transcript: [], commands: {}, edits: {}, ...overrides };
 }
 
 /** A host state with the workspace open and an empty conversation, unless told otherwise. */

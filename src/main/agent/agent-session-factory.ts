@@ -17,8 +17,9 @@ import type { DeskModels } from "./model-runtime";
 import { createWorkspaceReadTools } from "./read-tools/workspace-reads";
 
 /**
- * The tools the agent may use: Pi's read-only tools and the host's `run_command`, nothing that writes
- * (plus, when the host gives them, `command_output` and `stop_command` for background commands).
+ * The tools the agent may use: Pi's read-only tools and the host's `run_command` (plus, when the host gives
+ * them, `command_output` and `stop_command` for background commands, and Pi's `edit` and `write` behind the
+ * host's gate). Nothing writes without the person.
  */
 export const SESSION_TOOLS = ["read", "grep", "find", "ls", "run_command"] as const;
 
@@ -48,6 +49,8 @@ export interface DeskSessionOptions {
   runCommandTool: ToolDefinition;
   /** The host's `command_output` and `stop_command`, for background commands (absent: none). */
   backgroundTools?: readonly ToolDefinition[];
+  /** Pi's `edit` and `write` behind the host's gate (absent: the agent cannot edit files but by commands). */
+  editTools?: readonly ToolDefinition[];
   /** Which conversation; default a new one. */
   open?: SessionChoice;
   /** Folders the read-only tools may not look into even inside the workspace (the host's data, Pi's agent dir). */
@@ -115,12 +118,16 @@ export async function createDeskSession(options: DeskSessionOptions): Promise<Cr
     modelRuntime: options.models.runtime,
     model: options.model ?? options.models.pick(),
     thinkingLevel: options.thinkingLevel,
-    tools: [...SESSION_TOOLS, ...(options.backgroundTools ?? []).map((tool) => tool.name)],
+    tools: [
+      ...SESSION_TOOLS,
+      ...[...(options.backgroundTools ?? []), ...(options.editTools ?? [])].map((tool) => tool.name),
+    ],
     // Pi's read, grep, find and ls, kept to the workspace (workspace-reads.ts); find with a fallback for a
     // missing or too old fd (find-tool.ts).
     customTools: [
       options.runCommandTool,
       ...(options.backgroundTools ?? []),
+      ...(options.editTools ?? []),
       ...createWorkspaceReadTools(workspace, options.hiddenPaths),
     ],
     resourceLoader,

@@ -1,8 +1,9 @@
 import type { FileDiff, RestorePreview, RevertEntry, RevertResult } from "../../shared/changes";
-import type { CommandView } from "../../shared/commands";
+import type { AuditEntry } from "../../shared/rules";
 import type { ChangeRecorder } from "../changes";
 import { nameOf } from "./command-changes";
 import type { CommandViews } from "./command-views";
+import type { EditViews } from "./edit-views";
 
 /** The custom message type that tells the model of an undo or a restore (and rebuilds the card on reopen). */
 export const REVERT_MESSAGE_TYPE = "pi-desk-revert";
@@ -19,8 +20,10 @@ export interface ChangeActionsOptions {
   recorder: ChangeRecorder;
   /** The chat's command cards. */
   views: CommandViews;
+  /** The chat's edit cards: an applied edit is undone like a command. */
+  edits?: EditViews;
   /** Writes the audit log's line. */
-  audit: (commandId: string, command: string, kind: RevertEntry["kind"], text: string) => void;
+  audit: (id: string, label: Partial<AuditEntry>, kind: RevertEntry["kind"], text: string) => void;
   /** Tells the model, on its next turn, what the person put back. */
   tell: (text: string, details: RevertMessageDetails) => void;
 }
@@ -82,24 +85,40 @@ export class ChangeActions {
   }
 
   /** The card's entry, the audit line, and (when files were put back) the model's message. */
-  private report(kind: RevertEntry["kind"], view: CommandView, result: RevertResult): void {
+  private report(kind: RevertEntry["kind"], target: RevertTarget, result: RevertResult): void {
     const entry: RevertEntry = { kind, at: Date.now(), result };
-    this.options.views.update(view.id, { reverts: [...(view.reverts ?? []), entry] });
-    const text = describeRevert(kind, view, result);
-    this.options.audit(view.id, view.command, kind, text);
-    if (result.restored.length > 0) this.options.tell(text, { commandId: view.id, entry });
+    target.addRevert(entry);
+    const text = describeRevert(kind, target.name, result);
+    this.options.audit(target.id, target.label, kind, text);
+    if (result.restored.length > 0) this.options.tell(text, { commandId: target.id, entry });
   }
 
-  /** The command's view, when it has ended; throws a sentence saying why not otherwise. */
-  private finished(commandId: string): CommandView {
-    const view = this.options.views.byId.get(commandId);
-    if (!view) throw new Error(`Command "${commandId}" is not in this chat.`);
+  /** The command (or edit) whose changes are taken back, when it has ended; throws a sentence saying why not otherwise. */
+  private finished(id: string): RevertTarget {
+    const { views, edits } = this.options;
+    const edit = edits?.byId.get(id);
+    if (edit) {
+      if (edit.status !== "applied") throw new Error("This edit was not applied: there is nothing to undo.");
+      return {
+        id,
+        name: `edit of ${edit.path}`,
+        label: { kind: "file-edit", tool: edit.tool, path: edit.path },
+        addRevert: (entry) => edits?.update(id, { reverts: [...(edits.byId.get(id)?.reverts ?? []), entry] }),
+      };
+    }
+    const view = views.byId.get(id);
+    if (!view) throw new Error(`Command "${id}" is not in this chat.`);
     const runs =
       view.phase === "pending" ||
       view.phase === "running" ||
       (view.phase === "background" && view.background?.status === "running");
     if (runs) throw new Error("This command has not ended yet: its changes can be undone once it has.");
-    return view;
+    return {
+      id,
+      name: `command ${nameOf({ commandId: id, command: view.command })}`,
+      label: { command: view.command },
+      addRevert: (entry) => views.update(id, { reverts: [...(views.byId.get(id)?.reverts ?? []), entry] }),
+    };
   }
 
   /** Refuses while a command runs: an undo then would mix with what it writes. */
@@ -113,12 +132,23 @@ export class ChangeActions {
   }
 }
 
+/** What an undo or a restore takes back: a command or an edit, as sentences and the audit log name it. */
+interface RevertTarget {
+  id: string;
+  /** As a sentence names it: "command `npm test`", "edit of src/a.ts". */
+  name: string;
+  /** What its audit lines carry. */
+  label: Partial<AuditEntry>;
+  /** Adds the undo's entry to its card. */
+  addRevert(entry: RevertEntry): void;
+}
+
 /** The sentence for the model and the audit log: what was put back, what was left alone and why. */
-export function describeRevert(kind: RevertEntry["kind"], view: CommandView, result: RevertResult): string {
+export function describeRevert(kind: RevertEntry["kind"], name: string, result: RevertResult): string {
   const what =
     kind === "undo"
-      ? `The person undid the changes of command ${nameOf({ commandId: view.id, command: view.command })}`
-      : `The person restored the workspace to its state before command ${nameOf({ commandId: view.id, command: view.command })}`;
+      ? `The person undid the changes of ${name}`
+      : `The person restored the workspace to its state before ${name}`;
   const parts = [
     result.restored.length > 0 ? `put back ${names(result.restored)}` : "nothing was put back",
     result.conflicts.length > 0

@@ -1,9 +1,11 @@
 import type { AgentSession, AgentSessionEvent } from "@earendil-works/pi-coding-agent";
 import type { CommandView, RunCommandDetails, RunCommandProgress } from "../../shared/commands";
+import type { EditTool, EditView, FileEditDetails } from "../../shared/edits";
 import type { HostEvent } from "../../shared/host-events";
 import type { AssistantItem, ToolItem, TranscriptItem } from "../../shared/transcript";
 import { REVERT_MESSAGE_TYPE, type RevertMessageDetails } from "./change-actions";
 import { CommandViews } from "./command-views";
+import { EDIT_TOOLS, EditViews } from "./edit-views";
 import { blocksOf, type ContentBlock, isFailed, textOf } from "./message-content";
 import type { ResponseHint } from "./provider-error";
 import { TurnErrors } from "./turn-errors";
@@ -23,6 +25,8 @@ export class SessionProjection {
   readonly transcript: TranscriptItem[] = [];
   /** The `run_command` calls, as their cards show them. */
   readonly views: CommandViews;
+  /** The `edit` and `write` calls, as their cards show them. */
+  readonly edits: EditViews;
   running = false;
   private readonly index = new Map<string, number>();
   private assistantCount = 0;
@@ -39,6 +43,7 @@ export class SessionProjection {
     responseHint?: (since: number) => ResponseHint | undefined,
   ) {
     this.views = new CommandViews(emit, cwd, maxTimeoutSeconds);
+    this.edits = new EditViews(emit);
     this.turnErrors = new TurnErrors(
       {
         put: (item, live) => this.put(item, live),
@@ -67,9 +72,13 @@ export class SessionProjection {
       }
       if (m.role === "toolResult" && m.toolCallId) this.toolEnded(m.toolCallId, m, false);
       const revert = revertOf(message);
-      if (revert) this.views.addStoredRevert(revert.commandId, revert.entry);
+      if (revert) {
+        this.views.addStoredRevert(revert.commandId, revert.entry);
+        this.edits.addStoredRevert(revert.commandId, revert.entry);
+      }
     }
     this.views.settleStored();
+    this.edits.settleStored();
   }
 
   /** Every command's view by id (what the cards show). */
@@ -168,6 +177,11 @@ export class SessionProjection {
     }
   }
 
+  /** Replaces an edit's view (its diff, a decision) and tells the UI. */
+  updateEdit(id: string, patch: Partial<EditView>): EditView | undefined {
+    return this.edits.update(id, patch);
+  }
+
   /** Replaces a command's view (a decision, the host's own knowledge) and tells the UI. */
   updateCommand(id: string, patch: Partial<CommandView>): CommandView | undefined {
     return this.views.update(id, patch);
@@ -186,6 +200,11 @@ export class SessionProjection {
     if (block.name === "run_command") {
       this.views.started(id, args, live);
       this.put({ kind: "command", id }, live);
+      return;
+    }
+    if (block.name && EDIT_TOOLS.includes(block.name)) {
+      this.edits.started(id, block.name as EditTool, args, live);
+      this.put({ kind: "edit", id }, live);
       return;
     }
     const summary = Object.values(args)
@@ -208,6 +227,11 @@ export class SessionProjection {
       // the card shows in its own place.
       const output = textOf(blocksOf(result.content).slice(0, 1));
       this.views.ended(id, result.details as RunCommandDetails | undefined, output, live);
+      return;
+    }
+    if (this.edits.byId.has(id)) {
+      const said = textOf(blocksOf(result.content).slice(0, 1));
+      this.edits.ended(id, result.details as FileEditDetails | undefined, said, live);
       return;
     }
     const at = this.index.get(id);

@@ -1,12 +1,14 @@
+import { realpathSync } from "node:fs";
 import type { Api, Model } from "@earendil-works/pi-ai";
 import type { AgentSession, AgentSessionEvent } from "@earendil-works/pi-coding-agent";
 import type { BackgroundStopper, RunCommandDetails } from "../../shared/commands";
 import type { FullOutputChunk } from "../../shared/desk-api";
+import type { FileEditDetails } from "../../shared/edits";
 import type { HostEvent } from "../../shared/host-events";
 import type { CommandLimits, SessionState, WorkspaceInfo } from "../../shared/host-state";
 import type { ThinkingLevel, UnavailableModel } from "../../shared/models";
+import { ApprovalGate } from "../approvals/approval-gate";
 import { AuditLog } from "../approvals/audit-log";
-import { CommandGate } from "../approvals/command-gate";
 import { RuleBook } from "../approvals/rule-book";
 import { errorMessage } from "../base/errors";
 import type { ChangeRecords } from "../changes";
@@ -30,6 +32,9 @@ import { ChangeActions, REVERT_MESSAGE_TYPE } from "./change-actions";
 import { commandRecorder } from "./command-changes";
 import { type CommandSettings, type FixedLimits, fixedLimits } from "./command-limits";
 import { createCommandTools } from "./command-tools";
+import { EDIT_TOOLS } from "./edit-views";
+import { realFolders } from "./file-edits/edit-target";
+import { createEditTools } from "./file-edits/edit-tools";
 import { chatModelOf, startingModel } from "./model-choice";
 import type { DeskModels } from "./model-runtime";
 import { readSavedOutput } from "./saved-output";
@@ -73,7 +78,7 @@ export class WorkspaceSession {
   private unsubscribe: () => void = () => {};
   private settingsWrite: Promise<void> = Promise.resolve();
   /** The person between the agent and every command. */
-  readonly gate: CommandGate;
+  readonly gate: ApprovalGate;
   /** The model this chat was meant to use and cannot (it is gone), until the person picks one. */
   unavailableModel: UnavailableModel | undefined;
 
@@ -96,7 +101,8 @@ export class WorkspaceSession {
       this.changeActions = new ChangeActions({
         recorder,
         views: projection.views,
-        audit: (commandId, command, kind, text) => this.gate.recordRevert(commandId, command, kind, text),
+        edits: projection.edits,
+        audit: (id, label, kind, text) => this.gate.recordRevert(id, label, kind, text),
         // Appended to the conversation now (or at the end of a turn in progress): the model reads it next.
         tell: (text, details) =>
           void session
@@ -104,7 +110,7 @@ export class WorkspaceSession {
             .catch(() => {}),
       });
     }
-    this.gate = new CommandGate({
+    this.gate = new ApprovalGate({
       rules,
       audit,
       cards: projection,
@@ -141,6 +147,9 @@ export class WorkspaceSession {
     // The tools are created before the session (Pi needs them), and ask through the session once it exists.
     let self: WorkspaceSession | undefined;
     const changes = options.changes;
+    const recorder = changes
+      ? commandRecorder(changes, (id) => projection.commands.get(id)?.command)
+      : undefined;
     const tools = createCommandTools({
       settings,
       workspaceRoot: workspace.path,
@@ -149,13 +158,11 @@ export class WorkspaceSession {
       hiddenPaths: options.hiddenPaths,
       runRegistry: options.runRegistry,
       projection,
-      ...(changes
-        ? { recorder: commandRecorder(changes, (id) => projection.commands.get(id)?.command) }
-        : {}),
+      ...(recorder ? { recorder } : {}),
       chat: {
         approve: (request, signal) => {
           if (!self) throw new Error("The session is not ready yet.");
-          return self.gate.approve(request, signal);
+          return self.gate.approveCommand(request, signal);
         },
         sandbox: () => self?.settings.sandbox ?? workspaceSettings.sandbox,
         backgroundCapSeconds: () => self?.backgroundCapSeconds ?? DEFAULT_BACKGROUND_CAP_SECONDS,
@@ -168,11 +175,21 @@ export class WorkspaceSession {
     // from the session file), and either says so when that model is gone.
     const isNew = (options.open?.kind ?? "new") === "new";
     const start = isNew ? startingModel(options.models, workspaceSettings.model) : {};
+    const editTools = createEditTools({
+      root: realpathSync(workspace.path),
+      hidden: realFolders(options.hiddenPaths),
+      approve: (request, signal) => {
+        if (!self) throw new Error("The session is not ready yet.");
+        return self.gate.approveEdit(request, signal);
+      },
+      ...(recorder ? { recorder } : {}),
+    });
     const { session, modelFallbackMessage } = await createDeskSession({
       workspace: workspace.path,
       models: options.models,
       runCommandTool: tools.runCommand,
       backgroundTools: tools.backgroundTools,
+      editTools,
       open: options.open,
       hiddenPaths: options.hiddenPaths,
       ...(start.model ? { model: start.model } : {}),
@@ -184,6 +201,11 @@ export class WorkspaceSession {
       const recorded = [...projection.commands.values()].filter((view) => view.details?.changes?.recorded);
       projection.views.changesDropped(
         recorded.filter((view) => !changes.has(view.id)).map((view) => view.id),
+        false,
+      );
+      const edited = [...projection.edits.byId.values()].filter((view) => view.changes?.recorded);
+      projection.edits.changesDropped(
+        edited.filter((view) => !changes.has(view.id)).map((view) => view.id),
         false,
       );
     }
@@ -212,6 +234,7 @@ export class WorkspaceSession {
       running: this.projection.running,
       transcript: [...this.projection.transcript],
       commands: Object.fromEntries(this.projection.commands),
+      edits: Object.fromEntries(this.projection.edits.byId),
     };
   }
 
@@ -335,6 +358,7 @@ export class WorkspaceSession {
   /** Commands whose change records were dropped to fit the budget: their cards stop offering undo. */
   changesDropped(commandIds: readonly string[]): void {
     this.projection.views.changesDropped(commandIds, true);
+    this.projection.edits.changesDropped(commandIds, true);
   }
 
   /** A piece of a command's saved full output. */
@@ -365,6 +389,10 @@ export class WorkspaceSession {
     if (event.type === "tool_execution_end" && event.toolName === "run_command") {
       const details = event.result?.details as RunCommandDetails | undefined;
       if (details) this.gate.recordEnd(event.toolCallId, details);
+    }
+    if (event.type === "tool_execution_end" && EDIT_TOOLS.includes(event.toolName)) {
+      const details = event.result?.details as FileEditDetails | undefined;
+      if (details?.piDesk === "file-edit") this.gate.recordEditEnd(event.toolCallId, details);
     }
   }
 }

@@ -1,67 +1,106 @@
 import { randomUUID } from "node:crypto";
-import type { ApprovalDecision } from "../../shared/commands";
 
-/** What a pending approval resolves to: the person's decision, or cancelled when the turn stopped. */
-export type ApprovalOutcome = ApprovalDecision | { kind: "cancelled" };
+/** How a wait ends: with what the person decided, or `cancelled` when the turn stopped first. */
+export type BrokerOutcome<D> = { kind: "decided"; decision: D } | { kind: "cancelled" };
 
-interface Pending {
-  commandId: string;
-  resolve: (outcome: ApprovalOutcome) => void;
+/** A pending request taken by one decision: only its holder may resolve it, or hand it back. */
+export interface Claim<S, D> {
+  /** What waits (the gate's subject: a command, a file edit). */
+  subject: S;
+  /** Resolves the wait with the decision. */
+  resolve(decision: D): void;
+  /** Hands the request back to waiting (the decision failed before it took effect). */
+  release(): void;
+}
+
+interface Pending<S, D> {
+  subject: S;
+  settle: (outcome: BrokerOutcome<D>) => void;
+  signal: AbortSignal | undefined;
+  onAbort: () => void;
 }
 
 /**
- * Holds the commands waiting for the person. Each gets an id the host issues; a decision must name a
- * pending id, once: an unknown, already decided or expired (cancelled) id is refused, so a stale or
- * replayed decision can never run anything.
+ * Holds the requests waiting for the person. Each gets an id the host issues; a decision must claim a
+ * pending id, synchronously and once: an unknown, already claimed or expired (cancelled) id is refused, so
+ * two decisions sent together, or a stale or replayed one, can never both take effect.
  */
-export class ApprovalBroker {
-  private readonly pending = new Map<string, Pending>();
+export class ApprovalBroker<S, D> {
+  private readonly pending = new Map<string, Pending<S, D>>();
 
-  /** Registers a command as waiting; resolves with the decision, or `cancelled` when `signal` aborts. */
+  /** Registers a request as waiting; resolves with the decision, or `cancelled` when `signal` aborts first. */
   wait(
-    commandId: string,
+    subject: S,
     signal: AbortSignal | undefined,
-  ): { approvalId: string; outcome: Promise<ApprovalOutcome> } {
+  ): { approvalId: string; outcome: Promise<BrokerOutcome<D>> } {
     const approvalId = randomUUID();
-    const outcome = new Promise<ApprovalOutcome>((resolve) => {
-      const settle = (value: ApprovalOutcome) => {
-        signal?.removeEventListener("abort", onAbort);
-        this.pending.delete(approvalId);
-        resolve(value);
+    const outcome = new Promise<BrokerOutcome<D>>((resolve) => {
+      if (signal?.aborted) return resolve({ kind: "cancelled" });
+      const entry: Pending<S, D> = {
+        subject,
+        signal,
+        settle: resolve,
+        onAbort: () => this.cancel(approvalId),
       };
-      const onAbort = () => settle({ kind: "cancelled" });
-      if (signal?.aborted) return settle({ kind: "cancelled" });
-      signal?.addEventListener("abort", onAbort, { once: true });
-      this.pending.set(approvalId, { commandId, resolve: settle });
+      this.pending.set(approvalId, entry);
+      signal?.addEventListener("abort", entry.onAbort, { once: true });
     });
     return { approvalId, outcome };
   }
 
-  /** The command a pending id belongs to; throws with what to do when it is not pending. */
-  commandOf(approvalId: string): string {
+  /**
+   * Takes a pending request for one decision, before anything is awaited: from here on no other decision,
+   * and no Stop, can answer it. Throws with what to do when it is not pending.
+   */
+  claim(approvalId: string): Claim<S, D> {
     const entry = this.pending.get(approvalId);
     if (!entry) {
       throw new Error(
-        `No command is waiting under approval id "${approvalId}": it was already decided, cancelled, or never ` +
-          "issued. Refresh to see the commands that wait.",
+        `Nothing is waiting under approval id "${approvalId}": it was already decided, cancelled, or never ` +
+          "issued. Refresh to see what waits.",
       );
     }
-    return entry.commandId;
+    this.pending.delete(approvalId);
+    entry.signal?.removeEventListener("abort", entry.onAbort);
+    let done = false;
+    return {
+      subject: entry.subject,
+      resolve: (decision) => {
+        if (done) return;
+        done = true;
+        entry.settle({ kind: "decided", decision });
+      },
+      release: () => {
+        if (done) return;
+        done = true;
+        // Stopped while the decision was being made: the request ends as if the stop came first.
+        if (entry.signal?.aborted) return entry.settle({ kind: "cancelled" });
+        this.pending.set(approvalId, entry);
+        entry.signal?.addEventListener("abort", entry.onAbort, { once: true });
+      },
+    };
   }
 
-  /** Delivers the person's decision; refused unless the id is pending. */
-  decide(approvalId: string, decision: ApprovalDecision): void {
-    this.commandOf(approvalId);
-    this.pending.get(approvalId)?.resolve(decision);
+  /** What waits under an id, without claiming it; undefined when nothing does. */
+  peek(approvalId: string): S | undefined {
+    return this.pending.get(approvalId)?.subject;
   }
 
-  /** Resolves every pending approval as cancelled (the turn stopped, the session closed). */
+  /** Resolves every pending request as cancelled (the turn stopped, the session closed). */
   cancelAll(): void {
-    for (const entry of [...this.pending.values()]) entry.resolve({ kind: "cancelled" });
+    for (const approvalId of [...this.pending.keys()]) this.cancel(approvalId);
   }
 
   /** How many wait. */
   get size(): number {
     return this.pending.size;
+  }
+
+  private cancel(approvalId: string): void {
+    const entry = this.pending.get(approvalId);
+    if (!entry) return;
+    this.pending.delete(approvalId);
+    entry.signal?.removeEventListener("abort", entry.onAbort);
+    entry.settle({ kind: "cancelled" });
   }
 }

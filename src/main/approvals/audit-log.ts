@@ -14,7 +14,10 @@ const FIELDS = [
   "at",
   "sessionId",
   "commandId",
+  "kind",
   "command",
+  "tool",
+  "path",
   "event",
   "by",
   "rule",
@@ -27,6 +30,7 @@ const FIELDS = [
 /** The fields a query searches. */
 const SEARCHED = [
   "command",
+  "path",
   "reason",
   "rule",
   "status",
@@ -170,7 +174,7 @@ function parseEntry(text: string): AuditEntry | undefined {
     typeof entry === "object" &&
     entry !== null &&
     typeof entry.at === "number" &&
-    typeof entry.command === "string" &&
+    (typeof entry.command === "string" || (entry.kind === "file-edit" && typeof entry.path === "string")) &&
     typeof entry.event === "string" &&
     typeof entry.sessionId === "string" &&
     typeof entry.commandId === "string";

@@ -4,15 +4,9 @@ import type { CommandRule, RuleDraft, RuleEffect } from "../../shared/rules";
 import { errorMessage } from "../base/errors";
 import type { ParsedCommandLine } from "../run-command";
 import { withFileLock, writeFileAtomic } from "../storage/atomic-file";
-import {
-  allowable,
-  type CompiledRule,
-  commandWords,
-  compileDraft,
-  lineKey,
-  sameWords,
-  startsWith,
-} from "./rule-patterns";
+import type { RuleSubject } from "./approval-kinds";
+import { compileRuleDraft, editRuleFor } from "./edit-rules";
+import { allowable, type CompiledRule, commandWords, lineKey, sameWords, startsWith } from "./rule-patterns";
 
 const RULES_FILE_VERSION = 1;
 
@@ -64,7 +58,7 @@ export class RuleBook {
 
   /** Makes a rule; a workspace rule is saved at once. An identical rule already there is returned instead. */
   async add(draft: RuleDraft): Promise<CommandRule> {
-    const compiled = await compileDraft(draft);
+    const compiled = await compileRuleDraft(draft);
     const same = (other: CompiledRule) =>
       other.rule.effect === draft.effect &&
       other.rule.match === draft.match &&
@@ -90,7 +84,7 @@ export class RuleBook {
 
   /** Replaces a rule's content (scope changes move it to or from the file); its id and creation time stay. */
   async update(id: string, draft: RuleDraft): Promise<CommandRule> {
-    const compiled = await compileDraft(draft);
+    const compiled = await compileRuleDraft(draft);
     const session = this.sessionRules.find((candidate) => candidate.rule.id === id);
     if (session) {
       const updated = { ...compiled, rule: { id, ...compiled.rule, createdAt: session.rule.createdAt } };
@@ -127,6 +121,12 @@ export class RuleBook {
   /** Forgets this book's session rules (a new conversation starts with none). */
   clearSessionRules(): void {
     this.sessionRules = [];
+  }
+
+  /** What the rules say about a request at the gate, whatever its kind; null when no rule decides. */
+  decideFor(subject: RuleSubject): RuleVerdict | null {
+    if (subject.kind === "command") return this.decide(subject.parsed);
+    return editRuleFor([...this.sessionRules, ...this.workspaceRules], subject.path) ?? null;
   }
 
   /** What the rules say about a parsed command line: deny wins over allow; null when no rule decides. */
@@ -224,7 +224,7 @@ async function loadRulesFile(file: string): Promise<{ rules: CompiledRule[] } | 
     }
     if (stored.scope !== "workspace") return problem(`${where} is not a workspace rule`);
     try {
-      const compiled = await compileDraft(stored as RuleDraft);
+      const compiled = await compileRuleDraft(stored as RuleDraft);
       rules.push({ ...compiled, rule: { id: stored.id, ...compiled.rule, createdAt: stored.createdAt } });
     } catch (error) {
       return problem(`${where}: ${errorMessage(error)}`);

@@ -4,7 +4,7 @@ import { focusCommandCard, useWaitingNotifications } from "./features/attention/
 import { BackgroundPanel, backgroundCommands } from "./features/background/BackgroundPanel";
 import { ChatView } from "./features/chat/ChatView";
 import { ApprovalTray } from "./features/commands/ApprovalTray";
-import { pendingCommands } from "./features/commands/command-status";
+import { pendingCommands, pendingEdits } from "./features/commands/command-status";
 import { HistoryView } from "./features/history/HistoryView";
 import { SettingsView } from "./features/settings/SettingsView";
 import { ConnectionBadge } from "./features/workspace/ConnectionBadge";
@@ -35,7 +35,9 @@ export function App({ client }: { client: DeskClient }) {
   const host = view.host;
   const workspace = host?.workspace;
   const session = host?.session;
-  const waiting = useMemo(() => pendingCommands(session), [session]);
+  const waitingCommands = useMemo(() => pendingCommands(session), [session]);
+  const waitingEdits = useMemo(() => pendingEdits(session), [session]);
+  const waiting = useMemo(() => [...waitingCommands, ...waitingEdits], [waitingCommands, waitingEdits]);
   const background = useMemo(() => backgroundCommands(session), [session]);
   const runningInBackground = background.filter((command) => command.background?.status === "running").length;
   const [panelOpen, setPanelOpen] = useState(false);
@@ -134,7 +136,7 @@ export function App({ client }: { client: DeskClient }) {
             {panelOpen && (
               <BackgroundPanel commands={background} api={client.api} onClose={() => setPanelOpen(false)} />
             )}
-            <ApprovalTray commands={waiting} api={client.api} />
+            <ApprovalTray commands={waitingCommands} edits={waitingEdits} api={client.api} />
             {/* Kept while another view shows: drawing a long chat again took half a second (300 commands). */}
             <div className="chat-view" hidden={current !== "chat"}>
               <ChatView host={host} api={client.api} />

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { type LoopbackServer, startLoopbackServer } from "../../../src/main/browser/loopback-server";
 import { DeskHost } from "../../../src/main/core/desk-host";
-import type { ServerMessage } from "../../../src/shared/web-protocol";
+import { MAX_CLIENT_MESSAGE_BYTES, type ServerMessage } from "../../../src/shared/web-protocol";
 
 let server: LoopbackServer;
 let host: DeskHost;
@@ -118,7 +118,7 @@ describe("the browser host", () => {
     const { ws, opened } = connect();
     await opened;
     const closed = new Promise<number>((resolve) => ws.once("close", (code) => resolve(code)));
-    ws.send("x".repeat(2 * 1024 * 1024));
+    ws.send("x".repeat(MAX_CLIENT_MESSAGE_BYTES + 1));
     expect(await closed).toBe(1009);
   });
 

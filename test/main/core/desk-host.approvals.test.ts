@@ -71,7 +71,7 @@ describe("the session host: approvals", () => {
     );
     await expect(
       host.handlers.decide({ approvalId: "made-up", decision: { kind: "approve" } }),
-    ).rejects.toThrow("No command is waiting");
+    ).rejects.toThrow("Nothing is waiting");
     await assistantSaid(host, "OK.");
     expect(commandOf(host, "c1")?.phase).toBe("succeeded");
   });
@@ -90,7 +90,7 @@ describe("the session host: approvals", () => {
 
     await expect(
       host.handlers.decide({ approvalId: oldApproval, decision: { kind: "approve" } }),
-    ).rejects.toThrow("No command is waiting");
+    ).rejects.toThrow("Nothing is waiting");
     expect(commandOf(host, "b1")).toMatchObject({ phase: "pending", approvalId: newApproval });
     expect(existsSync(join(workspace, "from-old-session"))).toBe(false);
 

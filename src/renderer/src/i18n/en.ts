@@ -1,4 +1,5 @@
 import { changesEn } from "./changes.en";
+import { editsEn } from "./edits.en";
 
 /**
  * The English messages, the source every other language follows. A message is a string, or a function
@@ -213,6 +214,7 @@ export const en = {
     preparing: "Preparing the command…",
   },
   changes: changesEn,
+  edits: editsEn,
   fullOutput: {
     title: "Full output",
     close: "Close",
@@ -228,12 +230,18 @@ export const en = {
     language: "Language",
     languageNames: { en: "English", "zh-CN": "简体中文" },
     rules: "Rules",
-    rulesIntro: "Rules decide commands without asking you. A deny rule wins over an allow rule.",
+    rulesIntro:
+      "Rules decide commands and file edits without asking you. A deny rule wins over an allow rule. An edit a rule allows still shows its card, with the diff and Undo; edits to protected files (.env*, .pi/, .github/workflows/, .husky/) always ask, and .git/ is never edited.",
     noRules: "No rules yet. “Always allow…” on a command card makes one.",
     effect: "Effect",
     effects: { allow: "Allow", deny: "Deny" },
     match: "Match",
-    matches: { exact: "Exact command", prefix: "Starts with" },
+    matches: {
+      exact: "Exact command",
+      prefix: "Starts with",
+      file: "Edits to the file",
+      "any-file": "Every file edit",
+    },
     pattern: "Command or first words",
     scope: "Scope",
     scopes: { session: "This chat", workspace: "This workspace" },

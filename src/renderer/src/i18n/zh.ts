@@ -1,4 +1,5 @@
 import { changesZh } from "./changes.zh";
+import { editsZh } from "./edits.zh";
 import type { Messages } from "./en";
 
 /** Simplified Chinese. */
@@ -203,6 +204,7 @@ export const zh: Messages = {
     preparing: "正在准备命令…",
   },
   changes: changesZh,
+  edits: editsZh,
   fullOutput: {
     title: "完整输出",
     close: "关闭",
@@ -218,12 +220,13 @@ export const zh: Messages = {
     language: "语言",
     languageNames: { en: "English", "zh-CN": "简体中文" },
     rules: "规则",
-    rulesIntro: "规则会在不询问你的情况下决定命令。拒绝规则优先于允许规则。",
+    rulesIntro:
+      "规则会在不询问你的情况下决定命令和文件编辑。拒绝规则优先于允许规则。规则允许的编辑仍会显示卡片、差异和撤销；对受保护文件（.env*、.pi/、.github/workflows/、.husky/）的编辑总是询问，.git/ 永远不会被编辑。",
     noRules: "还没有规则。在命令卡片上点“始终允许…”即可创建。",
     effect: "效果",
     effects: { allow: "允许", deny: "拒绝" },
     match: "匹配",
-    matches: { exact: "完全一致", prefix: "开头为" },
+    matches: { exact: "完全一致", prefix: "开头为", file: "对该文件的编辑", "any-file": "所有文件编辑" },
     pattern: "命令或开头的词",
     scope: "范围",
     scopes: { session: "本次对话", workspace: "此工作区" },

@@ -95,6 +95,8 @@ function reduceSession(session: SessionState, event: SessionEvent): SessionState
     }
     case "command-update":
       return { ...session, commands: { ...session.commands, [event.command.id]: event.command } };
+    case "edit-update":
+      return { ...session, edits: { ...session.edits, [event.edit.id]: event.edit } };
     case "command-output": {
       const command = Object.hasOwn(session.commands, event.id) ? session.commands[event.id] : undefined;
       if (!command) return session;

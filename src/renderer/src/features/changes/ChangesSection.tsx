@@ -1,8 +1,8 @@
 import { useState } from "react";
-import type { CommandView } from "../../../../shared/commands";
 import type { DeskApi } from "../../../../shared/desk-api";
 import { useT } from "../../i18n/i18n";
 import { useTestId } from "../commands/card-scope";
+import type { ChangeRecordView } from "./change-record";
 import { FileChangeRow, hasTextDiff } from "./FileChangeRow";
 import { RevertControls } from "./RevertControls";
 
@@ -14,11 +14,11 @@ const DIFFS_OPENED_AT_ONCE = 5;
  * with its diff, then undo and restore. Says so when nothing was recorded, and when other commands ran at
  * the same time (their changes may be mixed in).
  */
-export function ChangesSection({ command, api }: { command: CommandView; api: DeskApi }) {
+export function ChangesSection({ command, api }: { command: ChangeRecordView; api: DeskApi }) {
   const t = useT();
   const tid = useTestId();
   const [open, setOpen] = useState(false);
-  const changes = command.details?.changes;
+  const changes = command.changes;
   if (!changes) return null;
   if (!changes.recorded) {
     return (

@@ -1,10 +1,10 @@
 import { type ReactNode, useState } from "react";
 import type { RestorePreview, RevertEntry } from "../../../../shared/changes";
-import type { CommandView } from "../../../../shared/commands";
 import type { DeskApi } from "../../../../shared/desk-api";
 import { useT } from "../../i18n/i18n";
 import { useAction } from "../../lib/use-action";
 import { useTestId } from "../commands/card-scope";
+import type { ChangeRecordView } from "./change-record";
 
 /** What the controls show: the two buttons, undo's question, or a restore's preview. */
 type Step = { kind: "idle" } | { kind: "confirm-undo" } | { kind: "preview"; preview: RestorePreview };
@@ -19,7 +19,7 @@ export function RevertControls({
   api,
   files,
 }: {
-  command: CommandView;
+  command: ChangeRecordView;
   api: DeskApi;
   files: number;
 }) {

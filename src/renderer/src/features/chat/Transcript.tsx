@@ -4,6 +4,7 @@ import type { SessionState } from "../../../../shared/host-state";
 import type { TranscriptItem } from "../../../../shared/transcript";
 import { useT } from "../../i18n/i18n";
 import { CommandCard } from "../commands/CommandCard";
+import { EditCard } from "../edits/EditCard";
 import { AssistantMessage, NoticeLine, ToolLine, UserMessage } from "./TranscriptItems";
 import { TurnError } from "./TurnError";
 
@@ -77,6 +78,11 @@ function Entry({ item, session, api }: { item: TranscriptItem; session: SessionS
       return <NoticeLine item={item} />;
     case "turn-error":
       return <TurnError item={item} />;
+    case "edit": {
+      const edit =
+        session.edits && Object.hasOwn(session.edits, item.id) ? session.edits[item.id] : undefined;
+      return edit ? <EditCard edit={edit} api={api} /> : null;
+    }
     case "command": {
       const command = Object.hasOwn(session.commands, item.id) ? session.commands[item.id] : undefined;
       return command ? (

@@ -8,6 +8,7 @@ import { useNow } from "../../lib/use-now";
 import { BackgroundState } from "../background/BackgroundState";
 import { StopButton } from "../background/StopButton";
 import { ChangesSection } from "../changes/ChangesSection";
+import type { ChangeRecordView } from "../changes/change-record";
 import { CardFrame } from "./CardFrame";
 import { CommandOutput } from "./CommandOutput";
 import { type CardPlace, CardPlaceContext, useTestId } from "./card-scope";
@@ -152,7 +153,7 @@ function BackgroundCard({ command, api }: { command: CommandView; api: DeskApi }
           <StopButton api={api} commandId={command.id} testId={tid("stop-button")} />
         </div>
       )}
-      <ChangesSection command={command} api={api} />
+      <ChangesSection command={changeRecordOf(command)} api={api} />
     </CardFrame>
   );
 }
@@ -243,7 +244,13 @@ function FinishedCard({ command, api }: { command: CommandView; api: DeskApi }) 
         </details>
       )}
       {full.dialog}
-      <ChangesSection command={command} api={api} />
+      <ChangesSection command={changeRecordOf(command)} api={api} />
     </CardFrame>
   );
+}
+
+/** What the changes section reads of a command's card. */
+function changeRecordOf(command: CommandView): ChangeRecordView {
+  const { id, reverts, changesDropped } = command;
+  return { id, changes: command.details?.changes, reverts, changesDropped };
 }

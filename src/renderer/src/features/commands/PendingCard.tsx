@@ -4,11 +4,11 @@ import type { DeskApi } from "../../../../shared/desk-api";
 import type { RuleDraft } from "../../../../shared/rules";
 import type { Messages } from "../../i18n/en";
 import { useT } from "../../i18n/i18n";
-import { reasonOf } from "../../lib/format";
 import { formatCap } from "../background/format-cap";
 import { CardFrame } from "./CardFrame";
 import { useTestId } from "./card-scope";
 import { AlwaysAllowForm, DenyForm, EditForm, type RuleChoice } from "./PendingForms";
+import { useDecision } from "./use-decision";
 
 type Mode = "idle" | "deny" | "edit" | "always";
 
@@ -32,8 +32,7 @@ export function PendingCard({ command, api }: { command: CommandView; api: DeskA
   const tid = useTestId();
   const card = useRef<HTMLElement>(null);
   const [mode, setMode] = useState<Mode>("idle");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, send } = useDecision(api, command.approvalId, t.command.decideFailed);
   const [reason, setReason] = useState("");
   const [draft, setDraft] = useState({ command: command.command, timeout: String(command.timeoutSeconds) });
   const [choice, setChoice] = useState<RuleChoice>({ pattern: -1, scope: "session" });
@@ -45,16 +44,6 @@ export function PendingCard({ command, api }: { command: CommandView; api: DeskA
   const problem =
     mode === "edit" ? editProblem(t, draft.command, draft.timeout, command.maxTimeoutSeconds) : null;
 
-  const send = (decision: ApprovalDecision, rule?: RuleDraft) => {
-    if (!approvalId || busy) return;
-    setBusy(true);
-    setError(null);
-    // On success the host moves the command on and this card is replaced; stay busy until then.
-    api.decide(rule ? { approvalId, decision, rule } : { approvalId, decision }).catch((e: unknown) => {
-      setError(t.command.decideFailed(reasonOf(e)));
-      setBusy(false);
-    });
-  };
   /** The person's choices beside the command itself: the network, the background. */
   const choices = (decision: Extract<ApprovalDecision, { kind: "approve" }>) => {
     if (offersNetwork && network) decision.network = true;

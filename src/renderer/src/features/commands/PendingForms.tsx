@@ -168,6 +168,38 @@ export function AlwaysAllowForm({
           </label>
         ))}
       </fieldset>
+      <RuleScopeAndConfirm
+        name={name}
+        scope={choice.scope}
+        onScope={(scope) => onChoice({ ...choice, scope })}
+        summary={t.command.ruleSummary(what, scope)}
+        onBack={onBack}
+        busy={busy}
+      />
+    </form>
+  );
+}
+
+/** The end of every "always allow" form: for this chat or the workspace, what the rule will do, confirm or go back. */
+export function RuleScopeAndConfirm({
+  name,
+  scope,
+  onScope,
+  summary,
+  onBack,
+  busy,
+}: {
+  name: string;
+  scope: RuleScope;
+  onScope: (scope: RuleScope) => void;
+  summary: string;
+  onBack: () => void;
+  busy: boolean;
+}) {
+  const t = useT();
+  const tid = useTestId();
+  return (
+    <>
       <fieldset>
         <legend>{t.command.ruleScope}</legend>
         {(["session", "workspace"] as const).map((value) => (
@@ -175,8 +207,8 @@ export function AlwaysAllowForm({
             <input
               type="radio"
               name={`${name}-scope`}
-              checked={choice.scope === value}
-              onChange={() => onChoice({ ...choice, scope: value })}
+              checked={scope === value}
+              onChange={() => onScope(value)}
               data-testid={tid(`rule-scope-${value}`)}
             />
             {value === "session" ? t.command.scopeSession : t.command.scopeWorkspace}
@@ -184,7 +216,7 @@ export function AlwaysAllowForm({
         ))}
       </fieldset>
       <p className="muted" data-testid={tid("rule-summary")}>
-        {t.command.ruleSummary(what, scope)}
+        {summary}
       </p>
       <div className="card-actions">
         <button type="submit" className="primary" disabled={busy} data-testid={tid("always-allow-confirm")}>
@@ -194,6 +226,6 @@ export function AlwaysAllowForm({
           {t.command.back}
         </button>
       </div>
-    </form>
+    </>
   );
 }

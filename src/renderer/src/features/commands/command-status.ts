@@ -1,4 +1,5 @@
 import type { CommandPhase, CommandView } from "../../../../shared/commands";
+import type { EditView } from "../../../../shared/edits";
 import type { SessionState } from "../../../../shared/host-state";
 
 /** What a card shows as its status (`data-status`): the phase, with a start failure counted as failed. */
@@ -37,4 +38,14 @@ export function pendingCommands(session: SessionState | null | undefined): Comma
     if (awaitsPerson(command) && !seen.has(command.id)) ordered.push(command);
   }
   return ordered;
+}
+
+/** The edits waiting for the person, in the order the agent asked for them. */
+export function pendingEdits(session: SessionState | null | undefined): EditView[] {
+  if (!session?.edits) return [];
+  return session.transcript.flatMap((item) => {
+    if (item.kind !== "edit" || !Object.hasOwn(session.edits, item.id)) return [];
+    const edit = session.edits[item.id] as EditView;
+    return edit.status === "pending" && edit.approvalId && !edit.decidedBy ? [edit] : [];
+  });
 }

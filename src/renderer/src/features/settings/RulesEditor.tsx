@@ -141,6 +141,8 @@ function RuleForm({
         >
           <option value="prefix">{t.settings.matches.prefix}</option>
           <option value="exact">{t.settings.matches.exact}</option>
+          <option value="file">{t.settings.matches.file}</option>
+          <option value="any-file">{t.settings.matches["any-file"]}</option>
         </select>
       </label>
       <label className="rule-pattern-field" htmlFor={`${id}-pattern`}>

@@ -1,0 +1,197 @@
+/**
+ * What differs between kinds of request at the gate: how each is named in the audit log, what its card
+ * shows, which decisions fit it and what a rule matches it by. A new kind adds a subject here and a body
+ * on the renderer's approval card; the gate's flow (rules, claim, audit, resolve) stays the same.
+ */
+import type { ApprovalDecision, CommandView } from "../../shared/commands";
+import type { EditDecision, EditShape, EditTool, EditView, ProposedDiff } from "../../shared/edits";
+import type { AuditEntry } from "../../shared/rules";
+import type { CommandRequest, ParsedCommandLine } from "../run-command";
+import { ruleOffer } from "./rule-patterns";
+
+/** What a rule matches a request by: a command's parsed line, or an edit's workspace-relative path. */
+export type RuleSubject =
+  | { kind: "command"; parsed: ParsedCommandLine }
+  | { kind: "file-edit"; path: string };
+
+/** A command waiting at the gate. */
+export interface CommandSubject {
+  kind: "command";
+  /** The tool call id. */
+  id: string;
+  /** The command as the agent asked for it. */
+  command: string;
+  /** Whether it runs sandboxed (the person may allow it the network). */
+  sandboxed: boolean;
+  /** What rules match. */
+  matchable: RuleSubject;
+  /** Never decided by a rule. */
+  protected: false;
+}
+
+/** A file edit waiting at the gate. */
+export interface EditSubject {
+  kind: "file-edit";
+  /** The tool call id. */
+  id: string;
+  /** Which tool. */
+  tool: EditTool;
+  /** The file, workspace-relative. */
+  path: string;
+  /** What rules match. */
+  matchable: RuleSubject;
+  /** A protected path (`.env*`, `.pi/`, CI and hook folders): always asks, whatever the rules. */
+  protected: boolean;
+}
+
+/** Anything that waits at the gate. */
+export type ApprovalSubject = CommandSubject | EditSubject;
+
+/** The decision type that answers a subject. */
+export type DecisionFor<S extends ApprovalSubject> = S extends CommandSubject
+  ? ApprovalDecision
+  : EditDecision;
+
+/** An edit the tools ask the gate about, with what its card shows. */
+export interface EditRequest {
+  /** The tool call id. */
+  toolCallId: string;
+  /** Which tool. */
+  tool: EditTool;
+  /** The file, workspace-relative with `/` separators. */
+  path: string;
+  /** What it does to the file. */
+  shape: EditShape;
+  /** The diff from the file on disk to the proposal. */
+  diff: ProposedDiff;
+  /** The proposed whole new content. */
+  proposed: string;
+  /** A protected path: always asks. */
+  protected: boolean;
+}
+
+/** What the gate shows on the cards while it decides: the session's projection of commands and edits. */
+export interface ApprovalCards {
+  /** The card of a command, if it has one yet. */
+  commands: ReadonlyMap<string, CommandView>;
+  /** Changes a command's card. */
+  updateCommand(id: string, patch: Partial<CommandView>): unknown;
+  /** Changes an edit's card. */
+  updateEdit(id: string, patch: Partial<EditView>): unknown;
+  /** The agent's words just before its tool call: why it wants the command or the edit. */
+  reasonFor(): string | undefined;
+}
+
+/** How a decision changes a card: it stops offering a decision, and says who decided and what they chose. */
+export function decidedCard(
+  subject: ApprovalSubject,
+  how: { by: "person" | "rule"; rule?: string; decision: ApprovalDecision | EditDecision },
+  view: CommandView | undefined,
+): Partial<CommandView> | Partial<EditView> {
+  const who = { decidedBy: how.by, approvalId: undefined, ...(how.rule ? { rule: how.rule } : {}) };
+  if (subject.kind === "file-edit") return { ...who, proposed: undefined };
+  const approve =
+    how.decision.kind === "approve"
+      ? (how.decision as Extract<ApprovalDecision, { kind: "approve" }>)
+      : undefined;
+  return {
+    ...who,
+    ...(approve?.network && view?.sandbox ? { sandbox: { ...view.sandbox, network: true } } : {}),
+    ...(approve?.background !== undefined ? { runInBackground: approve.background } : {}),
+  };
+}
+
+/** The gate's subject for a command. */
+export function commandSubject(request: CommandRequest): CommandSubject {
+  return {
+    kind: "command",
+    id: request.toolCallId,
+    command: request.command,
+    sandboxed: request.sandbox.enabled,
+    matchable: { kind: "command", parsed: request.parsed },
+    protected: false,
+  };
+}
+
+/** The gate's subject for a file edit. */
+export function editSubject(request: EditRequest): EditSubject {
+  return {
+    kind: "file-edit",
+    id: request.toolCallId,
+    tool: request.tool,
+    path: request.path,
+    matchable: { kind: "file-edit", path: request.path },
+    protected: request.protected,
+  };
+}
+
+/** What a command's card shows while it waits: the command, its limits, its parts and risks, the offer. */
+export function commandCard(request: CommandRequest, why: string | undefined): Partial<CommandView> {
+  const offer = ruleOffer(request.parsed);
+  return {
+    command: request.command,
+    timeoutSeconds: request.timeoutSeconds,
+    sandbox: request.sandbox,
+    runInBackground: request.background,
+    backgroundCapSeconds: request.backgroundCapSeconds,
+    parts: request.parsed.commands.map(({ name, text, start, end }) => ({ name, text, start, end })),
+    risks: request.parsed.risks.map(({ kind, text, start, end, note }) => ({ kind, text, start, end, note })),
+    ...(offer ? { ruleOffer: offer } : {}),
+    ...(why ? { why } : {}),
+  };
+}
+
+/** What an edit's card shows while it waits. */
+export function editCard(request: EditRequest, why: string | undefined): Partial<EditView> {
+  return {
+    path: request.path,
+    shape: request.shape,
+    diff: request.diff,
+    proposed: request.proposed,
+    ...(request.protected ? {} : { ruleOffer: { path: request.path } }),
+    ...(why ? { why } : {}),
+  };
+}
+
+/** How a subject is named on every audit line about it. */
+export function auditSubject(subject: ApprovalSubject): Partial<AuditEntry> {
+  return subject.kind === "command"
+    ? { command: subject.command }
+    : { kind: "file-edit", tool: subject.tool, path: subject.path };
+}
+
+/** What a person's decision adds to its audit line: the command as approved, the reason, whether edited. */
+export function decisionAudit(
+  subject: ApprovalSubject,
+  decision: ApprovalDecision | EditDecision,
+): Partial<AuditEntry> {
+  const reason = decision.kind === "deny" && decision.reason ? { reason: decision.reason } : {};
+  if (subject.kind === "file-edit") {
+    const changed = decision.kind === "approve" && "content" in decision && decision.content !== undefined;
+    return { ...reason, ...(changed ? { edited: true } : {}) };
+  }
+  const approve =
+    decision.kind === "approve" ? (decision as Extract<ApprovalDecision, { kind: "approve" }>) : undefined;
+  return {
+    command: approve?.command ?? subject.command,
+    ...reason,
+    ...(approve && (approve.command || approve.timeoutSeconds) ? { edited: true } : {}),
+  };
+}
+
+/** Refuses a decision that carries what only another kind of request takes (a command for an edit, content for a command). */
+export function checkDecisionFits(subject: ApprovalSubject, decision: ApprovalDecision | EditDecision): void {
+  if (decision.kind !== "approve") return;
+  const fields = Object.keys(decision).filter((key) => key !== "kind");
+  const allowed =
+    subject.kind === "command" ? ["command", "timeoutSeconds", "network", "background"] : ["content"];
+  const foreign = fields.filter((key) => !allowed.includes(key));
+  if (foreign.length > 0) {
+    const what = subject.kind === "command" ? "a command" : "a file edit";
+    throw new Error(
+      `This approval is for ${what}; it cannot take ${foreign.join(", ")}. Approve it with ${
+        allowed.map((key) => `"${key}"`).join(", ") || "no changes"
+      } only, or refresh the page.`,
+    );
+  }
+}

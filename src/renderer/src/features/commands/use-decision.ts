@@ -1,0 +1,30 @@
+import { useState } from "react";
+import type { ApprovalDecision } from "../../../../shared/commands";
+import type { DeskApi } from "../../../../shared/desk-api";
+import type { EditDecision } from "../../../../shared/edits";
+import type { RuleDraft } from "../../../../shared/rules";
+import { reasonOf } from "../../lib/format";
+
+/**
+ * What every approval card shares, whatever it asks about (a command, a file edit): one decision in flight
+ * at a time, busy until the host moves the request on (the card is then replaced), and the host's refusal
+ * shown on the card in `error`.
+ */
+export function useDecision(
+  api: DeskApi,
+  approvalId: string | undefined,
+  failed: (reason: string) => string,
+) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const send = (decision: ApprovalDecision | EditDecision, rule?: RuleDraft) => {
+    if (!approvalId || busy) return;
+    setBusy(true);
+    setError(null);
+    api.decide(rule ? { approvalId, decision, rule } : { approvalId, decision }).catch((e: unknown) => {
+      setError(failed(reasonOf(e)));
+      setBusy(false);
+    });
+  };
+  return { busy, error, send };
+}

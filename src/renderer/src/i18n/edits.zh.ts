@@ -1,0 +1,45 @@
+import type { editsEn } from "./edits.en";
+
+/** 文件编辑的中文文案：卡片、差异、由你修改的内容。 */
+export const editsZh: typeof editsEn = {
+  cardLabel: (path) => `编辑 ${path}`,
+  status: {
+    pending: "等待批准",
+    applied: "已写入",
+    denied: "已拒绝",
+    failed: "未写入",
+    cancelled: "已取消",
+  },
+  tool: { edit: "edit", write: "write" },
+  shape: {
+    "new-file": "新文件",
+    change: (lines) => `修改 ${lines.toLocaleString()} 行`,
+    replace: "替换整个文件",
+  },
+  counts: (added, removed) => `+${added.toLocaleString()} -${removed.toLocaleString()}`,
+  preparing: "正在读取文件并准备差异…",
+  approve: "批准",
+  approveHint: "写入此修改（Enter）",
+  deny: "拒绝",
+  denyHint: "不写入，并告诉智能体原因（Esc）",
+  change: "修改",
+  changeHint: "写入前先修改建议的内容",
+  changeLabel: (path) => `${path} 的完整新内容`,
+  changeApply: "写入我的版本",
+  changeBack: "回到建议",
+  changeEmpty: "你的版本与建议相同：批准即按原样写入。",
+  alwaysAllow: "总是允许…",
+  allowThisFile: (path) => `对 ${path} 的编辑`,
+  allowAllEdits: "此工作区中的所有编辑",
+  ruleSummary: (what, scope) =>
+    `${what}将不再询问即写入，每次仍显示差异并可撤销：${scope}。受保护的文件（.env*、.pi/、.github/workflows/、.husky/）总是询问。`,
+  allowedBy: (rule) => `未询问即写入：${rule}`,
+  changedByPerson: "已按你的修改写入。",
+  showAll: (lines) => `显示全部 ${lines.toLocaleString()} 行`,
+  showLess: "收起",
+  diffCut: "差异超过主机发送的长度，只显示开头。“修改”可查看完整内容。",
+  noChange: "文件内容没有变化。",
+  preview: "预览：若此命令按原样运行，文件将变为",
+  decideFailed: (reason) => `无法发送你的决定：${reason}`,
+  why: "原因",
+};
