@@ -109,7 +109,8 @@ export class CommandGate {
       decidedBy: "person",
       approvalId: undefined,
       ...(decision.kind === "approve" && decision.network && command?.sandbox
-        ? { sandbox: { ...command.sandbox, network: true } }
+        ? // The network a person allows one command is the sandbox's full one: the host's, local services too.
+          { sandbox: { ...command.sandbox, network: true, localServices: command.sandbox.enabled } }
         : {}),
       ...(decision.kind === "approve" && decision.background !== undefined
         ? { runInBackground: decision.background }
