@@ -119,6 +119,15 @@ export function hiddenSocketRules(
     .map((path) => ({ path, access: "hidden", directory: false }));
 }
 
+/**
+ * Whether bwrap failed because one of the sockets it was to cover is gone: the mount point it then has to make
+ * lies on the read-only root ("Can't create file at …"). The command did not run, so it may simply be started
+ * again with a fresh look at the sockets.
+ */
+export function socketVanished(failure: string, sockets: readonly string[]): boolean {
+  return sockets.some((path) => failure.includes(`Can't create file at ${path}: `));
+}
+
 function realOrSame(path: string): string {
   try {
     return realpathSync(path);

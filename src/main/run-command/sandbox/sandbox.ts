@@ -11,7 +11,7 @@ import {
   INSTALL_BUBBLEWRAP,
   readBubblewrapStatus,
 } from "./bubblewrap";
-import { hiddenSocketRules, hostSocketPaths } from "./host-sockets";
+import { hiddenSocketRules, hostSocketPaths, socketVanished } from "./host-sockets";
 import { orderRules, type PathAccess, type PathRule, type SandboxPlan } from "./sandbox-plan";
 import {
   explainSeatbeltFailure,
@@ -45,6 +45,8 @@ export interface SandboxSetup {
   platform?: NodeJS.Platform;
   /** Unix sockets outside the workspace that commands may still connect to (the network proxy's): see host-sockets.ts. */
   reachableSockets?: readonly string[];
+  /** Lists the host's bound Unix sockets (default: the kernel's tables); tests make one vanish with it. */
+  hostSockets?: () => readonly string[];
   /** Where the ALWAYS_HIDDEN paths are looked for (default "/"); tests point it at a folder of stand-ins. */
   systemRoot?: string;
 }
@@ -136,8 +138,8 @@ export function createSandbox(setup: SandboxSetup = {}): CommandSandbox {
       const program = launcher() as string;
       let scratch: string | undefined;
       try {
-        let prefix: string[];
         let tmp: string;
+        let prepare: () => { prefix: string[]; sockets: readonly string[] };
         try {
           scratch = mkdtempSync(join(tmpdir(), "pi-desk-tmp-"));
           tmp = realpathSync(scratch);
@@ -146,32 +148,43 @@ export function createSandbox(setup: SandboxSetup = {}): CommandSandbox {
             mkdirSync(commandHome, { recursive: true, mode: 0o700 });
           // Made now if missing, so it can be shown: the model is told to read full-output files from there.
           if (run.outputDir) mkdirSync(run.outputDir, { recursive: true, mode: 0o700 });
-          // Read per command: the sockets bound now. Seatbelt keeps every socket out while the network is off.
-          const sockets = kind === "bubblewrap" ? hostSocketPaths() : [];
-          const rules = {
-            workspace: run.cwd,
-            scratch,
-            commandHome,
-            outputDir: run.outputDir,
-            network,
-            sockets,
+          const folders = { workspace: run.cwd, scratch, commandHome, outputDir: run.outputDir, network };
+          prepare = () => {
+            // Read per command: the sockets bound now. Seatbelt keeps every socket out while the network is off.
+            const sockets = kind === "bubblewrap" ? (setup.hostSockets ?? hostSocketPaths)() : [];
+            const plan = planFor(setup, { ...folders, sockets });
+            const prefix = kind === "bubblewrap" ? bubblewrapArgs(plan) : seatbeltArgs(seatbeltProfile(plan));
+            return { prefix, sockets };
           };
-          const plan = planFor(setup, rules);
-          prefix = kind === "bubblewrap" ? bubblewrapArgs(plan) : seatbeltArgs(seatbeltProfile(plan));
         } catch (error) {
-          const why = errorMessage(error);
-          return { failure: `The sandbox could not be set up, so the command did not run: ${why}` };
+          return setupFailure(error);
         }
         // The command's temp files go to a folder of its own that is on disk (not in memory like the tmpfs
         // over /tmp) and goes away with the run.
         const env = { ...run.env, TMPDIR: tmp };
-        const argv = [program, ...prefix, ...run.argv];
-        return judge(kind, await runProcess({ ...run, argv, env, statusPipe: true }));
+        for (let attempt = 1; ; attempt++) {
+          let prepared: ReturnType<typeof prepare>;
+          try {
+            prepared = prepare();
+          } catch (error) {
+            return setupFailure(error);
+          }
+          const argv = [program, ...prepared.prefix, ...run.argv];
+          const ended = judge(kind, await runProcess({ ...run, argv, env, statusPipe: true }));
+          // Nothing ran when a socket went away between the look at the kernel's table and bwrap's start (a
+          // daemon restarting): look again.
+          if (attempt < 3 && "failure" in ended && socketVanished(ended.failure, prepared.sockets)) continue;
+          return ended;
+        }
       } finally {
         if (scratch) rmSync(scratch, { recursive: true, force: true, maxRetries: 2 });
       }
     },
   };
+}
+
+function setupFailure(error: unknown): SandboxedOutcome {
+  return { failure: `The sandbox could not be set up, so the command did not run: ${errorMessage(error)}` };
 }
 
 /** Tells the command's own ending from the sandbox's failure to start it (see bubblewrap.ts and seatbelt.ts). */

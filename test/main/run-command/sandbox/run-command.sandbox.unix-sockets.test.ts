@@ -152,7 +152,42 @@ describe.runIf(onLinux)("run_command in the sandbox: Unix sockets", () => {
     expect(server.received()).toBe("hello-from-sandbox");
     expect(existsSync(server.name)).toBe(true);
   });
+  it("looks again when a socket it was to cover went away before bubblewrap started", async () => {
+    const workspace = makeWorkspace();
+    const gone = join(makeOutsideDir("gone"), "restarted.sock");
+    let looks = 0;
+    const sandbox = createSandbox({ hostSockets: () => (looks++ === 0 ? [gone] : []) });
+    const ran = await sandbox.run(plainRun(workspace, "echo ran"), false);
+    expect("outcome" in ran && ran.outcome.output.text).toBe("ran");
+    expect(looks).toBe(2);
+  });
+
+  it("gives up after three looks, having run nothing, and says to run it again", async () => {
+    const workspace = makeWorkspace();
+    const gone = join(makeOutsideDir("gone"), "flapping.sock");
+    let looks = 0;
+    const sandbox = createSandbox({
+      hostSockets: () => {
+        looks++;
+        return [gone];
+      },
+    });
+    const ran = await sandbox.run(plainRun(workspace, "touch ran"), false);
+    expect(looks).toBe(3);
+    expect("failure" in ran && ran.failure).toMatch(/went away while it was set up.*run the command again/);
+    expect(existsSync(join(workspace, "ran"))).toBe(false);
+  });
 });
 
 const SERVER_PRINTING =
   'const [p]=process.argv.slice(1);require("net").createServer((c)=>c.on("data",(d)=>console.log("got "+d))).listen(p,()=>console.log("listening"))';
+
+/** A run of `script` in /bin/sh, as run_command would give it to the sandbox. */
+function plainRun(workspace: string, script: string) {
+  return {
+    argv: ["/bin/sh", "-c", script],
+    cwd: workspace,
+    env: { PATH: "/usr/bin:/bin", HOME: join(workspace, ".home"), LANG: "C.UTF-8" },
+    timeoutMs: 20_000,
+  };
+}
