@@ -21,6 +21,19 @@ export type CommandStatus =
   /** Still running when the tool returned: it went on in the background (see `CommandView.background`). */
   | "background";
 
+/** How a command runs, as its card says. */
+export interface CommandSandboxView {
+  /** Whether it runs in the sandbox. */
+  enabled: boolean;
+  /** Whether it may use the network. */
+  network: boolean;
+  /**
+   * Whether it can reach this machine's own services too (servers on localhost ports, abstract sockets such as
+   * X11's): the sandbox's full network is the host's. Sockets bound to a path stay hidden either way.
+   */
+  localServices?: boolean;
+}
+
 /** The person's answer to a pending command. */
 export type ApprovalDecision =
   | {
@@ -216,7 +229,7 @@ export interface CommandView {
   /** The rule that decided, as the person would read it. */
   rule?: string;
   /** Whether it runs sandboxed, and with the network. */
-  sandbox?: { enabled: boolean; network: boolean };
+  sandbox?: CommandSandboxView;
   /** Whether it is to run in the background: asked by the agent, switched by the person while pending. */
   runInBackground?: boolean;
   /** How long it may run in the background, in seconds (the host's cap), for the card to say. */

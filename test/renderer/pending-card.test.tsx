@@ -172,12 +172,25 @@ describe("a pending command card", () => {
   it("lets one command use the network when the sandbox keeps commands off it", () => {
     const { api, inCard } = renderCard({ sandbox: { enabled: true, network: false } });
     expect(inCard.getByTestId("command-sandbox").textContent).toBe("on, no network");
+    expect(inCard.queryByTestId("network-local-services")).toBeNull();
     fireEvent.click(inCard.getByTestId("allow-network"));
+    // Ticked, the box says what the network includes: this machine's own services.
+    expect(inCard.getByTestId("network-local-services").textContent).toMatch(/this machine's own services/);
     fireEvent.click(inCard.getByTestId("approve-button"));
     expect(api.decide).toHaveBeenCalledWith({
       approvalId: "approval-1",
       decision: { kind: "approve", network: true },
     });
+  });
+
+  it("says when the host's network lets a command reach this machine's own services", () => {
+    const { inCard } = renderCard({ sandbox: { enabled: true, network: true, localServices: true } });
+    expect(inCard.getByTestId("command-sandbox").textContent).toBe(
+      "on, with network It can reach this machine's own services too: servers on localhost ports, X11 and other abstract sockets.",
+    );
+    cleanup();
+    const quiet = renderCard({ sandbox: { enabled: true, network: true } }).inCard;
+    expect(quiet.queryByTestId("sandbox-local-services")).toBeNull();
   });
 
   it("offers no network choice where commands have the network already, or no sandbox", () => {

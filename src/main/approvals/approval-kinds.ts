@@ -96,7 +96,10 @@ export function decidedCard(
       : undefined;
   return {
     ...who,
-    ...(approve?.network && view?.sandbox ? { sandbox: { ...view.sandbox, network: true } } : {}),
+    // The network a person allows one command is the sandbox's full one: the host's, local services too.
+    ...(approve?.network && view?.sandbox
+      ? { sandbox: { ...view.sandbox, network: true, localServices: view.sandbox.enabled } }
+      : {}),
     ...(approve?.background !== undefined ? { runInBackground: approve.background } : {}),
   };
 }

@@ -2,7 +2,12 @@ import { randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { defineTool } from "@earendil-works/pi-coding-agent";
-import type { ApprovalDecision, RunCommandDetails, RunCommandProgress } from "../../shared/commands";
+import type {
+  ApprovalDecision,
+  CommandSandboxView,
+  RunCommandDetails,
+  RunCommandProgress,
+} from "../../shared/commands";
 import type { BackgroundCommands } from "./background/background-commands";
 import { DEFAULT_BACKGROUND_CAP_SECONDS } from "./background/background-commands";
 import { DEFAULT_READINESS_MS, runWithHandover } from "./background/handover-run";
@@ -93,7 +98,7 @@ export interface CommandRequest {
   /** The command as the shell parser reads it: every command it would run, and the risky constructs. */
   parsed: ParsedCommandLine;
   /** Whether it will run sandboxed, and with the network (the person may still allow the network for it). */
-  sandbox: { enabled: boolean; network: boolean };
+  sandbox: CommandSandboxView;
   /** Whether it is to run in the background (the person may switch it before approving). */
   background: boolean;
   /** How long a background command may run, in seconds: what the card says of it. */
@@ -194,7 +199,7 @@ export function createRunCommandTool(options: RunCommandOptions) {
           ...(asked !== undefined ? { requestedTimeoutSeconds: asked } : {}),
           maxTimeoutSeconds: limits.maxSeconds,
           parsed: checked.parsed,
-          sandbox: { enabled: sandboxOn, network },
+          sandbox: { enabled: sandboxOn, network, ...(sandboxOn && network ? { localServices: true } : {}) },
           background,
           backgroundCapSeconds: backgroundCap(),
         };

@@ -153,6 +153,20 @@ describe("the session host: approvals", () => {
     });
   });
 
+  it.runIf(process.platform === "linux")(
+    "says on the card that a network the person allows is the host's, this machine's services included",
+    async () => {
+      const { host } = await startHost([[runCommand("c1", "true")], [{ type: "text", text: "Ran." }]]);
+      await host.handlers.setSandbox({ enabled: true, network: false });
+      await host.handlers.prompt({ text: "go" });
+      const approvalId = await pendingApproval(host, "c1");
+      expect(commandOf(host, "c1")?.sandbox).toEqual({ enabled: true, network: false });
+      await host.handlers.decide({ approvalId, decision: { kind: "approve", network: true } });
+      await assistantSaid(host, "Ran.");
+      expect(commandOf(host, "c1")?.sandbox).toEqual({ enabled: true, network: true, localServices: true });
+    },
+  );
+
   it("keeps the conversation in a Pi session file that a new host can reopen", async () => {
     const { host } = await startHost([[{ type: "text", text: "Remember me." }]]);
     await host.handlers.prompt({ text: "hello" });

@@ -101,6 +101,9 @@ export function explainBubblewrapFailure(printed: string, exitCode: number | nul
     "Check that bubblewrap works (bwrap --ro-bind / / true), or turn the sandbox off for this workspace in settings.";
   if (/unknown option/i.test(said)) {
     fix = `This bubblewrap is too old: version 0.5 or later is needed. ${INSTALL_BUBBLEWRAP}`;
+  } else if (/Can't create file at/.test(said)) {
+    fix =
+      "A file or Unix socket the sandbox covers went away while it was set up (a service restarting): run the command again.";
   } else if (/namespace|uid.map|no permissions to creat|RTM_NEWADDR|operation not permitted/i.test(said)) {
     fix =
       "Unprivileged user namespaces look disabled or restricted on this system: enable them " +

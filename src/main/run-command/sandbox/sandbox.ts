@@ -11,6 +11,7 @@ import {
   INSTALL_BUBBLEWRAP,
   readBubblewrapStatus,
 } from "./bubblewrap";
+import { hiddenSocketRules, hostSocketPaths, socketVanished } from "./host-sockets";
 import { orderRules, type PathAccess, type PathRule, type SandboxPlan } from "./sandbox-plan";
 import {
   explainSeatbeltFailure,
@@ -42,6 +43,12 @@ export interface SandboxSetup {
   searchPath?: string;
   /** The platform to sandbox for (default: process.platform); tests use it to see the other platforms' refusals. */
   platform?: NodeJS.Platform;
+  /** Unix sockets outside the workspace that commands may still connect to (the network proxy's): see host-sockets.ts. */
+  reachableSockets?: readonly string[];
+  /** Lists the host's bound Unix sockets (default: the kernel's tables); tests make one vanish with it. */
+  hostSockets?: () => readonly string[];
+  /** Where the ALWAYS_HIDDEN paths are looked for (default "/"); tests point it at a folder of stand-ins. */
+  systemRoot?: string;
 }
 
 /** How a sandboxed run ended: the command's outcome, or why the sandbox could not start (nothing ran then). */
@@ -70,9 +77,11 @@ export interface SandboxCheck {
 /**
  * Hidden on every system, besides the person's home and the host's temp folder: sockets of daemons that would
  * run anything outside the sandbox (the user's and the system's systemd, D-Bus, container engines), and the
- * per-user runtime folders with ssh and gpg agents. Paths that do not exist are skipped.
+ * per-user runtime folders with ssh and gpg agents. Paths that do not exist are skipped. A second layer: every
+ * socket the host has bound is hidden anyway (host-sockets.ts), but that list is read from the kernel, and these
+ * stay hidden when it misses one (a daemon that binds its socket after the command started).
  */
-const ALWAYS_HIDDEN = [
+export const ALWAYS_HIDDEN: readonly string[] = [
   "/run/user",
   "/run/systemd/private",
   "/run/dbus/system_bus_socket",
@@ -129,8 +138,8 @@ export function createSandbox(setup: SandboxSetup = {}): CommandSandbox {
       const program = launcher() as string;
       let scratch: string | undefined;
       try {
-        let prefix: string[];
         let tmp: string;
+        let prepare: () => { prefix: string[]; sockets: readonly string[] };
         try {
           scratch = mkdtempSync(join(tmpdir(), "pi-desk-tmp-"));
           tmp = realpathSync(scratch);
@@ -139,23 +148,43 @@ export function createSandbox(setup: SandboxSetup = {}): CommandSandbox {
             mkdirSync(commandHome, { recursive: true, mode: 0o700 });
           // Made now if missing, so it can be shown: the model is told to read full-output files from there.
           if (run.outputDir) mkdirSync(run.outputDir, { recursive: true, mode: 0o700 });
-          const rules = { workspace: run.cwd, scratch, commandHome, outputDir: run.outputDir, network };
-          const plan = planFor(setup, rules);
-          prefix = kind === "bubblewrap" ? bubblewrapArgs(plan) : seatbeltArgs(seatbeltProfile(plan));
+          const folders = { workspace: run.cwd, scratch, commandHome, outputDir: run.outputDir, network };
+          prepare = () => {
+            // Read per command: the sockets bound now. Seatbelt keeps every socket out while the network is off.
+            const sockets = kind === "bubblewrap" ? (setup.hostSockets ?? hostSocketPaths)() : [];
+            const plan = planFor(setup, { ...folders, sockets });
+            const prefix = kind === "bubblewrap" ? bubblewrapArgs(plan) : seatbeltArgs(seatbeltProfile(plan));
+            return { prefix, sockets };
+          };
         } catch (error) {
-          const why = errorMessage(error);
-          return { failure: `The sandbox could not be set up, so the command did not run: ${why}` };
+          return setupFailure(error);
         }
         // The command's temp files go to a folder of its own that is on disk (not in memory like the tmpfs
         // over /tmp) and goes away with the run.
         const env = { ...run.env, TMPDIR: tmp };
-        const argv = [program, ...prefix, ...run.argv];
-        return judge(kind, await runProcess({ ...run, argv, env, statusPipe: true }));
+        for (let attempt = 1; ; attempt++) {
+          let prepared: ReturnType<typeof prepare>;
+          try {
+            prepared = prepare();
+          } catch (error) {
+            return setupFailure(error);
+          }
+          const argv = [program, ...prepared.prefix, ...run.argv];
+          const ended = judge(kind, await runProcess({ ...run, argv, env, statusPipe: true }));
+          // Nothing ran when a socket went away between the look at the kernel's table and bwrap's start (a
+          // daemon restarting): look again.
+          if (attempt < 3 && "failure" in ended && socketVanished(ended.failure, prepared.sockets)) continue;
+          return ended;
+        }
       } finally {
         if (scratch) rmSync(scratch, { recursive: true, force: true, maxRetries: 2 });
       }
     },
   };
+}
+
+function setupFailure(error: unknown): SandboxedOutcome {
+  return { failure: `The sandbox could not be set up, so the command did not run: ${errorMessage(error)}` };
 }
 
 /** Tells the command's own ending from the sandbox's failure to start it (see bubblewrap.ts and seatbelt.ts). */
@@ -202,7 +231,14 @@ const GIT_EXECUTABLE_STATE = ["hooks", "config"] as const;
 /** The folders one command may write, and what it must not see, as a plan for the backends. */
 function planFor(
   setup: SandboxSetup,
-  run: { workspace: string; scratch: string; commandHome?: string; outputDir?: string; network: boolean },
+  run: {
+    workspace: string;
+    scratch: string;
+    commandHome?: string;
+    outputDir?: string;
+    network: boolean;
+    sockets: readonly string[];
+  },
 ): SandboxPlan {
   const rules: PathRule[] = [];
   const add = (path: string | undefined, access: PathAccess) => {
@@ -221,8 +257,12 @@ function planFor(
   add(setup.homeDir ?? homedir(), "hidden");
   // The host's temp folder holds other commands' homes and full outputs when it is not /tmp.
   add(tmpdir(), "hidden");
-  for (const path of [...ALWAYS_HIDDEN, ...(setup.hiddenPaths ?? [])]) add(path, "hidden");
+  const systemRoot = setup.systemRoot ?? "/";
+  for (const path of ALWAYS_HIDDEN) add(join(systemRoot, path), "hidden");
+  for (const path of setup.hiddenPaths ?? []) add(path, "hidden");
   for (const path of setup.readOnlyPaths ?? []) add(path, "read-only");
+  // Last, so it sees every folder the command may write: sockets there are its own (a dev server's).
+  rules.push(...hiddenSocketRules(run.sockets, rules, setup.reachableSockets));
   const workspace = resolveRule(run.workspace, "read-write")?.path ?? run.workspace;
   return { workspace, rules: orderRules(rules), network: run.network };
 }

@@ -160,6 +160,8 @@ export const en = {
     sandboxOnNetwork: "on, with network",
     sandboxOff: "off",
     allowNetwork: "Let this command use the network",
+    localServices:
+      "It can reach this machine's own services too: servers on localhost ports, X11 and other abstract sockets.",
     seconds: (s: number) => `${s} s`,
     why: "Why",
     parts: "Commands in this line",

@@ -151,6 +151,7 @@ export const zh: Messages = {
     sandboxOnNetwork: "开启，可访问网络",
     sandboxOff: "关闭",
     allowNetwork: "允许此命令访问网络",
+    localServices: "它也能访问本机自身的服务：localhost 端口上的服务器、X11 等抽象套接字。",
     seconds: (s: number) => `${s} 秒`,
     why: "原因",
     parts: "此行包含的命令",

@@ -75,7 +75,8 @@ describe.runIf(onLinux)("run_command in the sandbox: network", () => {
       { workspaceRoot: makeWorkspace(), sandbox: { enabled: true, network: true }, approve },
       { command: connect() },
     );
-    expect(requests[0]?.sandbox).toEqual({ enabled: true, network: true });
+    // That network is the host's own: the card says this machine's services are reachable too.
+    expect(requests[0]?.sandbox).toEqual({ enabled: true, network: true, localServices: true });
     expect(text).toBe("hello from the host");
   });
 

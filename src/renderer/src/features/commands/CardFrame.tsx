@@ -76,6 +76,12 @@ export function CardFrame({
                 : command.sandbox.network
                   ? t.command.sandboxOnNetwork
                   : t.command.sandboxOn}
+              {command.sandbox.localServices && (
+                <span className="muted" data-testid={tid("sandbox-local-services")}>
+                  {" "}
+                  {t.command.localServices}
+                </span>
+              )}
             </dd>
           </div>
         )}

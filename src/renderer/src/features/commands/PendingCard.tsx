@@ -134,6 +134,12 @@ export function PendingCard({ command, api }: { command: CommandView; api: DeskA
           {t.command.allowNetwork}
         </label>
       )}
+      {/* The network this box allows is the host's: say so while it is ticked, before the person approves. */}
+      {offersNetwork && network && (mode === "idle" || mode === "edit") && (
+        <p className="muted choice-note" data-testid={tid("network-local-services")}>
+          {t.command.localServices}
+        </p>
+      )}
       {(mode === "idle" || mode === "edit") && (
         <>
           <label className="choice">
