@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -8,12 +9,20 @@ import { findElectronBinary } from "../support/electron-binary";
 
 const binary = findElectronBinary();
 
-/** Starts the built app on a workspace and waits until its window shows it. */
+/**
+ * Starts the built app on a workspace and waits until its window shows it. Each launch gets a config folder
+ * of its own (userData, where the single-instance lock and the window's bounds live) unless given one, so a
+ * Pi Desk the developer has open never takes the test's launch over.
+ */
 async function launchOn(workspace: string, env: Record<string, string> = {}) {
   const app = await electron.launch({
     executablePath: binary.path ?? undefined,
     args: ["out/main/index.js", "--workspace", workspace],
-    env: { ...(process.env as Record<string, string>), ...env },
+    env: {
+      ...(process.env as Record<string, string>),
+      XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), "pi-desk-electron-config-")),
+      ...env,
+    },
   });
   const window = await app.firstWindow();
   await expect(window.getByTestId("workspace-name")).toHaveText(basename(workspace));
@@ -69,6 +78,24 @@ test("quitting ends a running command's process tree before the app exits", asyn
   await send(window, "Wait a while");
   await (await expectPending(window, "call-long")).getByTestId("approve-button").click();
   await expect(card(window, "call-long")).toHaveAttribute("data-status", "running");
+  // Electron's message box cannot be clicked from here: it is answered in the main process instead,
+  // first "Cancel" (the command runs on), then "Quit".
+  const answerQuit = (response: number) =>
+    app.evaluate(({ dialog }, answer) => {
+      const asked: string[] = [];
+      (globalThis as { asked?: string[] }).asked = asked;
+      dialog.showMessageBox = (async (...args: unknown[]) => {
+        asked.push((args.at(-1) as { message: string }).message);
+        return { response: answer, checkboxChecked: false };
+      }) as typeof dialog.showMessageBox;
+    }, response);
+  await answerQuit(1);
+  await app.evaluate(({ app }) => app.quit());
+  await expect
+    .poll(() => app.evaluate(() => (globalThis as { asked?: string[] }).asked))
+    .toEqual(["Quit and stop 1 running command (sleep 327.5)?"]);
+  await expect(card(window, "call-long")).toHaveAttribute("data-status", "running");
+  await answerQuit(0);
   await app.close();
   expect(processesMatching("sleep 327.5").filter((line) => line.endsWith(" sleep 327.5"))).toEqual([]);
 });
@@ -98,4 +125,56 @@ test("a command's changes show on its card, and undo puts them back", async () =
   await expect(edited.getByTestId("undo-result")).toHaveAttribute("data-state", "done");
   expect(readFileSync(join(workspace, "a.txt"), "utf8")).toBe("old\n");
   await app.close();
+});
+
+test("a second launch hands over to the first: the window comes forward and opens the folder it names", async () => {
+  test.skip(binary.path === null, binary.path === null ? `Electron: ${binary.reason}` : "");
+  const config = mkdtempSync(join(tmpdir(), "pi-desk-electron-config-"));
+  const { app, window } = await launchOn(mkdtempSync(join(tmpdir(), "pi-desk-electron-")), {
+    XDG_CONFIG_HOME: config,
+  });
+  const other = mkdtempSync(join(tmpdir(), "pi-desk-electron-other-"));
+  const second = spawn(binary.path as string, ["out/main/index.js", "--workspace", other], {
+    env: { ...process.env, XDG_CONFIG_HOME: config },
+    stdio: "ignore",
+  });
+  // The second one leaves at once, handing its command line over.
+  const code = await new Promise((resolve) => second.once("exit", resolve));
+  expect(code).toBe(0);
+  await expect(window.getByTestId("workspace-name")).toHaveText(basename(other));
+  await app.close();
+});
+
+test("the window opens where it was left, and the menu has Pi Desk's items", async () => {
+  test.skip(binary.path === null, binary.path === null ? `Electron: ${binary.reason}` : "");
+  const config = mkdtempSync(join(tmpdir(), "pi-desk-electron-config-"));
+  const workspace = mkdtempSync(join(tmpdir(), "pi-desk-electron-"));
+  const first = await launchOn(workspace, { XDG_CONFIG_HOME: config });
+  const placed = { x: 40, y: 60, width: 900, height: 640 };
+  await first.app.evaluate(
+    ({ BrowserWindow }, bounds) => BrowserWindow.getAllWindows()[0]?.setBounds(bounds),
+    placed,
+  );
+  const labels = await first.app.evaluate(({ Menu }) =>
+    Menu.getApplicationMenu()?.items.map((item) => item.label),
+  );
+  expect(labels).toEqual(expect.arrayContaining(["File", "Edit", "View", "Window", "Help"]));
+  // Settings from the menu shows the Settings view.
+  await first.app.evaluate(({ Menu, BrowserWindow }) => {
+    const find = (items: Electron.MenuItem[]): Electron.MenuItem | undefined =>
+      items
+        .map((item) => (/^Settings/.test(item.label) ? item : find(item.submenu?.items ?? [])))
+        .find(Boolean);
+    const settings = find(Menu.getApplicationMenu()?.items ?? []);
+    settings?.click(undefined, BrowserWindow.getAllWindows()[0], undefined as never);
+  });
+  await expect(first.window.getByTestId("settings-view")).toBeVisible();
+  await first.app.close();
+
+  const again = await launchOn(workspace, { XDG_CONFIG_HOME: config });
+  const bounds = await again.app.evaluate(({ BrowserWindow }) =>
+    BrowserWindow.getAllWindows()[0]?.getBounds(),
+  );
+  expect(bounds).toEqual(placed);
+  await again.app.close();
 });

@@ -122,6 +122,16 @@ export interface FocusCommandEvent {
   id: string;
 }
 
+/**
+ * Show a view: the person chose it in the desktop app's menu (Settings, Running commands). Only the Electron
+ * shell sends it, to its own window; it changes no state.
+ */
+export interface ShowViewEvent {
+  type: "show-view";
+  /** "settings": the Settings view; "running": the panel of the chat's background commands. */
+  view: "settings" | "running";
+}
+
 /** Everything the host pushes to the UI, discriminated by `type`. */
 export type HostEvent =
   | SnapshotEvent
@@ -137,4 +147,5 @@ export type HostEvent =
   | SavedOutputsEvent
   | ChangesStateEvent
   | NotificationsChangedEvent
-  | FocusCommandEvent;
+  | FocusCommandEvent
+  | ShowViewEvent;

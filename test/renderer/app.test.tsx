@@ -161,6 +161,17 @@ describe("the window", () => {
     expect(document.activeElement?.closest(".approval-tray")).not.toBeNull();
   });
 
+  it("shows Settings and the running commands when the desktop app's menu asks", async () => {
+    const fake = await renderApp(hostState({ session: twoWaiting }));
+    expect(screen.queryByTestId("settings-view")).toBeNull();
+    await fake.push({ type: "show-view", view: "settings" });
+    expect(screen.getByTestId("settings-view")).toBeTruthy();
+    expect(screen.getByTestId("nav-settings").getAttribute("aria-current")).toBe("page");
+    await fake.push({ type: "show-view", view: "running" });
+    expect(screen.getByTestId("background-panel")).toBeTruthy();
+    expect(screen.getByTestId("nav-chat").getAttribute("aria-current")).toBe("page");
+  });
+
   it("streams the conversation from events into the transcript", async () => {
     const fake = await renderApp(hostState());
     await fake.push(

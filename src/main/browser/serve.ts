@@ -71,17 +71,36 @@ async function main(): Promise<void> {
   });
   const rendererDir = fileURLToPath(new URL("../renderer", import.meta.url));
   const server = await startLoopbackServer({ host, rendererDir, port, bindAddress: values.host });
+  // The URL without its token (the origin): enough for a second Pi Desk to say where this one is, and
+  // nothing another local user reading the data folder could use.
+  host.setReach(`browser host on ${new URL(server.url).origin}`);
   console.log(`Pi Desk is serving ${workspace.path}`);
   console.log(`Open ${server.url}`);
 
-  const stop = async () => {
-    await server.close();
-    await host.dispose();
-    process.exit(0);
+  // Every way out the process can see ends the running commands and gives the workspace up; the lock's
+  // own exit hook is the last resort for what no handler catches (a second signal during the stop).
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    await Promise.race([
+      server.close().then(() => host.dispose()),
+      new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref()),
+    ]).catch((error: unknown) => console.error(`Pi Desk: ${errorMessage(error)}`));
+    process.exit(code);
   };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  process.once("SIGINT", () => void stop(0));
+  process.once("SIGTERM", () => void stop(0));
+  const crash = (error: unknown) => {
+    console.error(`Pi Desk stopped on an unexpected error: ${error instanceof Error ? error.stack : error}`);
+    void stop(1);
+  };
+  process.on("uncaughtException", crash);
+  process.on("unhandledRejection", crash);
 }
+
+/** How long a stop waits for the commands and the session to end before the process leaves anyway. */
+const STOP_GRACE_MS = 15_000;
 
 /** A flag given in MiB, as bytes; absent stays absent (the host's default). */
 function mebibytes(flag: string, value: string | undefined, what: string): number | undefined {

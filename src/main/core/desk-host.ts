@@ -18,6 +18,7 @@ import {
 } from "../run-command";
 import { changesDir, workspaceDataDir } from "../storage/data-folder";
 import { loadPreferences, type Preferences, preferencesFile, savePreferences } from "../storage/preferences";
+import { acquireWorkspaceLock, WorkspaceInUseError, type WorkspaceLock } from "../storage/workspace-lock";
 import { resolveWorkspace } from "./workspace";
 
 /** Keeps provider API keys between runs; the desktop app's is backed by the OS keychain. */
@@ -46,6 +47,12 @@ export interface DeskHostOptions {
   secrets?: SecretStore;
   /** How what commands change is recorded: the records' disk budget, the engine's limits; `false`: not at all. */
   changes?: WorkspaceChangesOptions | false;
+  /**
+   * How a person reaches this host, written into the owner lock of the workspace it opens, so a second
+   * Pi Desk on that folder can say where it is open: "desktop app" (the default in Electron), or
+   * "browser host on <URL without the token>" (see `setReach`; "browser host" until it listens).
+   */
+  reach?: string;
 }
 
 /** How a host records what commands change: everything but where (the workspace and its data folder). */
@@ -74,6 +81,9 @@ export class DeskHost {
   private readonly runRegistry: RunRegistry;
   /** The open workspace's change records: one per workspace, kept across its chats. */
   private changes: { path: string; records: ChangeRecords } | undefined;
+  /** The open workspace's owner lock: one host per workspace, so two never write its data side by side. */
+  private lock: { path: string; lock: WorkspaceLock } | undefined;
+  private reach: string;
 
   private constructor(
     private readonly options: DeskHostOptions,
@@ -83,12 +93,14 @@ export class DeskHost {
   ) {
     this.dataRoot = dataRootOf(options);
     this.runRegistry = new RunRegistry(join(this.dataRoot, "running"));
+    this.reach = options.reach ?? (options.shell === "electron" ? "desktop app" : "browser host");
   }
 
   /** Sets up the models and opens the start workspace, if any. */
   static async create(options: DeskHostOptions): Promise<DeskHost> {
     // A host that was killed mid-run left its commands' process trees behind: end them first, and write
-    // down how those commands ended.
+    // down how those commands ended. Only dead hosts' runs: a Pi Desk still running (opened twice, or
+    // serving another folder) keeps its commands.
     const orphans = await reapOrphanedRuns(join(dataRootOf(options), "running"));
     if (orphans.records > 0) {
       console.warn(
@@ -122,6 +134,12 @@ export class DeskHost {
       ...(this.session?.gate.ruleState() ?? { rules: [] }),
       notifications: this.preferences.notifications,
     };
+  }
+
+  /** Says how to reach this host from now on, in the owner lock of every workspace it opens (the browser host's URL). */
+  setReach(reach: string): void {
+    this.reach = reach;
+    this.lock?.lock.update(reach);
   }
 
   /** Receive every event from now on. */
@@ -212,10 +230,37 @@ export class DeskHost {
     this.session = null;
     await this.changes?.records.close();
     this.changes = undefined;
+    // Last: the workspace is given up only once nothing of this host writes its data any more.
+    this.lock?.lock.release();
+    this.lock = undefined;
     this.listeners.clear();
   }
 
   private async open(workspace: WorkspaceInfo, choice: SessionChoice): Promise<WorkspaceInfo> {
+    // Before anything of the workspace's data is touched: another live Pi Desk on it keeps it.
+    const fresh = this.lock?.path === workspace.path ? undefined : this.takeLock(workspace);
+    try {
+      await this.openSession(workspace, choice);
+    } catch (error) {
+      fresh?.release();
+      throw error;
+    }
+    if (fresh) {
+      const previous = this.lock;
+      this.lock = { path: workspace.path, lock: fresh };
+      previous?.lock.release();
+    }
+    return workspace;
+  }
+
+  /** The workspace's owner lock, now this host's; a live owner's is not taken, and the error names it. */
+  private takeLock(workspace: WorkspaceInfo): WorkspaceLock {
+    const attempt = acquireWorkspaceLock(workspaceDataDir(this.dataRoot, workspace.path), this.reach);
+    if (!attempt.lock) throw new WorkspaceInUseError(attempt.owner);
+    return attempt.lock;
+  }
+
+  private async openSession(workspace: WorkspaceInfo, choice: SessionChoice): Promise<void> {
     const next = await WorkspaceSession.open({
       workspace,
       dataRoot: this.dataRoot,
@@ -235,7 +280,6 @@ export class DeskHost {
     this.workspace = workspace;
     await previous?.dispose();
     this.emit({ type: "snapshot", state: this.state() });
-    return workspace;
   }
 
   /** The workspace's change records: the open ones when it is the same workspace, else opened now. */

@@ -1,66 +1,37 @@
-import { join, resolve } from "node:path";
-import {
-  app,
-  type BrowserWindow,
-  dialog,
-  ipcMain,
-  Notification,
-  nativeImage,
-  type OpenDialogOptions,
-} from "electron";
-import { errorMessage } from "../base/errors";
+import { join } from "node:path";
+import { app, dialog, ipcMain, Menu, Notification, nativeImage, screen, shell } from "electron";
 import { DeskHost } from "../core/desk-host";
-import { resolveWorkspace } from "../core/workspace";
+import { menuActions, menuTemplate } from "./app-menu";
 import { watchWaitingCommands } from "./attention";
+import { desktopDialogs } from "./desktop-dialogs";
 import { registerDeskIpc } from "./ipc";
 import { createKeychainSecretStore } from "./keychain-secrets";
+import { guardQuit } from "./quit-guard";
+import { answerSecondLaunch, claimSingleInstance, type SingleInstance } from "./single-instance";
 import { createMainWindow, rendererUrl } from "./window";
+import { openingBounds, readSavedBounds, rememberBounds } from "./window-bounds";
+import { applyWindowRules, bringForward } from "./window-rules";
 
 // Every renderer is sandboxed, whatever a window's own settings say.
 app.enableSandbox();
 
-/** `pi-desk --workspace <folder>` opens that folder at start. */
-function workspaceArgument(argv: string[]): string | undefined {
-  const at = argv.indexOf("--workspace");
-  return at >= 0 ? argv[at + 1] : undefined;
-}
-
-async function start(): Promise<void> {
-  const requested = workspaceArgument(process.argv);
-  let refusal: string | undefined;
-  const workspace = requested
-    ? await resolveWorkspace(resolve(requested)).catch((error: unknown) => {
-        refusal = errorMessage(error);
-        return undefined;
-      })
-    : undefined;
-  let window: BrowserWindow | undefined;
+async function start(instance: SingleInstance): Promise<void> {
+  const dialogs = desktopDialogs(dialog);
   const host = await DeskHost.create({
     shell: "electron",
     version: app.getVersion(),
-    workspace,
     secrets: createKeychainSecretStore(join(app.getPath("userData"), "api-keys.json")),
-    pickFolder: async () => {
-      const options: OpenDialogOptions = { properties: ["openDirectory", "createDirectory"] };
-      const picked = window
-        ? await dialog.showOpenDialog(window, options)
-        : await dialog.showOpenDialog(options);
-      return picked.canceled ? null : (picked.filePaths[0] ?? null);
-    },
+    pickFolder: () => dialogs.pickFolder(),
   });
-  window = createMainWindow();
-  // The window opens without a workspace then (the person picks one); say why the asked one was not opened.
-  if (refusal) {
-    const detail = refusal;
-    window.once("ready-to-show", () => {
-      if (window)
-        void dialog.showMessageBox(window, {
-          type: "warning",
-          message: "Pi Desk did not open that folder",
-          detail,
-        });
-    });
-  }
+  // The window where the person left it, on a display that still exists.
+  const boundsFile = join(app.getPath("userData"), "window-bounds.json");
+  const primary = screen.getPrimaryDisplay();
+  const workAreas = [primary, ...screen.getAllDisplays().filter((d) => d.id !== primary.id)].map(
+    (d) => d.workArea,
+  );
+  const window = createMainWindow(openingBounds(readSavedBounds(boundsFile), workAreas));
+  dialogs.attach(window);
+  rememberBounds(window, boundsFile);
   // Registered before the page's scripts run (loading is asynchronous), so its first call finds a handler.
   const unregister = registerDeskIpc(ipcMain, host, window.webContents, rendererUrl());
   const unwatch = watchWaitingCommands(host, {
@@ -70,30 +41,51 @@ async function start(): Promise<void> {
     nativeImage,
     platform: process.platform,
   });
-  // Quitting kills every running command's process tree and closes the Pi session first: commands run
-  // detached, so a quit that did not wait would leave them running (until the next start reaps them).
-  let state: "open" | "closing" | "closed" = "open";
-  app.on("before-quit", (event) => {
-    if (state === "closed") return;
-    event.preventDefault();
-    if (state === "closing") return;
-    state = "closing";
-    unregister();
-    unwatch();
-    void host.dispose().finally(() => {
-      state = "closed";
-      app.quit();
-    });
+  const quit = guardQuit({
+    app,
+    host,
+    ask: (question) => dialogs.confirm(question, "Quit"),
+    beforeDispose: () => {
+      unregister();
+      unwatch();
+    },
   });
+  applyWindowRules({ app, window, platform: process.platform, quitting: quit.quitting });
+  const actions = menuActions({
+    handlers: host.handlers,
+    contents: window.webContents,
+    openPath: (path) => shell.openPath(path),
+    readme: join(app.getAppPath(), "README.md"),
+    tell: dialogs.tell,
+  });
+  Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform, actions)));
+  const launches = {
+    host,
+    bringForward: () => bringForward(window),
+    ask: (q: string) => dialogs.confirm(q, "Open"),
+    tell: dialogs.tell,
+  };
+  // `--workspace <folder>` at start is this launch's own forwarding: the same checks, the same refusals
+  // (another Pi Desk holds it, it is the home folder), shown in the window that offers another folder.
+  window.once(
+    "ready-to-show",
+    () => void answerSecondLaunch(launches, { argv: process.argv, cwd: process.cwd() }),
+  );
+  instance.handle((launch) => void answerSecondLaunch(launches, launch));
 }
 
-// A failure in start (the host, the models, the stored keys) too, not only in whenReady: never a running
-// app without a window and without a word.
-app
-  .whenReady()
-  .then(start)
-  .catch((error: unknown) => {
-    dialog.showErrorBox("Pi Desk could not start", String(error));
-    app.quit();
-  });
-app.on("window-all-closed", () => app.quit());
+const instance = claimSingleInstance(app);
+if (!instance) {
+  // Another Pi Desk runs: Electron hands it this launch's command line (`--workspace`), and it takes over.
+  app.quit();
+} else {
+  // A failure in start (the host, the models, the stored keys) too, not only in whenReady: never a running
+  // app without a window and without a word.
+  app
+    .whenReady()
+    .then(() => start(instance))
+    .catch((error: unknown) => {
+      dialog.showErrorBox("Pi Desk could not start", String(error));
+      app.quit();
+    });
+}

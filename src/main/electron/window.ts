@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { BrowserWindow, session, shell } from "electron";
+import { type OpeningBounds, WINDOW_SIZE } from "./window-bounds";
 
 /** Where the renderer comes from: the dev server in `electron-vite dev`, else the built file. */
 export function rendererUrl(): string {
@@ -26,12 +27,13 @@ function openInBrowser(url: string): void {
  * The main window, hardened per Electron's security checklist: an isolated, sandboxed renderer without
  * Node, which may not navigate, open windows, attach webviews or be granted any permission.
  */
-export function createMainWindow(): BrowserWindow {
+export function createMainWindow(bounds: OpeningBounds): BrowserWindow {
   const window = new BrowserWindow({
-    width: 1200,
-    height: 800,
-    minWidth: 720,
-    minHeight: 480,
+    ...(bounds.x === undefined || bounds.y === undefined ? {} : { x: bounds.x, y: bounds.y }),
+    width: bounds.width,
+    height: bounds.height,
+    minWidth: WINDOW_SIZE.minWidth,
+    minHeight: WINDOW_SIZE.minHeight,
     show: false,
     title: "Pi Desk",
     webPreferences: {
@@ -82,7 +84,10 @@ export function createMainWindow(): BrowserWindow {
     if (crashes.length <= MAX_RELOADS_PER_MINUTE) void contents.loadURL(home);
   });
 
-  window.once("ready-to-show", () => window.show());
+  window.once("ready-to-show", () => {
+    if (bounds.maximized) window.maximize();
+    window.show();
+  });
   void window.loadURL(home);
   return window;
 }

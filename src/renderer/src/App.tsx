@@ -57,12 +57,17 @@ export function App({ client }: { client: DeskClient }) {
   }, [t, workspace?.name, waiting.length]);
 
   // A click on a notification of a waiting command: raised here (browser host), or by the desktop app's
-  // main process, which asks with a focus-command event.
+  // main process, which asks with a focus-command event; its menu asks for a view with show-view.
   useWaitingNotifications(host, focusCommandCard);
   useEffect(
     () =>
       client.api.onHostEvent((event) => {
         if (event.type === "focus-command") focusCommandCard(event.id);
+        if (event.type === "show-view" && event.view === "settings") setCurrent("settings");
+        if (event.type === "show-view" && event.view === "running") {
+          setCurrent("chat");
+          setPanelOpen(true);
+        }
       }),
     [client],
   );

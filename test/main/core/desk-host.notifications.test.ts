@@ -11,6 +11,8 @@ describe("notifications of waiting commands", () => {
     await host.handlers.setNotifications({ enabled: false });
     expect(host.state().notifications).toBe(false);
     expect(events).toContainEqual({ type: "notifications-changed", enabled: false });
+    // Quit first: a live host keeps its workspace.
+    await host.dispose();
 
     const again = await DeskHost.create({
       shell: "browser",

@@ -1,5 +1,6 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { isProcessAlive, type ProcessIdentity, processIdentity } from "../../base/process-identity";
 import { killProcessTree, readProcessStartTime } from "./process-tree";
 
 /** What the host writes down about a command while it runs, so a later start can clean up after a crash. */
@@ -16,6 +17,8 @@ export interface RunRecord {
   commandId?: string;
   /** Whose command it is, so the next start can write down how it ended (see `RunRegistry` `owner`). */
   owner?: RunOwner;
+  /** The host that runs it (pid and start time): its runs are reaped only once it is dead. */
+  host?: ProcessIdentity;
 }
 
 /** The conversation a command belongs to, and the audit log where its end goes. */
@@ -30,19 +33,21 @@ const NO_ROOT = 0x7ffffffe;
 /**
  * Keeps one small file per running command in a folder of the host's data. A host that dies without
  * cleaning up (SIGKILL, power loss) leaves them behind, and `reapOrphanedRuns` at the next start kills
- * what those commands left running. Files are written synchronously: the record must exist before the
- * command can get far, and a crash can come at any moment.
+ * what those commands left running. Every record names its host (pid and start time), so a host started
+ * beside a live one never takes that one's running commands for leftovers. Files are written
+ * synchronously: the record must exist before the command can get far, and a crash can come at any moment.
  */
 export class RunRegistry {
-  /** `owner`, read as each command starts, is written into its record. */
+  /** `owner`, read as each command starts, is written into its record; `host` is this process unless given. */
   constructor(
     private readonly dir: string,
     private readonly owner?: () => RunOwner | undefined,
+    private readonly host: ProcessIdentity | undefined = processIdentity(),
   ) {}
 
   /** The same folder, with records that name their owner. */
   withOwner(owner: () => RunOwner | undefined): RunRegistry {
-    return new RunRegistry(this.dir, owner);
+    return new RunRegistry(this.dir, owner, this.host);
   }
 
   /** Records a command that just started; returns the function that forgets it when it has ended. */
@@ -50,16 +55,26 @@ export class RunRegistry {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const file = join(this.dir, `${record.pid}-${record.marker}.json`);
     const owner = this.owner?.();
-    writeFileSync(file, JSON.stringify(owner ? { ...record, owner } : record), { mode: 0o600 });
+    const full: RunRecord = {
+      ...record,
+      ...(owner ? { owner } : {}),
+      ...(this.host ? { host: this.host } : {}),
+    };
+    // Written beside it and renamed into place: another host's start reads whole records only, never a
+    // half-written one it would drop as unreadable.
+    writeFileSync(`${file}.tmp`, JSON.stringify(full), { mode: 0o600 });
+    renameSync(`${file}.tmp`, file);
     return () => rmSync(file, { force: true });
   }
 }
 
 /**
- * Kills the process trees of commands a previous run of the host left behind, and forgets them. A record
- * whose root pid now belongs to another process (a different start time) is killed by its marker only,
- * so nothing that is not ours is touched. Returns how many records there were, the ones it could read,
- * and how many processes died.
+ * Kills the process trees of commands a host that is no longer running left behind, and forgets them. A
+ * record whose host still runs (same pid, same start time) is left alone: that host is serving it, and
+ * it is not a leftover. A record without a host (written before records named theirs) counts as left
+ * behind, as it always did. A record whose root pid now belongs to another process (a different start
+ * time) is killed by its marker only, so nothing that is not ours is touched. Returns how many records
+ * of dead hosts there were, the ones it could read, and how many processes died.
  */
 export async function reapOrphanedRuns(
   dir: string,
@@ -72,10 +87,21 @@ export async function reapOrphanedRuns(
   }
   let killed = 0;
   const reaped: RunRecord[] = [];
+  let records = 0;
   for (const name of names) {
-    const file = join(dir, name);
+    let file = join(dir, name);
     try {
       const record = JSON.parse(readFileSync(file, "utf8")) as RunRecord;
+      if (record.host && isProcessAlive(record.host)) continue;
+      // Claimed by a rename first: of two hosts starting together, only one reaps it and writes its end.
+      const claimed = `${file}.reaping`;
+      try {
+        renameSync(file, claimed);
+      } catch {
+        continue;
+      }
+      file = claimed;
+      records++;
       reaped.push(record);
       const sameRoot =
         record.rootStartTime !== undefined && readProcessStartTime(record.pid) === record.rootStartTime;
@@ -86,8 +112,9 @@ export async function reapOrphanedRuns(
       killed += result.killed;
     } catch {
       // An unreadable record cannot be acted on safely; it is dropped like the rest.
+      records++;
     }
     rmSync(file, { force: true });
   }
-  return { records: names.length, reaped, killed };
+  return { records, reaped, killed };
 }

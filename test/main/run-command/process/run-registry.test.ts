@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { processIdentity } from "../../../../src/main/base/process-identity";
 import { readProcessStartTime } from "../../../../src/main/run-command/process/process-tree";
 import { RunRegistry, reapOrphanedRuns } from "../../../../src/main/run-command/process/run-registry";
 
@@ -48,6 +49,12 @@ describe.runIf(process.platform === "linux")("crash recovery", () => {
     await new Promise<void>((resolve) => host.stdout?.on("data", () => resolve()));
     await until(() => sleeps("45.51").length === 1 && sleeps("45.52").length === 1, 10_000);
 
+    // A second host starting while this one lives (Pi Desk opened twice) leaves its running command alone.
+    expect(await reapOrphanedRuns(registry)).toEqual({ records: 0, reaped: [], killed: 0 });
+    expect(sleeps("45.51")).toHaveLength(1);
+    expect(sleeps("45.52")).toHaveLength(1);
+    expect(readdirSync(registry)).toHaveLength(1);
+
     host.kill("SIGKILL");
     await new Promise((resolve) => host.once("exit", resolve));
     // Detached, the tree outlives its host: this is what the record is for.
@@ -79,6 +86,8 @@ describe.runIf(process.platform === "linux")("crash recovery", () => {
     );
     started.push(host);
     await new Promise<void>((resolve) => host.stdout?.on("data", () => resolve()));
+    expect(sleeps("45.53")).toHaveLength(1);
+    expect((await reapOrphanedRuns(registry)).records).toBe(0);
     expect(sleeps("45.53")).toHaveLength(1);
     host.kill("SIGKILL");
     await new Promise((resolve) => host.once("exit", resolve));
@@ -117,10 +126,35 @@ describe.runIf(process.platform === "linux")("crash recovery", () => {
   it("gives back whose command each record was, so its end can be written down", async () => {
     const dir = mkdtempSync(join(tmpdir(), "pi-desk-crash-reg-"));
     const owner = { sessionId: "s-1", auditFile: "/data/audit.jsonl" };
-    const registry = new RunRegistry(dir).withOwner(() => owner);
+    // A host that is gone: a pid no process has.
+    const registry = new RunRegistry(dir, undefined, { pid: 0x7ffffffc, startTime: "1" }).withOwner(
+      () => owner,
+    );
     registry.add({ pid: 0x7ffffffd, marker: "gone-marker", command: "make build", commandId: "call-7" });
     const { reaped } = await reapOrphanedRuns(dir);
     expect(reaped).toEqual([expect.objectContaining({ command: "make build", commandId: "call-7", owner })]);
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("leaves the records of a live host, and reaps those of a host whose pid was reused", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pi-desk-crash-reg-"));
+    const bystander = spawn("sleep", ["46.62"], { stdio: "ignore" });
+    started.push(bystander);
+    const pid = bystander.pid as number;
+    await until(() => processIdentity(pid) !== undefined, 5000);
+    const startTime = processIdentity(pid)?.startTime as string;
+    new RunRegistry(dir, undefined, { pid, startTime }).add({
+      pid: 0x7ffffffd,
+      marker: "m-live",
+      command: "a",
+    });
+    new RunRegistry(dir, undefined, { pid, startTime: `${startTime}9` }).add({
+      pid: 0x7ffffffd,
+      marker: "m-reused",
+      command: "b",
+    });
+    const { reaped } = await reapOrphanedRuns(dir);
+    expect(reaped.map((record) => record.command)).toEqual(["b"]);
+    expect(readdirSync(dir)).toEqual([`${0x7ffffffd}-m-live.json`]);
   });
 });

@@ -1,0 +1,54 @@
+import type { CommandView } from "../../shared/commands";
+import type { HostState } from "../../shared/host-state";
+
+/*
+ * What a quit or a switch to another folder would stop: the open chat's commands that run (in the
+ * foreground or the background) or wait for the person. Pure, so the questions are tested without Electron.
+ */
+
+/** The open chat's commands that are running, running in the background, or waiting for a decision. */
+export function commandsInFlight(state: Pick<HostState, "session">): CommandView[] {
+  return Object.values(state.session?.commands ?? {}).filter(
+    (command) =>
+      command.phase === "pending" ||
+      command.phase === "running" ||
+      (command.phase === "background" && command.background?.status === "running"),
+  );
+}
+
+/** Whether any background command (a dev server, a watcher) is running. */
+export function backgroundRunning(state: Pick<HostState, "session">): boolean {
+  return commandsInFlight(state).some((command) => command.phase === "background");
+}
+
+/** How many commands a question names before "and N more". */
+const NAMED = 3;
+/** How much of a command's first line a question shows. */
+const NAME_LENGTH = 40;
+
+/**
+ * The question before `action` stops commands: "Quit and stop 2 running commands (npm run dev, npm test)?";
+ * undefined when nothing would be stopped.
+ */
+export function stopQuestion(action: string, commands: readonly CommandView[]): string | undefined {
+  if (commands.length === 0) return undefined;
+  const waiting = commands.filter((command) => command.phase === "pending").length;
+  const running = commands.length - waiting;
+  const counts = [
+    running > 0 ? `${running} running ${plural(running)}` : "",
+    waiting > 0 ? `${waiting} ${plural(waiting)} waiting for approval` : "",
+  ].filter(Boolean);
+  const names = commands.slice(0, NAMED).map((command) => shortName(command.command));
+  if (commands.length > NAMED) names.push(`${commands.length - NAMED} more`);
+  return `${action} and stop ${counts.join(" and ")} (${names.join(", ")})?`;
+}
+
+function plural(count: number): string {
+  return count === 1 ? "command" : "commands";
+}
+
+/** A command's first line, clipped: enough to recognise it in a question. */
+function shortName(command: string): string {
+  const first = (command.split("\n")[0] ?? "").trim();
+  return first.length > NAME_LENGTH || command.includes("\n") ? `${first.slice(0, NAME_LENGTH)}…` : first;
+}
