@@ -77,7 +77,7 @@ describe("the agent's read-only tools", () => {
 });
 
 // Pi Desk's data folder at the workspace's root and Pi's agent folder nested (a name without a dot, with a
-// space, so neither a dot rule nor an unescaped glob could hide it by chance), next to a look-alike that
+// space and glob characters, so neither a dot rule nor an unescaped glob could hide it by chance), next to a look-alike that
 // is not hidden. Once in a git repository (find runs fd there) and once outside one (where this machine's
 // fd 8.6 refuses Pi's arguments and find runs on Node's glob).
 describe.each([
@@ -91,25 +91,27 @@ describe.each([
     "sub/lib.ts": "TOKEN visible-nested\n",
     ".pi-desk-data/audit.jsonl": "TOKEN hidden-data\n",
     ".pi-desk-data/outputs/run.log": "TOKEN hidden-data-deep\n",
-    "sub/pi agent/auth.json": "TOKEN hidden-agent\n",
-    "sub/pi agent/sessions/s.jsonl": "TOKEN hidden-agent-deep\n",
+    "sub/pi agent [x]/auth.json": "TOKEN hidden-agent\n",
+    "sub/pi agent [x]/sessions/s.jsonl": "TOKEN hidden-agent-deep\n",
   };
   for (const [file, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     writeFileSync(join(dir, file), text);
   }
   if (git) execFileSync("git", ["init", "-q", dir]);
-  const hidden = toolsFor(dir, [join(dir, ".pi-desk-data"), join(dir, "sub", "pi agent")]);
+  const hidden = toolsFor(dir, [join(dir, ".pi-desk-data"), join(dir, "sub", "pi agent [x]")]);
   const shows = (text: string, ...visible: string[]) => {
     for (const name of visible) expect(text).toContain(name);
-    expect(text).not.toMatch(/hidden-|audit\.jsonl|run\.log|auth\.json|s\.jsonl|\.pi-desk-data|pi agent\//);
+    expect(text).not.toMatch(
+      /hidden-|audit\.jsonl|run\.log|auth\.json|s\.jsonl|\.pi-desk-data|pi agent \[x\]/,
+    );
   };
 
   it("read refuses a file in either, at the root and nested", async () => {
     for (const path of [
       ".pi-desk-data/audit.jsonl",
-      "sub/pi agent/auth.json",
-      "./sub/../sub/pi agent/sessions/s.jsonl",
+      "sub/pi agent [x]/auth.json",
+      "./sub/../sub/pi agent [x]/sessions/s.jsonl",
     ]) {
       expect(await call("read", { path }, hidden)).toMatch(/^ERROR .* is in a folder Pi Desk keeps private/);
     }
@@ -121,7 +123,7 @@ describe.each([
     [{ pattern: "TOKEN", path: "sub" }, ["visible-nested", "visible-neighbour"]],
     [{ pattern: "TOKEN", glob: "**" }, ["visible-root", "visible-nested"]],
     [{ pattern: "TOKEN", glob: ".pi-desk-data/**" }, []],
-    [{ pattern: "TOKEN", path: "sub", glob: "pi agent/**" }, []],
+    [{ pattern: "TOKEN", path: "sub", glob: "pi agent [x]/**" }, []],
     [{ pattern: "TOKEN", glob: "*.json*", context: 2 }, []],
   ])("grep %j leaves both out", async (params, visible) => {
     const text = await call("grep", params, hidden);
@@ -134,7 +136,7 @@ describe.each([
     [{ pattern: "*.json*", path: "." }, []],
     [{ pattern: "**/*" }, ["src/app.ts"]],
     [{ pattern: "*", path: "sub" }, ["lib.ts", "pi agent-notes/notes.txt"]],
-    [{ pattern: "pi agent/**", path: "sub" }, []],
+    [{ pattern: "pi agent [x]/**", path: "sub" }, []],
   ])("find %j leaves both out", async (params, visible) => {
     const text = await call("find", params, hidden);
     expect(text).not.toMatch(/^ERROR/);
@@ -147,7 +149,7 @@ describe.each([
     expect(top).not.toContain(".pi-desk-data");
     const sub = await call("ls", { path: "sub" }, hidden);
     shows(sub, "lib.ts", "pi agent-notes/");
-    expect(sub.split("\n")).not.toContain("pi agent/");
-    expect(await call("ls", { path: "sub/pi agent" }, hidden)).toMatch(/^ERROR .* keeps private/);
+    expect(sub.split("\n")).not.toContain("pi agent [x]/");
+    expect(await call("ls", { path: "sub/pi agent [x]" }, hidden)).toMatch(/^ERROR .* keeps private/);
   });
 });
