@@ -11,9 +11,14 @@ import { routeRequest } from "../core/request-router";
 export function isTrustedSender(event: IpcMainInvokeEvent, contents: WebContents, appUrl: string): boolean {
   const frame = event.senderFrame;
   if (event.sender !== contents || !frame || frame.parent !== null) return false;
-  const sent = new URL(frame.url);
   const app = new URL(appUrl);
-  return sent.protocol === "file:" ? sent.href === app.href : sent.origin === app.origin;
+  const sent = URL.parse(frame.url);
+  if (!sent) return false;
+  // The built app is one file: only that file will do. Comparing origins there would take any data:,
+  // about:, blob: or javascript: page for ours, since all of them and every file: URL have the origin "null".
+  if (app.protocol === "file:") return sent.href === app.href;
+  // The dev server: any page of its origin (scheme, host and port), never an opaque one.
+  return sent.origin !== "null" && sent.origin === app.origin;
 }
 
 /**

@@ -1,64 +1,133 @@
+import { spawn } from "node:child_process";
 import { access, glob } from "node:fs/promises";
-import { isAbsolute, resolve } from "node:path";
-import { createFindToolDefinition, defineTool, type FindOperations } from "@earendil-works/pi-coding-agent";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { createFindToolDefinition, type FindOperations } from "@earendil-works/pi-coding-agent";
 import { errorMessage } from "../../base/errors";
 import { isInside } from "../../base/paths";
+import { HiddenFolders } from "./hidden-folders";
+import { localProgram } from "./local-program";
+import { realExisting } from "./pi-paths";
 
 /**
- * Pi's errors when fd cannot do the search: none installed and none downloadable (offline), or one before
- * 8.7 (Debian 12, Ubuntu 22.04) refusing the `--no-require-git` Pi passes outside a git repository.
+ * Pi's errors when fd cannot do the search: none installed, or one before 8.7 (Debian 12, Ubuntu 22.04)
+ * refusing the `--no-require-git` passed outside a git repository.
  */
-const FD_UNUSABLE = /fd is not available|--no-require-git' which wasn't expected/;
+const FD_UNUSABLE = /fd is not installed|--no-require-git' which wasn't expected/;
 
 /** Folders Pi's own non-fd search skips too. */
 const SKIPPED = /(^|\/)(node_modules|\.git)$/;
 
 /**
- * Pi's `find` tool, with a way around a missing or too old fd. Without fd (and offline) every search
- * failed; with fd before 8.7 every search outside a git repository did, where Pi passes fd
- * `--no-require-git` (so .gitignore files still count there). Only then does the same search run on
- * Node's glob instead: a bare name matches at any depth as with fd, node_modules and .git are skipped as
- * in Pi's own glob path, but matching is case-sensitive and dot-folders are not searched.
+ * Pi's `find` tool, searching through operations of Pi Desk's own, for two reasons. Pi runs fd with
+ * `--hidden` and no way to add arguments, so `find` listed Pi Desk's data folder where it lay inside the
+ * workspace: here fd gets an `--exclude` per hidden folder below the path asked. And without fd, or with
+ * fd before 8.7 outside a git repository (which refuses the `--no-require-git` Pi passes there so
+ * .gitignore files still count), every search failed: only then does the search run on Node's glob
+ * instead, where a bare name matches at any depth as with fd, node_modules and .git are skipped as in Pi's
+ * own glob path, but matching is case-sensitive and dot-folders are not searched.
  */
-export function createDeskFindTool(cwd: string): ReturnType<typeof createFindToolDefinition> {
-  const withFd = createFindToolDefinition(cwd);
-  const withGlob = createFindToolDefinition(cwd, { operations: globOperations });
-  return defineTool({
-    ...withFd,
-    async execute(toolCallId, params, signal, onUpdate, ctx) {
+export function createDeskFindTool(
+  cwd: string,
+  hidden: HiddenFolders = new HiddenFolders([]),
+): ReturnType<typeof createFindToolDefinition> {
+  const operations: FindOperations = {
+    exists: (path) =>
+      access(path).then(
+        () => true,
+        () => false,
+      ),
+    async glob(pattern, searchPath, { limit }) {
       try {
-        return await withFd.execute(toolCallId, params, signal, onUpdate, ctx);
+        return await fdGlob(pattern, searchPath, limit, hidden);
       } catch (error) {
         if (!FD_UNUSABLE.test(errorMessage(error))) throw error;
-        return withGlob.execute(toolCallId, params, signal, onUpdate, ctx);
+        return nodeGlob(pattern, searchPath, limit, hidden);
       }
     },
+  };
+  return createFindToolDefinition(cwd, { operations });
+}
+
+/** Pi 1.6's fd search (its arguments, outside Windows), with the hidden folders below `searchPath` excluded. */
+async function fdGlob(
+  pattern: string,
+  searchPath: string,
+  limit: number,
+  hidden: HiddenFolders,
+): Promise<string[]> {
+  const fd = localProgram(["fd", "fdfind"]);
+  if (!fd) throw new Error("fd is not installed");
+  const args = ["--color=never", "--hidden"];
+  if (!(await insideGitRepository(searchPath))) args.push("--no-require-git");
+  let effective = pattern.replace(/^(?:\.\/)+/, "");
+  const isPathPattern = effective.includes("/");
+  args.push("--glob", "--max-results", String(limit));
+  if (isPathPattern) args.push("--full-path");
+  if (isPathPattern && !isAbsolute(effective)) {
+    const escapedRoot = searchPath.replace(/\/+$/, "").replace(/[\\*?[\]{}]/g, "\\$&");
+    effective = `${escapedRoot}/${effective}`;
+    if (pattern === pattern.toLowerCase()) args.push("--ignore-case");
+  }
+  for (const folder of hidden.globsUnder(searchPath)) args.push("--exclude", folder);
+  args.push("--", effective, searchPath);
+  return new Promise((done, fail) => {
+    const child = spawn(fd, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const found: string[] = [];
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    createInterface({ input: child.stdout }).on("line", (raw) => {
+      const line = raw.replace(/\r$/, "").trim();
+      if (line) found.push(line);
+    });
+    child.on("error", (error) => fail(new Error(`Failed to run fd: ${error.message}`)));
+    child.on("close", (code) => {
+      if (code !== 0 && found.length === 0) fail(new Error(stderr.trim() || `fd exited with code ${code}`));
+      else done(found);
+    });
   });
 }
 
-const globOperations: FindOperations = {
-  exists: (path) =>
-    access(path).then(
+/** Whether `path` or a folder above it holds `.git` (where Pi lets fd read .gitignore without a flag). */
+async function insideGitRepository(path: string): Promise<boolean> {
+  for (let current = path; ; current = dirname(current)) {
+    const isRepo = await access(join(current, ".git")).then(
       () => true,
       () => false,
-    ),
-  async glob(pattern, cwd, { limit }) {
-    // fd matches a pattern without a slash against names at any depth; a path pattern is anchored at `cwd`.
-    const anchored = pattern.replace(/^(?:\.\/)+/, "");
-    const full = anchored.includes("/") || isAbsolute(anchored) ? anchored : `**/${anchored}`;
-    const found: string[] = [];
-    const entries = glob(full, {
-      cwd,
-      exclude: (entry: unknown) =>
-        SKIPPED.test(typeof entry === "string" ? entry : String((entry as { name?: string }).name)),
-    });
-    for await (const entry of entries) {
-      // fd searches only below `cwd`, whatever the pattern; an absolute pattern must not reach past it here.
-      const path = resolve(cwd, entry);
-      if (!isInside(cwd, path)) continue;
-      found.push(entry);
-      if (found.length >= limit) break;
-    }
-    return found;
-  },
-};
+    );
+    if (isRepo) return true;
+    if (dirname(current) === current) return false;
+  }
+}
+
+/** The same search on Node's glob, for where fd is missing or too old. */
+async function nodeGlob(
+  pattern: string,
+  cwd: string,
+  limit: number,
+  hidden: HiddenFolders,
+): Promise<string[]> {
+  // fd matches a pattern without a slash against names at any depth; a path pattern is anchored at `cwd`.
+  const anchored = pattern.replace(/^(?:\.\/)+/, "");
+  const full = anchored.includes("/") || isAbsolute(anchored) ? anchored : `**/${anchored}`;
+  const found: string[] = [];
+  const entries = glob(full, {
+    cwd,
+    exclude: (entry: unknown) => {
+      const name = typeof entry === "string" ? entry : String((entry as { name?: string }).name);
+      return SKIPPED.test(name) || hidden.contains(realExisting(resolve(cwd, name)));
+    },
+  });
+  for await (const entry of entries) {
+    const path = resolve(cwd, entry);
+    // fd searches only below `cwd`, whatever the pattern; an absolute pattern must not reach past it here.
+    if (!isInside(cwd, path)) continue;
+    // Node's glob may follow a symlink into a hidden folder: judged by where the entry really is.
+    if (hidden.contains(realExisting(path))) continue;
+    found.push(entry);
+    if (found.length >= limit) break;
+  }
+  return found;
+}

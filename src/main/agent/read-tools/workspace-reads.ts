@@ -1,30 +1,31 @@
-import { existsSync, realpathSync } from "node:fs";
-import { homedir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { realpathSync } from "node:fs";
+import { access, readdir, stat } from "node:fs/promises";
 import {
-  createGrepToolDefinition,
   createLsToolDefinition,
   createReadToolDefinition,
   defineTool,
 } from "@earendil-works/pi-coding-agent";
 import { isInside } from "../../base/paths";
 import { createDeskFindTool } from "./find-tool";
+import { createDeskGrepTool } from "./grep-tool";
+import { HiddenFolders } from "./hidden-folders";
+import { readTarget, realExisting, resolveLikePi } from "./pi-paths";
 
 /**
  * Pi's read-only tools, kept to the workspace. They run in the host, unsandboxed and without asking the
  * person, so left alone `read ~/.ssh/id_ed25519` or `read ~/.pi/agent/auth.json` would hand a key to the
  * model. A path outside the workspace (after `~`, `..` and symlinks), or inside a folder the host hides
  * (its data, Pi's agent folder), is refused with what to do instead: a command, which the person approves.
+ * A hidden folder below the path asked is left out of what grep, find and ls show.
  */
 export function createWorkspaceReadTools(workspace: string, hiddenPaths: readonly string[] = []) {
   const root = realpathSync(workspace);
-  const hidden = hiddenPaths.flatMap((path) => (existsSync(path) ? [realpathSync(path)] : []));
+  const hidden = new HiddenFolders(hiddenPaths);
   const check = (tool: string, asked: string | undefined, target: string) => {
     const real = realExisting(target);
     const why = !isInside(root, real)
       ? "is outside the workspace"
-      : hidden.some((folder) => isInside(folder, real))
+      : hidden.contains(real)
         ? "is in a folder Pi Desk keeps private"
         : undefined;
     if (why) {
@@ -51,9 +52,9 @@ export function createWorkspaceReadTools(workspace: string, hiddenPaths: readonl
   const resolved = (path: string | undefined) => resolveLikePi(path ?? ".", root);
   return [
     defineTool(keep(createReadToolDefinition(root), (path) => readTarget(path ?? "", root))),
-    defineTool(keep(createGrepToolDefinition(root), resolved)),
-    defineTool(keep(createDeskFindTool(root), resolved)),
-    defineTool(keep(createLsToolDefinition(root), resolved)),
+    defineTool(keep(createDeskGrepTool(root, hidden), resolved)),
+    defineTool(keep(createDeskFindTool(root, hidden), resolved)),
+    defineTool(keep(createLsToolDefinition(root, { operations: lsOperations(hidden) }), resolved)),
   ];
 }
 
@@ -65,43 +66,16 @@ type PathTool = {
   execute: (...args: any[]) => Promise<unknown>;
 };
 
-/** Pi's `UNICODE_SPACES`: typed paths may hold them where a plain space was meant. */
-const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
-
-/** A path as Pi's tools resolve it (`resolveToCwd` in Pi 1.6): spaces, `@` prefix, `~`, `file://`. */
-function resolveLikePi(input: string, cwd: string): string {
-  let path = input.replace(UNICODE_SPACES, " ");
-  if (path.startsWith("@")) path = path.slice(1);
-  if (path === "~") return homedir();
-  if (path.startsWith("~/")) path = join(homedir(), path.slice(2));
-  if (path.startsWith("file://")) path = fileURLToPath(path);
-  return resolve(cwd, path);
-}
-
-/**
- * The file Pi's `read` opens (`resolveReadPathAsync` in Pi 1.6): the path, or the first of its macOS
- * spellings that exists (narrow space before AM/PM, NFD, curly apostrophe, both).
- */
-async function readTarget(input: string, cwd: string): Promise<string> {
-  const resolved = resolveLikePi(input, cwd);
-  const nfd = resolved.normalize("NFD");
-  const curly = (path: string) => path.replace(/'/g, "\u2019");
-  const candidates = [
-    resolved,
-    resolved.replace(/ (AM|PM)\./gi, "\u202F$1."),
-    nfd,
-    curly(resolved),
-    curly(nfd),
-  ];
-  return candidates.find((path) => existsSync(path)) ?? resolved;
-}
-
-/** The real path of `path`, or of its deepest existing folder with the rest appended. */
-function realExisting(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    const parent = dirname(path);
-    return parent === path ? path : join(realExisting(parent), basename(path));
-  }
+/** The file system as Pi's `ls` reads it, without the entries that are hidden folders. */
+function lsOperations(hidden: HiddenFolders) {
+  return {
+    exists: (path: string) =>
+      access(path).then(
+        () => true,
+        () => false,
+      ),
+    stat: (path: string) => stat(path),
+    readdir: async (path: string) =>
+      (await readdir(path)).filter((name) => !hidden.isEntryHidden(path, name)),
+  };
 }

@@ -52,14 +52,21 @@ describe("the agent's find tool", () => {
     expect(await find(dir, "/etc/*")).toEqual(["No files found matching pattern"]);
   });
 
-  // fd's own path, which the fallback must leave alone where fd works.
-  it.runIf(onPath("fd") || onPath("fdfind"))(
-    "leaves out what .gitignore ignores inside a git repository",
-    async () => {
+  // fd's own path, which the fallback must leave alone where fd works. Without fd the fallback ignores
+  // .gitignore, so this case cannot pass on the glob: it needs fd (.ci/run installs Debian's fd-find).
+  const fd = onPath("fd") || onPath("fdfind");
+  const gitignoreCase = "leaves out what .gitignore ignores inside a git repository";
+  if (fd) {
+    it(gitignoreCase, async () => {
       const dir = folder(["kept.ts", "ignored.ts"]);
       execFileSync("git", ["init", "-q", dir]);
       writeFileSync(join(dir, ".gitignore"), "ignored.ts\n");
       expect(await find(dir, "*.ts")).toEqual(["kept.ts"]);
-    },
-  );
+    });
+  } else {
+    console.warn(
+      `find-tool.test.ts: skipping "${gitignoreCase}": neither fd nor fdfind is on PATH (install fd-find)`,
+    );
+    it.skip(`${gitignoreCase} (SKIPPED: neither fd nor fdfind is on PATH; install fd-find to run it)`, () => {});
+  }
 });

@@ -63,6 +63,7 @@ const mutatedLine = fc
 
 let runs = 0;
 let allowedLines = 0;
+let loggedLines = 0;
 
 /** Runs an allowed line in real bash with the logging stand-ins; returns what ran and what was written. */
 function runInBash(line: string): { ran: string[]; wrote: string[] } {
@@ -98,6 +99,13 @@ it("runs nothing outside the allowlist, and writes nothing, for any line it allo
       if (!verdict.allowed) return;
       allowedLines += 1;
       const { ran, wrote } = runInBash(line);
+      // The stand-ins must be seen to log, or "ran nothing unlisted" would hold of a run that ran nothing:
+      // in a plain line (commands joined by && || ; | only) the first command always runs.
+      const first = parsed.commands[0];
+      if (parsed.plain && first && STAND_INS.includes(first.name)) {
+        loggedLines += 1;
+        expect(ran, `${JSON.stringify(line)} ran ${first.name}, which logged nothing`).toContain(first.name);
+      }
       expect(
         ran.filter((name) => !ALLOWED.includes(name)),
         `${JSON.stringify(line)} ran ${ran}`,
@@ -108,6 +116,26 @@ it("runs nothing outside the allowlist, and writes nothing, for any line it allo
     { numRuns: 400, seed: 20_260_101 },
   );
   expect(allowedLines).toBeGreaterThan(25);
+  expect(loggedLines).toBeGreaterThanOrEqual(10);
+});
+
+// The same stand-ins on harmless lines whose runs are known: each logs every program the line runs.
+it.each([
+  ["npm test && npm run lint", ["npm", "npm"]],
+  ["git log | head -n 5", ["git", "head"]],
+  ["echo $(git rev-parse HEAD)", ["git"]],
+  ["grep x <<EOF\nplain\nEOF", ["grep"]],
+  ["git log --oneline -n 5; npm test", ["git", "npm"]],
+])("an allowed %j runs in bash, and its stand-ins log %j", async (line, expected) => {
+  const verdict = checkAllowlist(await parseCommandLine(line), {
+    allowedBinaries: ALLOWED,
+    workspaceRoot: fixture.workspaceRoot,
+    pathEnv: fixture.systemBin,
+  });
+  expect(verdict).toEqual({ allowed: true });
+  const { ran, wrote } = runInBash(line);
+  expect([...ran].sort()).toEqual(expected);
+  expect(wrote).toEqual([]);
 });
 
 // The corpus of ways bash evaluates text from a variable as code. Each line creates the marker file M
