@@ -127,6 +127,36 @@ test("a command's changes show on its card, and undo puts them back", async () =
   await app.close();
 });
 
+test("an agent's file edit shows its diff and is written only once approved", async () => {
+  test.skip(binary.path === null, binary.path === null ? `Electron: ${binary.reason}` : "");
+  const home = mkdtempSync(join(tmpdir(), "pi-desk-electron-home-"));
+  const script = join(home, "script.json");
+  const edit = {
+    type: "toolCall",
+    id: "call-e1",
+    name: "edit",
+    arguments: { path: "a.txt", edits: [{ oldText: "old", newText: "new" }] },
+  };
+  writeFileSync(script, JSON.stringify([[edit], [say("Edited.")]]));
+  const workspace = mkdtempSync(join(tmpdir(), "pi-desk-electron-"));
+  writeFileSync(join(workspace, "a.txt"), "old\n");
+  const { app, window } = await launchOn(workspace, {
+    PI_DESK_SCRIPT: script,
+    PI_OFFLINE: "1",
+    PI_CODING_AGENT_DIR: join(home, "agent"),
+    PI_DESK_DATA_DIR: join(home, "data"),
+  });
+  await send(window, "Edit it");
+  const pending = window.locator('[data-testid="edit-card"][data-edit-id="call-e1"]');
+  await expect(pending).toHaveAttribute("data-status", "pending");
+  await expect(pending.getByTestId("diff-line").and(window.locator('[data-kind="add"]'))).toHaveCount(1);
+  expect(readFileSync(join(workspace, "a.txt"), "utf8")).toBe("old\n");
+  await pending.getByTestId("approve-button").click();
+  await expect(pending).toHaveAttribute("data-status", "applied");
+  expect(readFileSync(join(workspace, "a.txt"), "utf8")).toBe("new\n");
+  await app.close();
+});
+
 test("a second launch hands over to the first: the window comes forward and opens the folder it names", async () => {
   test.skip(binary.path === null, binary.path === null ? `Electron: ${binary.reason}` : "");
   const config = mkdtempSync(join(tmpdir(), "pi-desk-electron-config-"));

@@ -1,4 +1,5 @@
 import type { CommandView } from "./commands";
+import type { EditView } from "./edits";
 
 /*
  * Which commands wait for the person, and what a notification about one says. Pure, so the Electron shell
@@ -23,6 +24,23 @@ export function waitingBody(command: Pick<CommandView, "command">): string {
 export function waitingIds(commands: Record<string, CommandView> | undefined): Set<string> {
   const ids = new Set<string>();
   for (const command of Object.values(commands ?? {})) if (command.phase === "pending") ids.add(command.id);
+  return ids;
+}
+
+/** The title of a notification about a waiting file edit, in every shell. */
+export const WAITING_EDIT_TITLE = "Pi Desk: a file edit waits for your approval";
+
+/** A notification's body for a waiting edit: the tool and the file, never its content. */
+export function waitingEditBody(edit: Pick<EditView, "tool" | "path">): string {
+  return `${edit.tool} ${edit.path}`.slice(0, MAX_BODY);
+}
+
+/** The ids of the file edits waiting for a decision (once the host has shown their diff). */
+export function waitingEditIds(edits: Record<string, EditView> | undefined): Set<string> {
+  const ids = new Set<string>();
+  for (const edit of Object.values(edits ?? {})) {
+    if (edit.status === "pending" && edit.approvalId && !edit.decidedBy) ids.add(edit.id);
+  }
   return ids;
 }
 

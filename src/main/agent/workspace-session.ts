@@ -33,10 +33,10 @@ import { commandRecorder } from "./command-changes";
 import { type CommandSettings, type FixedLimits, fixedLimits } from "./command-limits";
 import { createCommandTools } from "./command-tools";
 import { EDIT_TOOLS } from "./edit-views";
-import { realFolders } from "./file-edits/edit-target";
 import { createEditTools } from "./file-edits/edit-tools";
 import { chatModelOf, startingModel } from "./model-choice";
 import type { DeskModels } from "./model-runtime";
+import { HiddenFolders } from "./read-tools/hidden-folders";
 import { readSavedOutput } from "./saved-output";
 import { SessionProjection } from "./session-projection";
 
@@ -177,7 +177,7 @@ export class WorkspaceSession {
     const start = isNew ? startingModel(options.models, workspaceSettings.model) : {};
     const editTools = createEditTools({
       root: realpathSync(workspace.path),
-      hidden: realFolders(options.hiddenPaths),
+      hidden: new HiddenFolders(options.hiddenPaths),
       approve: (request, signal) => {
         if (!self) throw new Error("The session is not ready yet.");
         return self.gate.approveEdit(request, signal);

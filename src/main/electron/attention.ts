@@ -1,5 +1,13 @@
 import type { App, BrowserWindow, NativeImage, Notification, nativeImage } from "electron";
-import { WAITING_TITLE, waitingBody, waitingChanges, waitingIds } from "../../shared/attention";
+import {
+  WAITING_EDIT_TITLE,
+  WAITING_TITLE,
+  waitingBody,
+  waitingChanges,
+  waitingEditBody,
+  waitingEditIds,
+  waitingIds,
+} from "../../shared/attention";
 import { HOST_EVENT_CHANNEL } from "../../shared/desk-api";
 import type { HostEvent } from "../../shared/host-events";
 import type { DeskHost } from "../core/desk-host";
@@ -40,7 +48,8 @@ export function watchWaitingCommands(host: DeskHost, shell: AttentionShell): () 
   const update = () => {
     const state = host.state();
     const commands = state.session?.commands;
-    const now = waitingIds(commands);
+    const edits = state.session?.edits;
+    const now = new Set([...waitingIds(commands), ...waitingEditIds(edits)]);
     const { started, answered } = waitingChanges(known, now);
     known = now;
     for (const id of answered) withdraw(id);
@@ -50,9 +59,14 @@ export function watchWaitingCommands(host: DeskHost, shell: AttentionShell): () 
       return;
     for (const id of started) {
       const command = commands?.[id];
-      if (!command || shown.has(id)) continue;
-      // The command's first line only: nothing of its output goes into a notification.
-      const notification = new Notification({ title: WAITING_TITLE, body: waitingBody(command) });
+      const edit = edits?.[id];
+      if ((!command && !edit) || shown.has(id)) continue;
+      // The command's first line, or the edit's file: nothing of an output or a content goes into a notification.
+      const notification = new Notification(
+        command
+          ? { title: WAITING_TITLE, body: waitingBody(command) }
+          : { title: WAITING_EDIT_TITLE, body: waitingEditBody(edit as NonNullable<typeof edit>) },
+      );
       notification.on("click", () => {
         if (window.isDestroyed()) return;
         if (window.isMinimized()) window.restore();

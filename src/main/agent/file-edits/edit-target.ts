@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, realpathSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { isInside } from "../../base/paths";
 
@@ -10,6 +10,12 @@ export interface EditTarget {
   path: string;
   /** Always asks, whatever the rules: environment files, Pi's settings, CI and hook folders. */
   protected: boolean;
+}
+
+/** The folders the agent may not touch even inside the workspace (the read tools' `HiddenFolders`). */
+export interface HiddenPaths {
+  /** Whether a real path is one of them or inside one. */
+  contains(realPath: string): boolean;
 }
 
 /** Paths an "always allow" rule never covers (relative to the workspace), with why, for Settings and SECURITY.md. */
@@ -33,7 +39,7 @@ export const PROTECTED_EDIT_PATHS = [
  */
 export function editTarget(
   root: string,
-  hidden: readonly string[],
+  hidden: HiddenPaths,
   asked: string,
   what: "file" | "folder" = "file",
 ): EditTarget {
@@ -46,16 +52,11 @@ export function editTarget(
   };
   if (real === undefined) return refuse("is reached through a symbolic link that points nowhere");
   if (!isInside(root, real)) return refuse("is outside the workspace");
-  if (hidden.some((folder) => isInside(folder, real))) return refuse("is in a folder Pi Desk keeps private");
+  if (hidden.contains(real)) return refuse("is in a folder Pi Desk keeps private");
   const path = relative(root, real).split(sep).join("/");
   if (path === "" && what === "file") return refuse("is the workspace folder itself");
   if (path.split("/").includes(".git")) return refuse("is inside a .git folder (git's own data)");
   return { absolute: real, path, protected: PROTECTED_EDIT_PATHS.some((pattern) => pattern.test(path)) };
-}
-
-/** The real folders `hiddenPaths` name (those that exist). */
-export function realFolders(paths: readonly string[]): string[] {
-  return paths.flatMap((path) => (existsSync(path) ? [realpathSync(path)] : []));
 }
 
 /**

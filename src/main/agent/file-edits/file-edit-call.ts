@@ -13,15 +13,15 @@ import {
 import type { GateAnswer } from "../../approvals/approval-gate";
 import type { EditRequest } from "../../approvals/approval-kinds";
 import type { CommandRecorder } from "../../run-command";
-import { type EditTarget, editTarget } from "./edit-target";
+import { type EditTarget, editTarget, type HiddenPaths } from "./edit-target";
 import { proposedDiff } from "./proposed-diff";
 
 /** What one edit call needs of its chat. */
 export interface EditCallContext {
   /** The workspace's real path. */
   root: string;
-  /** Real folders the agent may not touch even inside the workspace. */
-  hidden: readonly string[];
+  /** Folders the agent may not touch even inside the workspace. */
+  hidden: HiddenPaths;
   /** Asks the gate (rules, then the person). */
   approve(request: EditRequest, signal: AbortSignal | undefined): Promise<GateAnswer<EditDecision>>;
   /** Records what the write changed, when the workspace's change engine is on. */

@@ -83,6 +83,7 @@ export const en = {
   },
   attention: {
     title: "Pi Desk: a command waits for your approval",
+    editTitle: "Pi Desk: a file edit waits for your approval",
     toggle: "Notify me when a command waits for approval while Pi Desk is not in front",
     allow: "Allow notifications",
     permission: {

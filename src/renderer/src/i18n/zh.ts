@@ -77,6 +77,7 @@ export const zh: Messages = {
   },
   attention: {
     title: "Pi Desk：有命令等待你批准",
+    editTitle: "Pi Desk：有文件编辑等待你批准",
     toggle: "Pi Desk 不在前台时，有命令等待批准就通知我",
     allow: "允许通知",
     permission: {

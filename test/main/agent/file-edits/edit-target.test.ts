@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { editTarget } from "../../../../src/main/agent/file-edits/edit-target";
+import { HiddenFolders } from "../../../../src/main/agent/read-tools/hidden-folders";
 
 let base: string;
 let root: string;
@@ -19,7 +20,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
-const target = (path: string, what: "file" | "folder" = "file") => editTarget(root, [data], path, what);
+const target = (path: string, what: "file" | "folder" = "file") =>
+  editTarget(root, new HiddenFolders([data]), path, what);
 
 describe("where an edit may write", () => {
   it("takes files inside the workspace, existing or new, named relative to it", () => {

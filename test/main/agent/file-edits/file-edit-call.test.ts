@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createEditTools } from "../../../../src/main/agent/file-edits/edit-tools";
+import { HiddenFolders } from "../../../../src/main/agent/read-tools/hidden-folders";
 import type { EditRequest } from "../../../../src/main/approvals/approval-kinds";
 import type { EditDecision, FileEditDetails } from "../../../../src/shared/edits";
 
@@ -17,7 +18,7 @@ function tools(answer: (request: EditRequest) => EditDecision) {
   const asked: EditRequest[] = [];
   const [edit, write] = createEditTools({
     root,
-    hidden: [],
+    hidden: new HiddenFolders([]),
     approve: async (request) => {
       asked.push(request);
       return answer(request);

@@ -1,5 +1,11 @@
 import { useEffect, useRef } from "react";
-import { waitingBody, waitingChanges, waitingIds } from "../../../../shared/attention";
+import {
+  waitingBody,
+  waitingChanges,
+  waitingEditBody,
+  waitingEditIds,
+  waitingIds,
+} from "../../../../shared/attention";
 import type { HostState } from "../../../../shared/host-state";
 import { useT } from "../../i18n/i18n";
 
@@ -24,12 +30,13 @@ export function useWaitingNotifications(host: HostState | null, focusCommand: (i
   const shown = useRef(new Map<string, Notification>());
   const known = useRef<Set<string>>(new Set());
   const commands = host?.session?.commands;
+  const edits = host?.session?.edits;
   const enabled = host?.shell === "browser" && host.notifications;
   const focus = useRef(focusCommand);
   focus.current = focusCommand;
 
   useEffect(() => {
-    const now = waitingIds(commands);
+    const now = new Set([...waitingIds(commands), ...waitingEditIds(edits)]);
     const { started, answered } = waitingChanges(known.current, now);
     known.current = now;
     for (const id of answered) {
@@ -39,10 +46,11 @@ export function useWaitingNotifications(host: HostState | null, focusCommand: (i
     if (!enabled || !notificationsAllowed() || pageInFront()) return;
     for (const id of started) {
       const command = commands?.[id];
-      if (!command || shown.current.has(id)) continue;
+      const edit = edits?.[id];
+      if ((!command && !edit) || shown.current.has(id)) continue;
       // The tag makes a second tab's notification of the same command replace this one, not add to it.
-      const notification = new Notification(t.attention.title, {
-        body: waitingBody(command),
+      const notification = new Notification(command ? t.attention.title : t.attention.editTitle, {
+        body: command ? waitingBody(command) : waitingEditBody(edit as NonNullable<typeof edit>),
         tag: `pi-desk:${id}`,
       });
       notification.onclick = () => {
@@ -52,7 +60,7 @@ export function useWaitingNotifications(host: HostState | null, focusCommand: (i
       };
       shown.current.set(id, notification);
     }
-  }, [commands, enabled, t]);
+  }, [commands, edits, enabled, t]);
 
   useEffect(() => {
     if (enabled) return;
@@ -70,10 +78,13 @@ export function useWaitingNotifications(host: HostState | null, focusCommand: (i
 
 /** Brings a waiting command's card into view and gives it the focus: the tray's, else the transcript's. */
 export function focusCommandCard(id: string): void {
-  const selector = `[data-command-id="${CSS.escape(id)}"]`;
   const card =
-    document.querySelector<HTMLElement>(`.approval-tray ${selector}`) ??
-    document.querySelector<HTMLElement>(`[data-testid="command-card"]${selector}`);
+    document.querySelector<HTMLElement>(`.approval-tray [data-command-id="${CSS.escape(id)}"]`) ??
+    document.querySelector<HTMLElement>(`.approval-tray [data-edit-id="${CSS.escape(id)}"]`) ??
+    document.querySelector<HTMLElement>(
+      `[data-testid="command-card"][data-command-id="${CSS.escape(id)}"]`,
+    ) ??
+    document.querySelector<HTMLElement>(`[data-testid="edit-card"][data-edit-id="${CSS.escape(id)}"]`);
   // Focusing scrolls it into view as well.
   card?.focus();
 }
