@@ -229,6 +229,31 @@ describe("the session host: file edits", () => {
     await assistantSaid(host, "OK.");
   });
 
+  it("shows a reopened chat's edits as they ended, with their diff and changes", async () => {
+    const { host } = await hostWith([
+      [edit("e1", "sum.js", [{ oldText: "a - b", newText: "a + b" }]), write("w1", "../out.txt", "x")],
+      [{ type: "text", text: "OK." }],
+    ]);
+    await host.handlers.prompt({ text: "fix it" });
+    const approvalId = await pendingEdit(host, "e1");
+    await host.handlers.decide({ approvalId, decision: { kind: "approve" } });
+    await assistantSaid(host, "OK.");
+    const file = await waitFor(() => host.state().session?.file);
+    await host.handlers.newSession();
+    await host.handlers.openSession({ path: file });
+    expect(
+      host
+        .state()
+        .session?.transcript.filter((item) => item.kind === "edit")
+        .map((item) => item.id),
+    ).toEqual(["e1", "w1"]);
+    expect(editOf(host, "e1")).toMatchObject({ status: "applied", path: "sum.js", shape: "change" });
+    expect(editOf(host, "e1")?.diff?.added).toBe(1);
+    expect(editOf(host, "e1")?.changes?.recorded).toBe(true);
+    expect(editOf(host, "w1")).toMatchObject({ status: "failed" });
+    expect(editOf(host, "w1")?.reason).toContain("outside the workspace");
+  });
+
   it("undoes an applied edit like a command", async () => {
     const { host, workspace } = await hostWith([
       [edit("e1", "sum.js", [{ oldText: "a - b", newText: "a + b" }])],
