@@ -1,14 +1,29 @@
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { proposedDiff } from "../../src/main/agent/file-edits/proposed-diff";
 import { EditCard } from "../../src/renderer/src/features/edits/EditCard";
-import type { EditView } from "../../src/shared/edits";
+import type { EditView, ProposedDiff } from "../../src/shared/edits";
 import { fakeApi } from "./fixtures";
 
 afterEach(cleanup);
 
-const BEFORE = "export function sum(a, b) {\n  return a - b;\n}\n";
 const AFTER = "export function sum(a, b) {\n  return a + b;\n}\n";
+
+/** The host's diff of `return a - b` into `return a + b`, as the edit tools send it. */
+const SIGN_FIX: ProposedDiff = {
+  hunks: [
+    {
+      lines: [
+        { kind: "context", text: "export function sum(a, b) {", oldLine: 1, newLine: 1 },
+        { kind: "del", text: "  return a - b;", oldLine: 2 },
+        { kind: "add", text: "  return a + b;", newLine: 2 },
+        { kind: "context", text: "}", oldLine: 3, newLine: 3 },
+      ],
+    },
+  ],
+  added: 1,
+  removed: 1,
+  truncated: false,
+};
 
 function pendingEdit(overrides: Partial<EditView> = {}): EditView {
   return {
@@ -18,7 +33,7 @@ function pendingEdit(overrides: Partial<EditView> = {}): EditView {
     status: "pending",
     approvalId: "ap-1",
     shape: "change",
-    diff: proposedDiff(BEFORE, AFTER),
+    diff: SIGN_FIX,
     proposed: AFTER,
     ruleOffer: { path: "src/sum.js" },
     ...overrides,
@@ -59,8 +74,13 @@ describe("an edit card", () => {
   });
 
   it("folds a long diff after 400 lines, and shows all on request", () => {
-    const long = Array.from({ length: 1000 }, (_, i) => `line ${i}`).join("\n");
-    const { inCard } = renderCard(pendingEdit({ shape: "new-file", diff: proposedDiff(undefined, long) }));
+    const lines = Array.from({ length: 1000 }, (_, i) => ({
+      kind: "add" as const,
+      text: `line ${i}`,
+      newLine: i + 1,
+    }));
+    const diff: ProposedDiff = { hunks: [{ lines }], added: 1000, removed: 0, truncated: false };
+    const { inCard } = renderCard(pendingEdit({ shape: "new-file", diff }));
     expect(inCard.getAllByTestId("diff-line")).toHaveLength(400);
     fireEvent.click(inCard.getByText("Show all 1,000 lines"));
     expect(inCard.getAllByTestId("diff-line")).toHaveLength(1000);
