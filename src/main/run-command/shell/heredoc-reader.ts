@@ -20,14 +20,18 @@ export function readHeredoc(node: Node, operator: string, source: string): Shell
   const end = node.namedChildren.find((child) => child?.type === "heredoc_end");
   const bodyNode = node.namedChildren.find((child) => child?.type === "heredoc_body");
   if (!end) return heredoc;
-  // The body starts at the beginning of the line the grammar puts its first character on (`<<-` leaves
-  // the leading tabs outside its body node).
+  // bash starts the body on the line after the operator's. The grammar's body node starts at its first
+  // character that is not a blank (it skips blank lines and `<<-`'s tabs), so only blanks may lie between.
+  const lineEnd = source.indexOf("\n", start.endIndex);
+  const bodyStart = lineEnd + 1;
   const anchor = bodyNode?.startIndex ?? end.startIndex;
-  const bodyStart = source.lastIndexOf("\n", anchor - 1) + 1;
-  // bash starts the body on the line after the operator's; a heredoc whose line runs on over a quoted
-  // newline, or that shares its line with another heredoc, is left unread rather than guessed.
-  if (bodyStart <= start.endIndex || source.slice(start.endIndex, bodyStart - 1).includes("\n"))
-    return heredoc;
+  const blanksBefore = /^[ \t\r\n]*$/.test(source.slice(bodyStart, anchor));
+  if (lineEnd < 0 || anchor < bodyStart || !blanksBefore) return heredoc;
+  // A heredoc whose line runs on over a quoted newline, or shares it with another heredoc, is left unread.
+  const onItsLine = node.children.every(
+    (child) => !child || child.type.startsWith("heredoc_") || child.endIndex <= lineEnd,
+  );
+  if (!onItsLine) return heredoc;
   const body = bodyUpToDelimiter(source, bodyStart, word.value, stripTabs);
   if (!body || body.endStart !== end.startIndex || body.endEnd !== end.endIndex) return heredoc;
   return { ...heredoc, body: body.text };

@@ -15,9 +15,14 @@ const JOINTS: ReadonlySet<string> = new Set([";", "&", "&&", "||", "|", "|&"]);
  */
 export function lineStatements(
   root: Node,
+  source: string,
   commands: readonly ParsedCommand[],
   redirects: readonly ShellRedirect[],
 ): LineStatement[] {
+  if (droppedEscape(root, source) !== undefined) {
+    // The grammar did not read the whole line: one opaque statement, so nothing in it is trusted.
+    return [{ joint: "start", background: false, redirects: [], start: 0, end: source.length }];
+  }
   const reader = new StatementReader(commands, redirects);
   reader.sequence(root);
   return reader.statements;
@@ -177,4 +182,34 @@ class StatementReader {
       end: node.endIndex,
     });
   }
+}
+
+/** A backslash between tokens that is not a line continuation. */
+const ESCAPE_IN_GAP = /\\(?!\r?\n)/;
+
+/**
+ * Where the grammar skipped an escaped blank between tokens: tree-sitter-bash takes `\ ` and `\<tab>` for
+ * blanks (as it does a line continuation), while bash reads them as a character of a word, so
+ * `echo x \ > a` prints "x  " and `\ cat` runs " cat". Returns the offset of the first one, or undefined.
+ */
+export function droppedEscape(root: Node, source: string): number | undefined {
+  let covered = 0;
+  const visit = (node: Node): number | undefined => {
+    // A heredoc body's text between its expansions is body, not skipped: it counts as one piece.
+    if (node.childCount === 0 || node.type === "heredoc_body") {
+      const skipped = ESCAPE_IN_GAP.exec(source.slice(covered, node.startIndex));
+      if (skipped) return covered + skipped.index;
+      covered = Math.max(covered, node.endIndex);
+      return undefined;
+    }
+    for (const child of node.children) {
+      const found = child ? visit(child) : undefined;
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  const found = visit(root);
+  if (found !== undefined) return found;
+  const tail = ESCAPE_IN_GAP.exec(source.slice(covered));
+  return tail ? covered + tail.index : undefined;
 }

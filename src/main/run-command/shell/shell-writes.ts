@@ -21,6 +21,14 @@ interface StatementEffect {
   folders: string[];
 }
 
+/** What a line's statements are known to write, and where the part that is not modelled begins. */
+export interface ShellWrites {
+  /** The writes known exactly, in the order they happen. */
+  writes: KnownWrite[];
+  /** Offset in the line of the first statement not modelled (the reading stopped there); absent when every statement is. */
+  stoppedAt?: number;
+}
+
 /**
  * The writes of a parsed line known exactly, or [] when none is (never a guess). Statements are read in
  * order while each is one this module models exactly (`cat`/`tee` of a quoted heredoc or a literal
@@ -30,21 +38,31 @@ interface StatementEffect {
  * where, is not known. Writes before it are still known: they happen first.
  */
 export function knownShellWrites(line: ParsedCommandLine, cwd: string): KnownWrite[] {
+  return readShellWrites(line, cwd).writes;
+}
+
+/** knownShellWrites, and where it stopped reading: what a card needs to say "then runs: ...". */
+export function readShellWrites(line: ParsedCommandLine, cwd: string): ShellWrites {
   // A NUL cannot reach bash through argv, and a lone surrogate is not the UTF-8 bash would be given.
-  if (line.error || !isAbsolute(cwd) || line.source.includes("\0") || LONE_SURROGATE.test(line.source))
-    return [];
+  if (line.error || !isAbsolute(cwd) || line.source.includes("\0") || LONE_SURROGATE.test(line.source)) {
+    return { writes: [], stoppedAt: 0 };
+  }
   const writes: KnownWrite[] = [];
   const folders = new Set<string>();
   for (const [i, statement] of line.statements.entries()) {
     const piped = ["|", "|&"].includes(line.statements[i + 1]?.joint ?? "");
-    if (!["start", "newline", ";", "&&"].includes(statement.joint) || statement.background || piped) break;
-    const effect = statementEffect(statement, cwd);
+    const effect =
+      ["start", "newline", ";", "&&"].includes(statement.joint) && !statement.background && !piped
+        ? statementEffect(statement, cwd)
+        : undefined;
     // A write onto a folder the line just made fails: no preview of it.
-    if (!effect || effect.writes.some((write) => folders.has(write.path))) break;
+    if (!effect || effect.writes.some((write) => folders.has(write.path))) {
+      return { writes, stoppedAt: statement.start };
+    }
     writes.push(...effect.writes);
     for (const folder of effect.folders) folders.add(folder);
   }
-  return writes;
+  return { writes };
 }
 
 /**

@@ -176,6 +176,12 @@ const WRITE_CASES: WriteCase[] = [
     bash: false,
   },
   {
+    name: "a line continuation between words",
+    line: "echo a \\\n  b \\\n> a.txt",
+    writes: [{ path: "a.txt", content: "a b\n" }],
+    after: { "a.txt": "a b\n" },
+  },
+  {
     name: "unicode, quotes and a trailing blank line in a heredoc",
     line: "cat > 文件.md <<'EOF'\n«ünï» 'q' \"d\" 🙂\n\nEOF",
     writes: [{ path: "文件.md", content: "«ünï» 'q' \"d\" 🙂\n\n" }],
@@ -271,6 +277,11 @@ const NO_WRITE_CASES: Array<[string, string]> = [
   ["a body line the delimiter begins", "cat > a.txt <<'EOF'\nEOFX\nEOF"],
   ["a heredoc whose line goes on after &&", "cat > a.txt <<'A' &&\n1\nA\necho b > b.txt"],
   ["a delimiter the grammar misreads", 'cat > a.txt <<"E"OF\nx\nEOF'],
+  // tree-sitter-bash skips an escaped blank between words; bash keeps it as a character.
+  ["an escaped blank before the command", "\\ cat > a.txt <<'EOF'\nx\nEOF"],
+  ["an escaped blank between words", "echo x \\ > a.txt"],
+  ["an escaped tab between words", "echo x\t\\\t> a.txt"],
+  ["an escaped blank after the line", "echo x > a.txt \\ "],
   ["a NUL", "echo 'a\0b' > a.txt"],
   ["a lone surrogate", "echo '\uD800' > a.txt"],
   ["a write onto the folder just made", "mkdir a.txt && echo x > a.txt"],
