@@ -19,7 +19,7 @@ export function lineStatements(
   commands: readonly ParsedCommand[],
   redirects: readonly ShellRedirect[],
 ): LineStatement[] {
-  if (droppedEscape(root, source) !== undefined) {
+  if (droppedText(root, source) !== undefined) {
     // The grammar did not read the whole line: one opaque statement, so nothing in it is trusted.
     return [{ joint: "start", background: false, redirects: [], start: 0, end: source.length }];
   }
@@ -184,20 +184,20 @@ class StatementReader {
   }
 }
 
-/** A backslash between tokens that is not a line continuation. */
-const ESCAPE_IN_GAP = /\\(?!\r?\n)/;
+/** Text between tokens bash does not take for a blank: a backslash not before a newline (`\<CR><LF>` is none), a CR, \v, \f, anything else. */
+const MISREAD_GAP = /\\(?!\n)|[^ \t\n\\]/;
 
 /**
- * Where the grammar skipped an escaped blank between tokens: tree-sitter-bash takes `\ ` and `\<tab>` for
- * blanks (as it does a line continuation), while bash reads them as a character of a word, so
- * `echo x \ > a` prints "x  " and `\ cat` runs " cat". Returns the offset of the first one, or undefined.
+ * Where the grammar skipped text between tokens that bash reads as part of a word: tree-sitter-bash takes
+ * `\ `, `\<tab>` and a CR for blanks, so to it `echo x \ > a` prints "x" (bash: "x  "), `\ cat` runs
+ * cat (bash: " cat") and `echo x > a<CR><LF>` writes "a" (bash: "a<CR>"). Returns the first offset, or undefined.
  */
-export function droppedEscape(root: Node, source: string): number | undefined {
+export function droppedText(root: Node, source: string): number | undefined {
   let covered = 0;
   const visit = (node: Node): number | undefined => {
     // A heredoc body's text between its expansions is body, not skipped: it counts as one piece.
     if (node.childCount === 0 || node.type === "heredoc_body") {
-      const skipped = ESCAPE_IN_GAP.exec(source.slice(covered, node.startIndex));
+      const skipped = MISREAD_GAP.exec(source.slice(covered, node.startIndex));
       if (skipped) return covered + skipped.index;
       covered = Math.max(covered, node.endIndex);
       return undefined;
@@ -210,6 +210,6 @@ export function droppedEscape(root: Node, source: string): number | undefined {
   };
   const found = visit(root);
   if (found !== undefined) return found;
-  const tail = ESCAPE_IN_GAP.exec(source.slice(covered));
+  const tail = MISREAD_GAP.exec(source.slice(covered));
   return tail ? covered + tail.index : undefined;
 }

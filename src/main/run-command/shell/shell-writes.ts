@@ -1,4 +1,4 @@
-import { isAbsolute, resolve } from "node:path";
+import { dirname, isAbsolute, resolve } from "node:path";
 import { echoOutput, printfOutput } from "./builtin-output";
 import type { LineStatement, ParsedCommandLine, ShellRedirect, ShellWord } from "./parsed-line";
 
@@ -48,6 +48,7 @@ export function readShellWrites(line: ParsedCommandLine, cwd: string): ShellWrit
     return { writes: [], stoppedAt: 0 };
   }
   const writes: KnownWrite[] = [];
+  const files = new Set<string>();
   const folders = new Set<string>();
   for (const [i, statement] of line.statements.entries()) {
     const piped = ["|", "|&"].includes(line.statements[i + 1]?.joint ?? "");
@@ -55,14 +56,33 @@ export function readShellWrites(line: ParsedCommandLine, cwd: string): ShellWrit
       ["start", "newline", ";", "&&"].includes(statement.joint) && !statement.background && !piped
         ? statementEffect(statement, cwd)
         : undefined;
-    // A write onto a folder the line just made fails: no preview of it.
-    if (!effect || effect.writes.some((write) => folders.has(write.path))) {
-      return { writes, stoppedAt: statement.start };
-    }
+    if (!effect || clashes(effect, files, folders)) return { writes, stoppedAt: statement.start };
     writes.push(...effect.writes);
-    for (const folder of effect.folders) folders.add(folder);
+    for (const write of effect.writes) files.add(write.path);
+    for (const folder of effect.folders) for (const path of [folder, ...ancestors(folder)]) folders.add(path);
   }
   return { writes };
+}
+
+/**
+ * True when the statement would fail on what the line made before it: a write onto a folder it made, or
+ * into a file it wrote, or a folder made inside a file. A preview of a write that fails would be wrong.
+ */
+function clashes(effect: StatementEffect, files: ReadonlySet<string>, folders: ReadonlySet<string>): boolean {
+  const underFile = (path: string) => ancestors(path).some((ancestor) => files.has(ancestor));
+  return (
+    effect.writes.some((write) => folders.has(write.path) || underFile(write.path)) ||
+    effect.folders.some((folder) => files.has(folder) || underFile(folder))
+  );
+}
+
+/** The folders above an absolute path, nearest first. */
+function ancestors(path: string): string[] {
+  const above: string[] = [];
+  for (let current = path; dirname(current) !== current; current = dirname(current)) {
+    above.push(dirname(current));
+  }
+  return above;
 }
 
 /**
@@ -114,7 +134,8 @@ function teeEffect(
   cwd: string,
 ): StatementEffect | undefined {
   if (input === undefined || (output !== undefined && output !== "sink")) return undefined;
-  const append = args[0] === "-a" || args[0] === "--append";
+  // Short options only: BSD tee (macOS) has no --append.
+  const append = args[0] === "-a";
   const files = append ? args.slice(1) : args;
   if (files.length === 0 || new Set(files).size !== files.length) return undefined;
   const paths = files.map((file) => (file.startsWith("-") ? undefined : filePath(file, cwd)));
@@ -124,7 +145,8 @@ function teeEffect(
 
 /** `mkdir [-p] DIR...`: writes no file, so a write after it is still known. */
 function mkdirEffect(args: readonly string[], cwd: string): StatementEffect | undefined {
-  const parents = args[0] === "-p" || args[0] === "--parents";
+  // Short options only: BSD mkdir (macOS) has no --parents.
+  const parents = args[0] === "-p";
   const folders = (parents ? args.slice(1) : args).map((folder) =>
     folder.startsWith("-") ? undefined : filePath(folder, cwd),
   );

@@ -1,6 +1,11 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are shell source, where ${...} is bash, not a template
 import { describe, expect, it } from "vitest";
-import { finalContents, type KnownWrite, knownShellWrites } from "../../../../src/main/run-command";
+import {
+  finalContents,
+  type KnownWrite,
+  knownShellWrites,
+  readShellWrites,
+} from "../../../../src/main/run-command";
 import { parseCommandLine } from "../../../../src/main/run-command/shell/shell-parser";
 import { filesAfterBash, type WorkspaceFiles } from "./bash-run";
 
@@ -282,9 +287,15 @@ const NO_WRITE_CASES: Array<[string, string]> = [
   ["an escaped blank between words", "echo x \\ > a.txt"],
   ["an escaped tab between words", "echo x\t\\\t> a.txt"],
   ["an escaped blank after the line", "echo x > a.txt \\ "],
+  ["a CRLF line end, which bash keeps in the file name", "echo x > a.txt\r\necho y > b.txt\r\n"],
+  ["a CR between words", "echo x\r y > a.txt"],
+  ["a form feed between words", "echo x\f y > a.txt"],
+  ["an escaped CRLF", "echo x \\\r\n y > a.txt"],
   ["a NUL", "echo 'a\0b' > a.txt"],
   ["a lone surrogate", "echo '\uD800' > a.txt"],
   ["a write onto the folder just made", "mkdir a.txt && echo x > a.txt"],
+  ["a write onto a parent folder just made", "mkdir -p a/b && echo x > a"],
+  ["tee --append (GNU only)", "tee --append a.txt <<'EOF'\nx\nEOF"],
   ["a descriptor on a heredoc", "cat 0<<'EOF' > a.txt\nx\nEOF"],
   ["writing into /dev", "echo x > /dev/sda"],
 ];
@@ -305,6 +316,19 @@ describe("knownShellWrites", () => {
 
   it.each(NO_WRITE_CASES)("knows no write for %s", async (_name, line) => {
     expect(knownShellWrites(await parseCommandLine(line), CWD)).toEqual([]);
+  });
+
+  it.each([
+    ["echo a > a.txt\nnpm test > log.txt\necho b > b.txt", ["a.txt"], "npm test"],
+    ["echo x > a; echo y > a/b", ["a"], "echo y"],
+    ["echo x > a; mkdir -p a/b && echo y > c", ["a"], "mkdir"],
+    ["echo x > a || echo y > b", ["a"], "echo y"],
+    ["echo x | tee a", [], "echo x"],
+    ["echo x > a && echo y > b", ["a", "b"], undefined],
+  ])("reads %j up to the first statement it does not model", async (line, paths, stop) => {
+    const read = readShellWrites(await parseCommandLine(line), CWD);
+    expect(read.writes.map((write) => write.path.slice(CWD.length + 1))).toEqual(paths);
+    expect(read.stoppedAt).toBe(stop === undefined ? undefined : line.indexOf(stop));
   });
 
   it("gives absolute paths resolved against the cwd", async () => {
