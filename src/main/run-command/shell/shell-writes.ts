@@ -199,12 +199,17 @@ function redirectInput(redirect: ShellRedirect): string | undefined {
   return word && exactWord(word) ? `${word.value}\n` : undefined;
 }
 
+/** A word bash takes for an assignment (`name=`, `name[i]=`, `name+=`): it expands `~` after its `=` and each `:`. */
+const ASSIGNMENT_LIKE = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
+
 /**
- * True for a word whose value is exactly its bytes: literal, and no `$'...'`, whose `\xHH` escapes give
- * bytes that are not the UTF-8 of the decoded text.
+ * True for a word whose value is exactly its bytes: literal, no `$'...'` (its `\xHH` escapes give bytes
+ * that are not the UTF-8 of the decoded text), and no `~` in a word bash reads like an assignment, where
+ * it expands even as an argument (`echo a=~/x` prints `a=/home/me/x`).
  */
 function exactWord(word: ShellWord): boolean {
-  return word.literal && !word.text.includes("$'");
+  const tilde = ASSIGNMENT_LIKE.test(word.text) && word.text.includes("~");
+  return word.literal && !word.text.includes("$'") && !tilde;
 }
 
 /**

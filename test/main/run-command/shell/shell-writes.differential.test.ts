@@ -112,7 +112,7 @@ describe("shell writes against real bash", () => {
     // biome-ignore format: a token list reads better packed
     const inserts = [
       "'", '"', "\\", "\\\n", "\t", " ", "\n", "$", "`", "%", "%s", "\\n", "-n", "-e", "-a", "<<-", ">>", ">",
-      "|", "&", ";", "&&", "||", "#", "EOF", "\tEOF", "~", "*", "{a,b}", "$'\\x41'", "é", "x=1 ", "2", "(", ")",
+      "|", "&", ";", "&&", "||", "#", "EOF", "\tEOF", "~", "*", "{a,b}", "$'\\x41'", "é", "x=1 ", "a=", ":", "2", "(", ")", "\r",
     ];
     const edited = fc
       .tuple(

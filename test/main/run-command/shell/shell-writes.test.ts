@@ -219,11 +219,17 @@ const NO_WRITE_CASES: Array<[string, string]> = [
   ["a variable in a here-string", "cat <<< $HOME > a.txt"],
   ["a tilde path", "echo x > ~/a.txt"],
   ["a quoted tilde path", "echo x > '~/a.txt'"],
+  // bash expands ~ after the = of a word that looks like an assignment, even as an argument or a target.
+  ["a tilde after = in an argument", "echo a=~/x > a.txt"],
+  ["a tilde after : in an assignment-like argument", "printf '%s' a=x:~/y > a.txt"],
+  ["a tilde after = in the path", "echo x > a=~"],
   ["a path through ..", "echo x > ../a.txt"],
   ["a path ending in /", "echo x > dir/"],
   ["a pipe into tee", "echo x | tee a.txt"],
   ["a heredoc piped into tee", "cat <<'EOF' | tee a.txt\nx\nEOF"],
   ["a write piped on", "echo x > a.txt | cat"],
+  // A pipeline's commands run at once: the next one may touch the file while it is written.
+  ["a heredoc write piped on", "cat > a.txt <<'EOF' | rm a.txt\nx\nEOF"],
   ["a redirect of a command whose output is not known", "npm test > log"],
   ["stderr to a file", "echo x 2> a.txt"],
   ["stdout by descriptor", "echo x 1> a.txt"],
