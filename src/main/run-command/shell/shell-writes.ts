@@ -25,6 +25,8 @@ interface StatementEffect {
 export interface ShellWrites {
   /** The writes known exactly, in the order they happen. */
   writes: KnownWrite[];
+  /** Folders `mkdir -p` makes before or between the writes (absolute), so a check can allow a write into one. */
+  folders: string[];
   /** Offset in the line of the first statement not modelled (the reading stopped there); absent when every statement is. */
   stoppedAt?: number;
 }
@@ -45,9 +47,10 @@ export function knownShellWrites(line: ParsedCommandLine, cwd: string): KnownWri
 export function readShellWrites(line: ParsedCommandLine, cwd: string): ShellWrites {
   // A NUL cannot reach bash through argv, and a lone surrogate is not the UTF-8 bash would be given.
   if (line.error || !isAbsolute(cwd) || line.source.includes("\0") || LONE_SURROGATE.test(line.source)) {
-    return { writes: [], stoppedAt: 0 };
+    return { writes: [], folders: [], stoppedAt: 0 };
   }
   const writes: KnownWrite[] = [];
+  const made: string[] = [];
   const files = new Set<string>();
   const folders = new Set<string>();
   for (const [i, statement] of line.statements.entries()) {
@@ -56,12 +59,15 @@ export function readShellWrites(line: ParsedCommandLine, cwd: string): ShellWrit
       ["start", "newline", ";", "&&"].includes(statement.joint) && !statement.background && !piped
         ? statementEffect(statement, cwd)
         : undefined;
-    if (!effect || clashes(effect, files, folders)) return { writes, stoppedAt: statement.start };
+    if (!effect || clashes(effect, files, folders)) {
+      return { writes, folders: made, stoppedAt: statement.start };
+    }
     writes.push(...effect.writes);
+    made.push(...effect.folders);
     for (const write of effect.writes) files.add(write.path);
     for (const folder of effect.folders) for (const path of [folder, ...ancestors(folder)]) folders.add(path);
   }
-  return { writes };
+  return { writes, folders: made };
 }
 
 /**
@@ -143,13 +149,13 @@ function teeEffect(
   return { writes: paths.map((path) => ({ path, content: input, append })), folders: [] };
 }
 
-/** `mkdir [-p] DIR...`: writes no file, so a write after it is still known. */
+/**
+ * `mkdir -p DIR...`: writes no file, so a write after it is still known. Without -p it fails on a folder
+ * that exists, and `&&` would then skip the writes after it. Short options only: BSD mkdir has no --parents.
+ */
 function mkdirEffect(args: readonly string[], cwd: string): StatementEffect | undefined {
-  // Short options only: BSD mkdir (macOS) has no --parents.
-  const parents = args[0] === "-p";
-  const folders = (parents ? args.slice(1) : args).map((folder) =>
-    folder.startsWith("-") ? undefined : filePath(folder, cwd),
-  );
+  if (args[0] !== "-p") return undefined;
+  const folders = args.slice(1).map((folder) => (folder.startsWith("-") ? undefined : filePath(folder, cwd)));
   if (folders.length === 0 || !folders.every((folder) => folder !== undefined)) return undefined;
   return { writes: [], folders };
 }

@@ -299,7 +299,9 @@ const NO_WRITE_CASES: Array<[string, string]> = [
   ["an escaped CRLF", "echo x \\\r\n y > a.txt"],
   ["a NUL", "echo 'a\0b' > a.txt"],
   ["a lone surrogate", "echo '\uD800' > a.txt"],
-  ["a write onto the folder just made", "mkdir a.txt && echo x > a.txt"],
+  ["a write onto the folder just made", "mkdir -p a.txt && echo x > a.txt"],
+  // Without -p, mkdir fails on a folder that exists and && skips the write.
+  ["mkdir without -p", "mkdir src && echo x > src/a.txt"],
   ["a write onto a parent folder just made", "mkdir -p a/b && echo x > a"],
   ["tee --append (GNU only)", "tee --append a.txt <<'EOF'\nx\nEOF"],
   ["a descriptor on a heredoc", "cat 0<<'EOF' > a.txt\nx\nEOF"],
@@ -335,6 +337,12 @@ describe("knownShellWrites", () => {
     const read = readShellWrites(await parseCommandLine(line), CWD);
     expect(read.writes.map((write) => write.path.slice(CWD.length + 1))).toEqual(paths);
     expect(read.stoppedAt).toBe(stop === undefined ? undefined : line.indexOf(stop));
+  });
+
+  it("says which folders mkdir -p makes on the way", async () => {
+    const read = readShellWrites(await parseCommandLine("mkdir -p src/a lib && echo x > src/a/x.txt"), CWD);
+    expect(read.folders).toEqual([`${CWD}/src/a`, `${CWD}/lib`]);
+    expect(read.writes.map((write) => write.path)).toEqual([`${CWD}/src/a/x.txt`]);
   });
 
   it("gives absolute paths resolved against the cwd", async () => {
