@@ -181,6 +181,15 @@ const WRITE_CASES: WriteCase[] = [
     bash: false,
   },
   {
+    name: "words after the redirection still go to the command; a comment after a heredoc's line",
+    line: "echo a > a.txt b\ncat <<'EOF' > b.txt # the body follows\nx\nEOF",
+    writes: [
+      { path: "a.txt", content: "a b\n" },
+      { path: "b.txt", content: "x\n" },
+    ],
+    after: { "a.txt": "a b\n", "b.txt": "x\n" },
+  },
+  {
     name: "a line continuation between words",
     line: "echo a \\\n  b \\\n> a.txt",
     writes: [{ path: "a.txt", content: "a b\n" }],
