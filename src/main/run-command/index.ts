@@ -34,3 +34,10 @@ export { checkSandbox, type SandboxCheck } from "./sandbox/sandbox";
 export { UNCHECKABLE_COMMANDS, UNWRAPPED_WRAPPERS } from "./shell/command-wrappers";
 export type { ParsedCommand, ParsedCommandLine, ShellRisk } from "./shell/parsed-line";
 export { MAX_COMMAND_LENGTH, parseCommandLine } from "./shell/shell-parser";
+export {
+  finalContents,
+  type KnownWrite,
+  knownShellWrites,
+  readShellWrites,
+  type ShellWrites,
+} from "./shell/shell-writes";

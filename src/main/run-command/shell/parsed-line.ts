@@ -105,6 +105,42 @@ export interface ShellRedirect {
   start: number;
   /** Offset just past its last character. */
   end: number;
+  /** For a heredoc: its delimiter and body as bash reads them. */
+  heredoc?: ShellHeredoc;
+}
+
+/** A heredoc's delimiter and body, read as bash reads them (bash(1), "Here Documents"). */
+export interface ShellHeredoc {
+  /** The delimiter word after quote removal. */
+  delimiter: string;
+  /** True when any part of the delimiter is quoted (`<<'EOF'`, `<<"EOF"`, `<<\EOF`): the body is then plain text. */
+  quoted: boolean;
+  /** True for `<<-`: leading tabs are stripped from every body line and from the delimiter line. */
+  stripTabs: boolean;
+  /**
+   * The body as the command reads it when `quoted` (tabs stripped for `<<-`, each line ending in a newline);
+   * absent when the checker cannot tell exactly where bash ends it.
+   */
+  body?: string;
+}
+
+/** What joins a statement to the one before it at the top of the line. */
+export type StatementJoint = "start" | "newline" | ";" | "&" | "&&" | "||" | "|" | "|&";
+
+/** One statement at the top of the line, in the order bash runs them. */
+export interface LineStatement {
+  /** What joins it to the statement before: `start` for the first. */
+  joint: StatementJoint;
+  /** True when it runs in the background (an `&` after it, or after the list it belongs to). */
+  background: boolean;
+  /** The simple command it is; absent for anything else (a pipeline, subshell, group, loop, function, assignment, ...). */
+  command?: ParsedCommand;
+  /** The command's own redirections, in the order bash applies them. */
+  redirects: ShellRedirect[];
+  /** Offset of its first character in the line. */
+  start: number;
+  /** Offset just past its last character (before any heredoc body). */
+  end: number;
 }
 
 /** Who sees a variable assignment. */
@@ -138,6 +174,8 @@ export interface ParsedCommandLine {
   redirects: ShellRedirect[];
   /** Every variable assignment. */
   assignments: ShellAssignment[];
+  /** The top-level statements in order; nested commands are only in `commands`. Empty when the line does not parse. */
+  statements: LineStatement[];
   /**
    * True only for one or more plain literal commands joined by nothing but `&&`, `||`, `;` or `|`
    * (descriptor duplications like `2>&1` and `>/dev/null` allowed): what an "always allow" rule may be offered for.

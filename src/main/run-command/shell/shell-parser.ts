@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { setFlagsFromString } from "node:v8";
 import { Language, type Node, Parser } from "web-tree-sitter";
 import { clip } from "../../base/text";
+import { lineStatements } from "./line-statements";
 import type { ParsedCommandLine } from "./parsed-line";
 import { walkShellTree } from "./shell-walker";
 
@@ -62,7 +63,16 @@ export function parseCommandLineSync(source: string): ParsedCommandLine {
 
 function parseWith(parser: Parser, source: string): ParsedCommandLine {
   const multiline = source.trimEnd().includes("\n");
-  const empty = { source, commands: [], risks: [], redirects: [], assignments: [], plain: false, multiline };
+  const empty = {
+    source,
+    commands: [],
+    risks: [],
+    redirects: [],
+    assignments: [],
+    statements: [],
+    plain: false,
+    multiline,
+  };
   if (source.length > MAX_COMMAND_LENGTH) {
     return {
       ...empty,
@@ -119,6 +129,8 @@ function parseWith(parser: Parser, source: string): ParsedCommandLine {
       risks,
       redirects: walked.redirects,
       assignments: walked.assignments,
+      statements:
+        error === undefined ? lineStatements(tree.rootNode, source, commands, walked.redirects) : [],
       plain,
       multiline,
       ...(error === undefined ? {} : { error }),

@@ -1,4 +1,5 @@
 import type { Node } from "web-tree-sitter";
+import { readHeredoc } from "./heredoc-reader";
 import type { RedirectKind, ShellRedirect } from "./parsed-line";
 import { readWord, type ShellWord } from "./shell-words";
 
@@ -53,6 +54,7 @@ export function readRedirect(node: Node, source: string): RedirectParts {
   const heredocStart = node.namedChildren.find((child) => child?.type === "heredoc_start");
   const end = heredocStart?.endIndex ?? target?.endIndex ?? node.endIndex;
   const text = source.slice(node.startIndex, end);
+  const heredoc = kind === "heredoc" ? readHeredoc(node, operator, source) : undefined;
   const redirect: ShellRedirect = {
     operator,
     ...(descriptor ? { descriptor } : {}),
@@ -62,6 +64,7 @@ export function readRedirect(node: Node, source: string): RedirectParts {
     text,
     start: node.startIndex,
     end,
+    ...(heredoc ? { heredoc } : {}),
   };
   const unread = kind === "heredoc" ? unreadHeredocExpansion(node) : undefined;
   const problem = unread
