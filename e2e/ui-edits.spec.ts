@@ -200,3 +200,28 @@ test("through Pi's real provider: the model's edit call, the approval, and the r
     await model.close();
   }
 });
+
+test("a command that writes a file with a quoted heredoc shows the diff before it runs, marked as a preview", async ({
+  page,
+  scriptedDesk,
+}, testInfo) => {
+  const heredoc = "cat > sum.js <<'EOF'\nexport function sum(a, b) {\n  return a + b;\n}\nEOF";
+  const desk = await scriptedDesk([
+    [{ type: "toolCall", id: "c1", name: "run_command", arguments: { command: heredoc } }],
+    [say("Written.")],
+  ]);
+  writeFileSync(join(desk.workspace, "sum.js"), SUM);
+  await openDesk(page, desk);
+  await send(page, "fix it with a heredoc");
+  const pending = page.locator('[data-testid="command-card"][data-command-id="c1"]');
+  await expect(pending).toHaveAttribute("data-status", "pending");
+  const preview = pending.getByTestId("write-preview");
+  await expect(preview).toHaveAttribute("data-path", "sum.js");
+  await expect(preview.getByTestId("diff-line").and(page.locator('[data-kind="add"]'))).toHaveCount(1);
+  await expect(preview).toContainText("Preview");
+  expect(read(desk.workspace, "sum.js")).toBe(SUM);
+  await shot(page, testInfo, "a shell write previewed");
+  await pending.getByTestId("approve-button").click();
+  await expect(page.getByTestId("assistant-message").last()).toContainText("Written.");
+  expect(read(desk.workspace, "sum.js")).toBe(FIXED);
+});

@@ -1,4 +1,5 @@
 import type { CommandChanges, RevertEntry } from "./changes";
+import type { ProposedDiff } from "./edits";
 
 /** How a command ended, or why it never ran; the UI shows one badge per status. */
 export type CommandStatus =
@@ -192,6 +193,24 @@ export interface RuleOffer {
   prefixes: string[];
 }
 
+/** A file a pending command will write, previewed before it runs: only where the line's writes are known exactly. */
+export interface WritePreviewFile {
+  /** The file, relative to the workspace, `/` separators. */
+  path: string;
+  /** It does not exist yet. */
+  isNew: boolean;
+  /** From the file as it is now to what the command will leave in it. */
+  diff: ProposedDiff;
+}
+
+/** What a pending command's known writes will do to the workspace's files. */
+export interface WritePreview {
+  /** Each file, in the order the line writes them. */
+  files: WritePreviewFile[];
+  /** The line goes on past its known writes (`npm test` after a heredoc): what follows may change the files too. */
+  then?: string;
+}
+
 /** Everything the UI shows of one `run_command` call, from the moment the agent asks to the end. */
 export interface CommandView {
   /** The agent's tool call id: stable for the whole life of the command. */
@@ -216,6 +235,8 @@ export interface CommandView {
   ruleOffer?: RuleOffer;
   /** Why the agent wants it, in its own words, when it said so. */
   why?: string;
+  /** The files it will write, diffed before it runs, when the line's writes are known exactly. */
+  writePreview?: WritePreview;
   /** When it started running (ms since the epoch), for the elapsed time and the countdown. */
   startedAt?: number;
   /** The tail of its output so far. */

@@ -34,6 +34,7 @@ import { type CommandSettings, type FixedLimits, fixedLimits } from "./command-l
 import { createCommandTools } from "./command-tools";
 import { EDIT_TOOLS } from "./edit-views";
 import { createEditTools } from "./file-edits/edit-tools";
+import { shellWritePreview } from "./file-edits/shell-write-preview";
 import { chatModelOf, startingModel } from "./model-choice";
 import type { DeskModels } from "./model-runtime";
 import { HiddenFolders } from "./read-tools/hidden-folders";
@@ -147,6 +148,8 @@ export class WorkspaceSession {
     // The tools are created before the session (Pi needs them), and ask through the session once it exists.
     let self: WorkspaceSession | undefined;
     const changes = options.changes;
+    const root = realpathSync(workspace.path);
+    const hidden = new HiddenFolders(options.hiddenPaths);
     const recorder = changes
       ? commandRecorder(changes, (id) => projection.commands.get(id)?.command)
       : undefined;
@@ -162,6 +165,9 @@ export class WorkspaceSession {
       chat: {
         approve: (request, signal) => {
           if (!self) throw new Error("The session is not ready yet.");
+          // Known writes are shown as diffs before the command runs (none when not known exactly).
+          const writePreview = shellWritePreview(request.parsed, root, hidden, request.command);
+          if (writePreview) projection.updateCommand(request.toolCallId, { writePreview });
           return self.gate.approveCommand(request, signal);
         },
         sandbox: () => self?.settings.sandbox ?? workspaceSettings.sandbox,
@@ -176,8 +182,8 @@ export class WorkspaceSession {
     const isNew = (options.open?.kind ?? "new") === "new";
     const start = isNew ? startingModel(options.models, workspaceSettings.model) : {};
     const editTools = createEditTools({
-      root: realpathSync(workspace.path),
-      hidden: new HiddenFolders(options.hiddenPaths),
+      root,
+      hidden,
       approve: (request, signal) => {
         if (!self) throw new Error("The session is not ready yet.");
         return self.gate.approveEdit(request, signal);

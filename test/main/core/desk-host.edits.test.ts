@@ -3,7 +3,15 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { DeskHost } from "../../../src/main/core/desk-host";
 import type { EditView } from "../../../src/shared/edits";
-import { assistantSaid, startHost, type Turn, waitFor } from "./host-harness";
+import {
+  assistantSaid,
+  commandOf,
+  pendingApproval,
+  runCommand,
+  startHost,
+  type Turn,
+  waitFor,
+} from "./host-harness";
 
 const edit = (id: string, path: string, edits: { oldText: string; newText: string }[]) => ({
   type: "toolCall" as const,
@@ -267,5 +275,41 @@ describe("the session host: file edits", () => {
     expect(result.restored).toEqual(["sum.js"]);
     expect(readFileSync(join(workspace, "sum.js"), "utf8")).toBe(SUM);
     expect(editOf(host, "e1")?.reverts?.[0]?.kind).toBe("undo");
+  });
+});
+
+describe("the session host: a command's known writes previewed", () => {
+  const HEREDOC = "cat > sum.js <<'EOF'\nexport function sum(a, b) {\n  return a + b;\n}\nEOF\nnpm test";
+
+  it("shows the diff a quoted heredoc will make before the command runs, and what runs after it", async () => {
+    const { host, workspace } = await hostWith([
+      [runCommand("c1", HEREDOC)],
+      [{ type: "text", text: "OK." }],
+    ]);
+    await host.handlers.prompt({ text: "fix it" });
+    const approvalId = await pendingApproval(host, "c1");
+    const preview = commandOf(host, "c1")?.writePreview;
+    expect(preview?.files.map((file) => [file.path, file.isNew, file.diff.added, file.diff.removed])).toEqual(
+      [["sum.js", false, 1, 1]],
+    );
+    expect(preview?.then).toBe("npm test");
+    expect(readFileSync(join(workspace, "sum.js"), "utf8")).toBe(SUM);
+    await host.handlers.decide({ approvalId, decision: { kind: "deny" } });
+    await assistantSaid(host, "OK.");
+  });
+
+  it.each([
+    ["an unquoted heredoc", "cat > sum.js <<EOF\n$HOME\nEOF"],
+    ["a target outside the workspace", "cat > ../out.js <<'EOF'\nx\nEOF"],
+    ["a target in .git", "printf '%s\\n' x > .git/config"],
+    ["a variable", 'echo "$PWD" > a.txt'],
+    ["a pipe", "echo x | tee a.txt"],
+  ])("shows no preview for %s", async (_name, command) => {
+    const { host } = await hostWith([[runCommand("c1", command)], [{ type: "text", text: "OK." }]]);
+    await host.handlers.prompt({ text: "go" });
+    const approvalId = await pendingApproval(host, "c1");
+    expect(commandOf(host, "c1")?.writePreview).toBeUndefined();
+    await host.handlers.decide({ approvalId, decision: { kind: "deny" } });
+    await assistantSaid(host, "OK.");
   });
 });

@@ -38,6 +38,7 @@ export const editsEn = {
   diffCut: "The diff is longer than the host sends; its start is shown. Change shows the whole content.",
   noChange: "No change to the file's content.",
   preview: "Preview: the file after this command, if it runs as written",
+  previewThen: (rest: string) => `Then it runs ${rest}, which may change these files too.`,
   decideFailed: (reason: string) => `Could not send your decision: ${reason}`,
   why: "Why",
 };

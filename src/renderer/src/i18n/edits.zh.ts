@@ -40,6 +40,7 @@ export const editsZh: typeof editsEn = {
   diffCut: "差异超过主机发送的长度，只显示开头。“修改”可查看完整内容。",
   noChange: "文件内容没有变化。",
   preview: "预览：若此命令按原样运行，文件将变为",
+  previewThen: (rest) => `之后还会运行 ${rest}，它也可能修改这些文件。`,
   decideFailed: (reason) => `无法发送你的决定：${reason}`,
   why: "原因",
 };

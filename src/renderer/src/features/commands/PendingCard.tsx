@@ -5,6 +5,7 @@ import type { RuleDraft } from "../../../../shared/rules";
 import type { Messages } from "../../i18n/en";
 import { useT } from "../../i18n/i18n";
 import { formatCap } from "../background/format-cap";
+import { WritePreview } from "../edits/WritePreview";
 import { CardFrame } from "./CardFrame";
 import { useTestId } from "./card-scope";
 import { AlwaysAllowForm, DenyForm, EditForm, type RuleChoice } from "./PendingForms";
@@ -101,6 +102,7 @@ export function PendingCard({ command, api }: { command: CommandView; api: DeskA
   return (
     <CardFrame command={command} ref={card} onKeyDown={onKeyDown}>
       <RiskList command={command} />
+      {command.writePreview && <WritePreview preview={command.writePreview} />}
       {mode === "edit" && (
         <EditForm
           command={draft.command}
