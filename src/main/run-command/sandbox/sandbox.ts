@@ -11,6 +11,13 @@ import {
   INSTALL_BUBBLEWRAP,
   readBubblewrapStatus,
 } from "./bubblewrap";
+import { FORWARDER_EXIT_CODE, FORWARDER_FAILED } from "./network/forwarder-script";
+import {
+  type NetworkPolicy,
+  type PreparedNetwork,
+  prepareNetwork,
+  toNetworkPolicy,
+} from "./network/network-policy";
 import { orderRules, type PathAccess, type PathRule, type SandboxPlan } from "./sandbox-plan";
 import {
   explainSeatbeltFailure,
@@ -28,6 +35,15 @@ export interface SandboxSettings {
   network?: boolean;
   /** Folders commands may read although they are hidden (toolchains under the home: ~/.nvm, ~/.cargo). */
   readOnlyPaths?: readonly string[];
+  /**
+   * Hosts the workspace's commands may reach by name through Pi Desk's proxy (`registry.npmjs.org`,
+   * `*.githubusercontent.com`, either with `:port`); see network/host-pattern.ts. Absent or empty: none.
+   */
+  allowedHosts?: readonly string[];
+  /** Resolves an allowed host name for the proxy (default: the OS resolver); tests point names at loopback. */
+  resolveHost?: (name: string) => Promise<string[]>;
+  /** Lets an allowed name lead to loopback and private addresses (default false; for tests). */
+  allowLoopbackTargets?: boolean;
 }
 
 /** What the host knows that the sandbox needs. */
@@ -42,6 +58,8 @@ export interface SandboxSetup {
   searchPath?: string;
   /** The platform to sandbox for (default: process.platform); tests use it to see the other platforms' refusals. */
   platform?: NodeJS.Platform;
+  /** The Node that runs the network forwarder inside the sandbox (default: process.execPath, the app's own). */
+  forwarderNode?: string;
 }
 
 /** How a sandboxed run ended: the command's outcome, or why the sandbox could not start (nothing ran then). */
@@ -53,8 +71,8 @@ export interface CommandSandbox {
   readonly kind: SandboxKind;
   /** Why no command can run sandboxed now (no bwrap on PATH, an unsupported platform); cheap, so asked per command. */
   unavailable(): string | undefined;
-  /** Runs one command (`run.argv` is the unsandboxed argv) inside the sandbox. */
-  run(run: RunProcessOptions, network: boolean): Promise<SandboxedOutcome>;
+  /** Runs one command (`run.argv` is the unsandboxed argv) inside the sandbox; `true` is the full network. */
+  run(run: RunProcessOptions, network: boolean | NetworkPolicy): Promise<SandboxedOutcome>;
 }
 
 /** The result of `checkSandbox`. */
@@ -127,7 +145,16 @@ export function createSandbox(setup: SandboxSetup = {}): CommandSandbox {
       const problem = unavailable();
       if (problem) return { failure: problem };
       const program = launcher() as string;
+      const policy = toNetworkPolicy(network);
+      if (policy.kind === "hosts" && kind !== "bubblewrap") {
+        return {
+          failure:
+            "Allowed hosts need the Linux sandbox (bubblewrap) for now, so the command did not run. " +
+            "Run it with the network off, or with the full network if it must reach the internet.",
+        };
+      }
       let scratch: string | undefined;
+      let proxy: PreparedNetwork | undefined;
       try {
         let prefix: string[];
         let tmp: string;
@@ -139,7 +166,17 @@ export function createSandbox(setup: SandboxSetup = {}): CommandSandbox {
             mkdirSync(commandHome, { recursive: true, mode: 0o700 });
           // Made now if missing, so it can be shown: the model is told to read full-output files from there.
           if (run.outputDir) mkdirSync(run.outputDir, { recursive: true, mode: 0o700 });
-          const rules = { workspace: run.cwd, scratch, commandHome, outputDir: run.outputDir, network };
+          // The command's own proxy: it lives exactly as long as this run (background runs included).
+          if (policy.kind === "hosts")
+            proxy = await prepareNetwork(policy, setup.forwarderNode ?? process.execPath);
+          const rules = {
+            workspace: run.cwd,
+            scratch,
+            commandHome,
+            outputDir: run.outputDir,
+            network: policy.kind === "full",
+            proxySockets: proxy?.sockets,
+          };
           const plan = planFor(setup, rules);
           prefix = kind === "bubblewrap" ? bubblewrapArgs(plan) : seatbeltArgs(seatbeltProfile(plan));
         } catch (error) {
@@ -148,10 +185,12 @@ export function createSandbox(setup: SandboxSetup = {}): CommandSandbox {
         }
         // The command's temp files go to a folder of its own that is on disk (not in memory like the tmpfs
         // over /tmp) and goes away with the run.
-        const env = { ...run.env, TMPDIR: tmp };
-        const argv = [program, ...prefix, ...run.argv];
-        return judge(kind, await runProcess({ ...run, argv, env, statusPipe: true }));
+        const env = { ...run.env, ...proxy?.env, TMPDIR: tmp };
+        const argv = [program, ...prefix, ...(proxy ? proxy.wrap(run.argv) : run.argv)];
+        const judged = judge(kind, await runProcess({ ...run, argv, env, statusPipe: true }));
+        return proxy ? forwarderFailure(judged) : judged;
       } finally {
+        await proxy?.dispose();
         if (scratch) rmSync(scratch, { recursive: true, force: true, maxRetries: 2 });
       }
     },
@@ -183,6 +222,19 @@ function judge(kind: SandboxKind, outcome: ProcessOutcome): SandboxedOutcome {
   };
 }
 
+/** A run whose network forwarder did not start is a sandbox that did not start: nothing ran with less or more network. */
+function forwarderFailure(judged: SandboxedOutcome): SandboxedOutcome {
+  if (!("outcome" in judged)) return judged;
+  const { exitCode, output } = judged.outcome;
+  if (exitCode !== FORWARDER_EXIT_CODE || !output.text.includes(FORWARDER_FAILED)) return judged;
+  const said = output.text.trim().split("\n").slice(-4).join(" ");
+  return {
+    failure:
+      `The sandbox's network forwarder could not start, so the command did not run: ${said} ` +
+      "Run it with the network off, or turn the sandbox off for this workspace in settings.",
+  };
+}
+
 /**
  * What a failed sandboxed command ran into, when its output shows it hit the git guard: said to the model
  * and on the card, since "Device or resource busy" alone points nowhere.
@@ -202,7 +254,14 @@ const GIT_EXECUTABLE_STATE = ["hooks", "config"] as const;
 /** The folders one command may write, and what it must not see, as a plan for the backends. */
 function planFor(
   setup: SandboxSetup,
-  run: { workspace: string; scratch: string; commandHome?: string; outputDir?: string; network: boolean },
+  run: {
+    workspace: string;
+    scratch: string;
+    commandHome?: string;
+    outputDir?: string;
+    network: boolean;
+    proxySockets?: readonly string[];
+  },
 ): SandboxPlan {
   const rules: PathRule[] = [];
   const add = (path: string | undefined, access: PathAccess) => {
@@ -223,8 +282,16 @@ function planFor(
   add(tmpdir(), "hidden");
   for (const path of [...ALWAYS_HIDDEN, ...(setup.hiddenPaths ?? [])]) add(path, "hidden");
   for (const path of setup.readOnlyPaths ?? []) add(path, "read-only");
+  // The proxy's sockets, bound in last so no hidden folder covers them (connect() needs no write access).
+  for (const path of run.proxySockets ?? []) add(path, "read-only");
   const workspace = resolveRule(run.workspace, "read-write")?.path ?? run.workspace;
-  return { workspace, rules: orderRules(rules), network: run.network };
+  const proxySockets = run.proxySockets?.map((path) => resolveRule(path, "read-only")?.path ?? path);
+  return {
+    workspace,
+    rules: orderRules(rules),
+    network: run.network,
+    ...(proxySockets?.length ? { proxySockets } : {}),
+  };
 }
 
 /** The path when it is an executable file. */

@@ -1,0 +1,46 @@
+import type { HostTally } from "../../../../shared/network";
+import type { HostDecisionEvent } from "./host-gate";
+
+/** A command's hosts reached and refused, from its proxy's decisions: what the card and the result show. */
+export class HostLedger {
+  private readonly entries = new Map<string, HostTally>();
+
+  /** Counts one decision: a connection when opened or refused, its bytes when closed. */
+  record(event: HostDecisionEvent): void {
+    const allowed = event.phase !== "refused";
+    const key = `${allowed ? "+" : "-"}${event.host}:${event.port}`;
+    const entry = this.entries.get(key) ?? {
+      host: event.host,
+      port: event.port,
+      allowed,
+      count: 0,
+      bytesUp: 0,
+      bytesDown: 0,
+    };
+    if (event.phase !== "closed") entry.count += 1;
+    entry.bytesUp += event.bytesUp;
+    entry.bytesDown += event.bytesDown;
+    if (event.reason) entry.reason = event.reason;
+    this.entries.set(key, entry);
+  }
+
+  /** Every host so far, in the order first seen. */
+  list(): HostTally[] {
+    return [...this.entries.values()].map((entry) => ({ ...entry }));
+  }
+
+  /**
+   * The one line the model's result ends with when hosts were refused, so it asks the user instead of
+   * retrying; undefined when none were.
+   */
+  refusedLine(): string | undefined {
+    const refused = this.list().filter((entry) => !entry.allowed);
+    if (refused.length === 0) return undefined;
+    const names = refused.map((entry) => (entry.port ? `${entry.host}:${entry.port}` : entry.host));
+    const shown = names.length > 8 ? [...names.slice(0, 8), `${names.length - 8} more`] : names;
+    return (
+      `Network: the sandbox refused connections to ${shown.join(", ")} (not among the hosts allowed for this ` +
+      "command, or not allowed at all). Retrying will not help: ask the user to allow the hosts the command needs."
+    );
+  }
+}
