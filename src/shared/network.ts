@@ -15,6 +15,23 @@ export interface NetworkChoice {
   grantedHosts?: string[];
 }
 
+/** Why the proxy refused a connection, for the page to word (the reason sentence is English). */
+export type HostRefusal =
+  /** The host is not among the allowed ones. */
+  | "not-allowed"
+  /** The host is allowed but its addresses are loopback, private or reserved (this machine, the LAN). */
+  | "private-address"
+  /** The command asked for an IP address; rules are by name. */
+  | "by-address"
+  /** The request could not be read, or named no valid host. */
+  | "malformed"
+  /** Too many connections open at once. */
+  | "too-many"
+  /** The host could not be resolved or reached. */
+  | "unreachable"
+  /** The command had ended. */
+  | "ended";
+
 /** What a command did with one host: its connections and bytes, allowed or refused. */
 export interface HostTally {
   /** The host name as the command asked for it (an IP literal or "?" when it named none). */
@@ -31,6 +48,8 @@ export interface HostTally {
   bytesDown: number;
   /** Why it was refused, the last time (refused only). */
   reason?: string;
+  /** The kind of the last refusal (refused only). */
+  refusal?: HostRefusal;
 }
 
 /** A set of hosts a person can add to a workspace's `allowedHosts` in one click (Settings). */

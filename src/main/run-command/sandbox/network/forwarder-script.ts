@@ -42,11 +42,12 @@ for (const [path, port] of [[httpSocket, httpPort], [socksSocket, socksPort]]) {
 /**
  * The shell that starts the forwarder, waits until it listens, then becomes the command (`exec`), so the
  * command's exit status is the sandbox's and the forwarder dies with the sandbox's PID namespace. The
- * forwarder's variables (ELECTRON_RUN_AS_NODE) are set for it alone, not for the command.
+ * forwarder gets an empty environment but ELECTRON_RUN_AS_NODE: the command's NODE_OPTIONS or
+ * NODE_USE_ENV_PROXY (whose warning it would print into the command's output) are not for it.
  * Positional parameters: node, source, the two sockets, the two ports, then the command's argv.
  */
 const LAUNCHER = `node="$1" source="$2"; shift 2
-read -r ready < <(ELECTRON_RUN_AS_NODE=1 exec "$node" -e "$source" "$1" "$2" "$3" "$4" </dev/null)
+read -r ready < <(exec /usr/bin/env -i ELECTRON_RUN_AS_NODE=1 "$node" -e "$source" "$1" "$2" "$3" "$4" </dev/null)
 if [ "$ready" != "${FORWARDER_READY}" ]; then
   echo "${FORWARDER_FAILED}." >&2
   exit ${FORWARDER_EXIT_CODE}

@@ -1,5 +1,6 @@
 import { lookup } from "node:dns/promises";
 import { isIP, type Socket, connect as tcpConnect } from "node:net";
+import type { HostRefusal } from "../../../../shared/network";
 import { refusedAddress } from "./address-checks";
 import { matchesHost } from "./host-matcher";
 import { type HostPattern, MAX_HOST_NAME_LENGTH, normalizeHostName } from "./host-pattern";
@@ -19,6 +20,8 @@ export interface HostDecisionEvent {
   protocol: ProxyProtocol;
   /** Why it was refused, as a sentence (refused only). */
   reason?: string;
+  /** Why it was refused, as a kind the page words itself (refused only). */
+  refusal?: HostRefusal;
   /** The address connected to, the one that was checked (allowed only). */
   address?: string;
   /** Bytes sent from the command to the host (closed only; 0 before). */
@@ -66,14 +69,30 @@ export interface OpenedUpstream {
  */
 export class HostGate {
   private open = 0;
-  private readonly sockets = new Set<Socket>();
+  /** Open upstream connections, each with what reports its end. */
+  private readonly sockets = new Map<Socket, () => void>();
   private closed = false;
 
   constructor(private readonly options: HostGateOptions) {}
 
-  /** Records a refusal decided before any name was read (a request that cannot be parsed, a flood). */
-  refuse(host: string, port: number, protocol: ProxyProtocol, reason: string): void {
-    this.options.onDecision?.({ phase: "refused", host, port, protocol, reason, bytesUp: 0, bytesDown: 0 });
+  /** Records a refusal decided by a protocol handler before the gate saw a target (a request it cannot read). */
+  refuse(
+    host: string,
+    port: number,
+    protocol: ProxyProtocol,
+    reason: string,
+    refusal: HostRefusal = "malformed",
+  ): void {
+    this.options.onDecision?.({
+      phase: "refused",
+      host,
+      port,
+      protocol,
+      reason,
+      refusal,
+      bytesUp: 0,
+      bytesDown: 0,
+    });
   }
 
   /** Decides on `host:port` and, when allowed, connects; the refusal's sentence says why and what to do. */
@@ -82,32 +101,42 @@ export class HostGate {
     port: number,
     protocol: ProxyProtocol,
   ): Promise<{ upstream: OpenedUpstream } | { refused: string; kind: RefusalKind }> {
-    const refuse = (reason: string, kind: RefusalKind) => {
-      this.refuse(host, port, protocol, reason);
+    const refuse = (reason: string, kind: RefusalKind, refusal: HostRefusal) => {
+      this.refuse(host, port, protocol, reason, refusal);
       return { refused: reason, kind };
     };
-    if (this.closed) return refuse("the command has ended.", "unreachable");
+    if (this.closed) return refuse("the command has ended.", "unreachable", "ended");
     if (!Number.isInteger(port) || port < 1 || port > 65535)
-      return refuse(`port ${port} is not valid.`, "bad-request");
+      return refuse(`port ${port} is not valid.`, "bad-request", "malformed");
     if (host.length > MAX_HOST_NAME_LENGTH) {
-      return refuse(`the host name is longer than ${MAX_HOST_NAME_LENGTH} characters.`, "bad-request");
+      return refuse(
+        `the host name is longer than ${MAX_HOST_NAME_LENGTH} characters.`,
+        "bad-request",
+        "malformed",
+      );
     }
     if (isIP(host.replace(/^\[|\]$/g, "")) !== 0) {
       return refuse(
         "connections by IP address are not allowed; host rules are by name. Connect by the host's name.",
         "not-allowed",
+        "by-address",
       );
     }
     const name = normalizeHostName(host);
-    if (!name) return refuse("it is not a valid host name.", "bad-request");
+    if (!name) return refuse("it is not a valid host name.", "bad-request", "malformed");
     if (!matchesHost(this.options.patterns, name, port)) {
       return refuse(
         `${name}:${port} is not among the hosts allowed for this command. The user can allow it for the workspace or for one command.`,
         "not-allowed",
+        "not-allowed",
       );
     }
     if (this.open >= (this.options.maxConnections ?? MAX_OPEN_CONNECTIONS)) {
-      return refuse(`too many connections at once (${this.open}); close some before opening more.`, "busy");
+      return refuse(
+        `too many connections at once (${this.open}); close some before opening more.`,
+        "busy",
+        "too-many",
+      );
     }
     // Counted from here, so a flood of lookups cannot get past the cap while it waits on DNS.
     this.open += 1;
@@ -125,7 +154,11 @@ export class HostGate {
       );
     } catch (error) {
       release();
-      return refuse(`${name} could not be resolved: ${(error as Error).message}.`, "unreachable");
+      return refuse(
+        `${name} could not be resolved: ${(error as Error).message}.`,
+        "unreachable",
+        "unreachable",
+      );
     }
     const checked = this.options.allowLoopbackTargets
       ? addresses.filter((address) => isIP(address) !== 0)
@@ -133,15 +166,17 @@ export class HostGate {
     const address = checked[0];
     if (address === undefined) {
       release();
-      const why = addresses.length === 0 ? "it has no address" : `it resolves to ${addresses.join(", ")}`;
+      if (addresses.length === 0) return refuse(`${name} has no address.`, "unreachable", "unreachable");
       return refuse(
-        `${name} is allowed, but ${why}: a loopback, private or reserved address, which commands may not reach.`,
+        `${name} is allowed, but it resolves to ${addresses.join(", ")}: a loopback, private or reserved ` +
+          "address, which commands may not reach (the machine's own services and the LAN stay closed).",
         "not-allowed",
+        "private-address",
       );
     }
     if (this.closed) {
       release();
-      return refuse("the command has ended.", "unreachable");
+      return refuse("the command has ended.", "unreachable", "ended");
     }
     let socket: Socket;
     try {
@@ -151,14 +186,14 @@ export class HostGate {
       return refuse(
         `${name}:${port} (${address}) could not be reached: ${(error as Error).message}.`,
         "unreachable",
+        "unreachable",
       );
     }
     if (this.closed) {
       socket.destroy();
       release();
-      return refuse("the command has ended.", "unreachable");
+      return refuse("the command has ended.", "unreachable", "ended");
     }
-    this.sockets.add(socket);
     const event = { host: name, port, protocol, address };
     this.options.onDecision?.({ phase: "opened", ...event, bytesUp: 0, bytesDown: 0 });
     let reported = false;
@@ -171,14 +206,15 @@ export class HostGate {
       const { bytesWritten: bytesUp, bytesRead: bytesDown } = socket;
       this.options.onDecision?.({ phase: "closed", ...event, bytesUp, bytesDown });
     };
+    this.sockets.set(socket, done);
     socket.once("close", done);
     return { upstream: { socket, done } };
   }
 
-  /** Closes every upstream connection and refuses new ones: the command has ended. */
+  /** Closes every upstream connection and refuses new ones: the command has ended. Reports them at once. */
   close(): void {
     this.closed = true;
-    for (const socket of this.sockets) socket.destroy();
+    for (const done of [...this.sockets.values()]) done();
   }
 
   private async resolve(name: string): Promise<string[]> {

@@ -1,5 +1,16 @@
-import type { HostTally } from "../../../../shared/network";
+import type { HostRefusal, HostTally } from "../../../../shared/network";
 import type { HostDecisionEvent } from "./host-gate";
+
+/** Each refusal in a few words, for the model's one line. */
+const WHY: Record<HostRefusal, string> = {
+  "not-allowed": "not allowed",
+  "private-address": "resolves to a loopback or private address",
+  "by-address": "an IP address; only names are allowed",
+  malformed: "an unreadable request",
+  "too-many": "too many connections at once",
+  unreachable: "could not be reached",
+  ended: "the command had ended",
+};
 
 /** A command's hosts reached and refused, from its proxy's decisions: what the card and the result show. */
 export class HostLedger {
@@ -21,6 +32,7 @@ export class HostLedger {
     entry.bytesUp += event.bytesUp;
     entry.bytesDown += event.bytesDown;
     if (event.reason) entry.reason = event.reason;
+    if (event.refusal) entry.refusal = event.refusal;
     this.entries.set(key, entry);
   }
 
@@ -36,11 +48,14 @@ export class HostLedger {
   refusedLine(): string | undefined {
     const refused = this.list().filter((entry) => !entry.allowed);
     if (refused.length === 0) return undefined;
-    const names = refused.map((entry) => (entry.port ? `${entry.host}:${entry.port}` : entry.host));
+    const names = refused.map(
+      (entry) =>
+        `${entry.port ? `${entry.host}:${entry.port}` : entry.host} (${WHY[entry.refusal ?? "malformed"]})`,
+    );
     const shown = names.length > 8 ? [...names.slice(0, 8), `${names.length - 8} more`] : names;
     return (
-      `Network: the sandbox refused connections to ${shown.join(", ")} (not among the hosts allowed for this ` +
-      "command, or not allowed at all). Retrying will not help: ask the user to allow the hosts the command needs."
+      `Network: the sandbox refused connections to ${shown.join(", ")}. Retrying will not help: ask the ` +
+      "user to allow the hosts the command needs (by name), or to choose another network setting for it."
     );
   }
 }
