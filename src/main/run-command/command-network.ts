@@ -15,6 +15,8 @@ export interface NetworkOffer {
   allowedHosts: string[];
   /** Hosts the agent asked for with `network`; granted only if the person grants them. */
   askedHosts: string[];
+  /** Whether host rules can apply: the command is sandboxed, by bubblewrap. Where not, "hosts" is never the default. */
+  hostRules: boolean;
 }
 
 /**
@@ -24,6 +26,7 @@ export interface NetworkOffer {
 export function offerNetwork(
   settings: SandboxSettings | undefined,
   asked: readonly string[] | undefined,
+  hostRules: boolean,
 ): { offer: NetworkOffer } | { refusal: string } {
   const askedHosts = [...(asked ?? [])];
   if (askedHosts.length > MAX_ASKED_HOSTS) {
@@ -32,8 +35,9 @@ export function offerNetwork(
   const bad = checkAllowedHosts(askedHosts).errors;
   if (bad.length > 0) return { refusal: `The hosts asked for in network are not valid: ${bad.join(" ")}` };
   const allowedHosts = [...(settings?.allowedHosts ?? [])];
-  const mode: NetworkMode = settings?.network === true ? "full" : allowedHosts.length > 0 ? "hosts" : "off";
-  return { offer: { mode, allowedHosts, askedHosts } };
+  const mode: NetworkMode =
+    settings?.network === true ? "full" : hostRules && allowedHosts.length > 0 ? "hosts" : "off";
+  return { offer: { mode, allowedHosts, askedHosts, hostRules } };
 }
 
 /**

@@ -191,7 +191,7 @@ export function createRunCommandTool(options: RunCommandOptions) {
       const sandbox = sandboxFor(settings);
       const noSandbox = sandbox?.unavailable();
       if (noSandbox) return notRunResult(facts, "refused", noSandbox, noSandbox);
-      const offered = offerNetwork(settings, params.network);
+      const offered = offerNetwork(settings, params.network, sandbox?.kind === "bubblewrap");
       if ("refusal" in offered) return notRunResult(facts, "refused", offered.refusal, offered.refusal);
       let networkChoice: boolean | NetworkChoice | undefined;
       let background = params.background === true;

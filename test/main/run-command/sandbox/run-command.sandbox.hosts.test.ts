@@ -268,6 +268,7 @@ describe.runIf(onLinux)("run_command in the sandbox: the person's network choice
       mode: "hosts",
       allowedHosts: ["registry.test"],
       askedHosts: ["files.test"],
+      hostRules: true,
     });
     expect(listed.requests[0]?.sandbox).toEqual({ enabled: true, network: false });
     const empty = await run(hostsOnly([]), "true", { decision: { kind: "approve" } });

@@ -2,9 +2,12 @@ import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import type { Server, Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { HostGate, type HostGateOptions } from "./host-gate";
+import { HostGate, type HostGateOptions, MAX_OPEN_CONNECTIONS } from "./host-gate";
 import { createHttpProxy } from "./http-proxy";
 import { createSocks5Proxy } from "./socks5";
+
+/** Client connections open at once, per upstream connection allowed (the rest wait on a request or DNS). */
+const CLIENTS_PER_UPSTREAM = 4;
 
 /** The two Unix sockets a sandbox binds in for its forwarder. */
 export interface ProxySockets {
@@ -39,8 +42,21 @@ export class CommandProxy {
     const servers = [createHttpProxy(gate), createSocks5Proxy(gate)];
     const proxy = new CommandProxy(sockets, folder, gate, servers);
     const clients = proxy.clients;
+    const maxClients = (options.maxConnections ?? MAX_OPEN_CONNECTIONS) * CLIENTS_PER_UPSTREAM;
     for (const server of servers) {
       server.on("connection", (client: Socket) => {
+        // A flood of connections that never send a request would hold a descriptor each until timeouts.
+        if (clients.size >= maxClients) {
+          gate.refuse(
+            "?",
+            0,
+            server === servers[1] ? "socks5" : "http",
+            "too many connections at once.",
+            "too-many",
+          );
+          client.destroy();
+          return;
+        }
         clients.add(client);
         client.once("close", () => clients.delete(client));
       });

@@ -184,6 +184,24 @@ describe("the command proxy's limits and end", () => {
     await after.until(/200 Connection Established/);
   });
 
+  it("closes a flood of idle connections past four per allowed upstream, and keeps serving", async () => {
+    const upstream = await fakeUpstream("127.0.0.2");
+    const { proxy, events } = await startProxy(["registry.test"], { maxConnections: 2 });
+    const idle: Awaited<ReturnType<typeof dial>>[] = [];
+    for (let i = 0; i < 8; i++) idle.push(await dial(proxy.sockets.socks));
+    const flood = await Promise.all(Array.from({ length: 4 }, () => dial(proxy.sockets.http)));
+    await Promise.all(flood.map((client) => client.closed));
+    expect(events.filter((event) => event.refusal === "too-many")).toHaveLength(4);
+    for (const client of idle.slice(0, 2)) client.socket.destroy();
+    await eventually(() => idle[1]?.socket.destroyed === true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const next = await dial(proxy.sockets.http);
+    next.socket.write(
+      `GET http://registry.test:${upstream.port}/after HTTP/1.1\r\nHost: registry.test:${upstream.port}\r\n\r\n`,
+    );
+    expect(await next.until(/\/after/)).toMatch(/^HTTP\/1.1 200/);
+  });
+
   it("closes open tunnels and half-done handshakes at once when the command ends, and removes its sockets", async () => {
     const upstream = await fakeUpstream("127.0.0.2", () => {}); // never answers: the tunnel stays open
     const { proxy, events } = await startProxy(["registry.test"]);
