@@ -113,6 +113,11 @@ describe("the command proxy, plain HTTP", () => {
       `GET http://evil.test:${upstream.port}/ HTTP/1.1\r\nHost: evil.test:${upstream.port}\r\n\r\n`,
     );
     expect(await unlisted.until(/not among/)).toMatch(/^HTTP\/1.1 403/);
+    const https = await dial(proxy.sockets.http);
+    https.socket.write(
+      `GET https://registry.test:${upstream.port}/ HTTP/1.1\r\nHost: registry.test:${upstream.port}\r\n\r\n`,
+    );
+    expect(await https.until(/through CONNECT/)).toMatch(/^HTTP\/1.1 400/);
     const originForm = await dial(proxy.sockets.http);
     originForm.socket.write(get());
     expect(await originForm.until(/in full/)).toMatch(/^HTTP\/1.1 400/);
@@ -152,6 +157,21 @@ describe("the command proxy, SOCKS5", () => {
       ["refused", "socks5"],
     ]);
     expect(events[0]?.reason).toMatch(/by IP address/);
+  });
+
+  it("refuses BIND and UDP ASSOCIATE", async () => {
+    const upstream = await fakeUpstream("127.0.0.2");
+    const { proxy, events } = await startProxy(["registry.test"]);
+    for (const command of [0x02, 0x03]) {
+      const request = socksByName("registry.test", upstream.port);
+      request[4] = command;
+      const client = await dial(proxy.sockets.socks);
+      client.socket.write(request);
+      await client.closed;
+      expect([...client.received().subarray(2, 4)]).toEqual([0x05, 0x07]);
+    }
+    expect(upstream.connections).toHaveLength(0);
+    expect(events.map((event) => event.phase)).toEqual(["refused", "refused"]);
   });
 
   it("refuses a client that is not SOCKS5", async () => {
@@ -200,6 +220,24 @@ describe("the command proxy's limits and end", () => {
       `GET http://registry.test:${upstream.port}/after HTTP/1.1\r\nHost: registry.test:${upstream.port}\r\n\r\n`,
     );
     expect(await next.until(/\/after/)).toMatch(/^HTTP\/1.1 200/);
+  });
+
+  it("opens nothing for a request still waiting on DNS when the command ends", async () => {
+    const upstream = await fakeUpstream("127.0.0.2");
+    let answer: (addresses: string[]) => void = () => {};
+    const { proxy, events } = await startProxy(["registry.test"], {
+      resolveHost: () => new Promise((resolve) => (answer = resolve)),
+    });
+    const client = await dial(proxy.sockets.http);
+    client.socket.write(connectTo(`registry.test:${upstream.port}`));
+    await eventually(() => answer.toString() !== "() => {}");
+    await proxy.close();
+    answer(["127.0.0.2"]);
+    await client.closed;
+    await eventually(() => events.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(upstream.connections).toHaveLength(0);
+    expect(events).toEqual([expect.objectContaining({ phase: "refused", refusal: "ended" })]);
   });
 
   it("closes open tunnels and half-done handshakes at once when the command ends, and removes its sockets", async () => {
