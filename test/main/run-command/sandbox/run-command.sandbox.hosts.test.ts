@@ -6,6 +6,7 @@ import { createServer, type Server } from "node:http";
 import type { Socket } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BackgroundCommands } from "../../../../src/main/run-command/background/background-commands";
 import type { CommandRequest } from "../../../../src/main/run-command/run-command";
 import type { HostDecisionEvent } from "../../../../src/main/run-command/sandbox/network/host-gate";
 import { createSandbox, type SandboxSettings } from "../../../../src/main/run-command/sandbox/sandbox";
@@ -255,6 +256,48 @@ describe.runIf(onLinux)("run_command in the sandbox: allowed hosts", () => {
     const deadline = Date.now() + 2000;
     while (!tunnel?.destroyed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(tunnel?.destroyed).toBe(true);
+  });
+});
+
+describe.runIf(onLinux)("run_command in the sandbox: allowed hosts for a background command", () => {
+  it("keeps its proxy for its whole life, and ends it, tunnels and all, when it stops", async () => {
+    const commands = new BackgroundCommands({ onState: () => {}, onOutput: () => {}, onEnd: () => {} });
+    const events: HostDecisionEvent[] = [];
+    const before = registry.connections.length;
+    try {
+      const { details } = await runTool(
+        {
+          workspaceRoot: makeWorkspace(),
+          sandbox: hostsOnly(["registry.test"]),
+          onHostDecision: (_id, event) => events.push(event),
+          background: { commands, readinessMs: 10_000 },
+        },
+        {
+          command:
+            `echo started; curl -sS -N --proxytunnel http://registry.test:${registry.port}/slow > /dev/null & ` +
+            `while true; do curl -fsS http://registry.test:${registry.port}/bg > /dev/null; sleep 0.2; done`,
+          background: true,
+        } as never,
+      );
+      expect(details.status).toBe("background");
+      // Still reaching the host after run_command returned.
+      const returnedAt = events.length;
+      const deadline = Date.now() + 5000;
+      while (events.length < returnedAt + 4 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(events.length).toBeGreaterThanOrEqual(returnedAt + 4);
+      const slow = registry.connections.slice(before).find((socket) => !socket.destroyed);
+      expect(slow).toBeDefined();
+      await commands.stop("call-1", "person");
+      const closedBy = Date.now() + 2000;
+      while (!slow?.destroyed && Date.now() < closedBy) await new Promise((r) => setTimeout(r, 20));
+      expect(slow?.destroyed).toBe(true);
+      const atStop = events.length;
+      await new Promise((r) => setTimeout(r, 500));
+      expect(events.length).toBe(atStop);
+    } finally {
+      await commands.stopAll("quit");
+    }
   });
 });
 
