@@ -9,7 +9,10 @@ export const MAX_ASKED_HOSTS = 20;
 
 /** What the person is offered for one command's network (the pending card's choice). */
 export interface NetworkOffer {
-  /** What it runs with unless the person picks another: "hosts" when the workspace lists any, else "off"; "full" when the workspace has the network on. */
+  /**
+   * What it runs with unless the person picks another: "hosts" when the workspace lists any, else "off";
+   * "full" when the workspace has the network on, or the command is not sandboxed at all.
+   */
   mode: NetworkMode;
   /** The workspace's allowed hosts, as written in its settings. */
   allowedHosts: string[];
@@ -35,8 +38,13 @@ export function offerNetwork(
   const bad = checkAllowedHosts(askedHosts).errors;
   if (bad.length > 0) return { refusal: `The hosts asked for in network are not valid: ${bad.join(" ")}` };
   const allowedHosts = [...(settings?.allowedHosts ?? [])];
+  // Outside the sandbox a command has the whole network, whatever the settings say: the card says so.
   const mode: NetworkMode =
-    settings?.network === true ? "full" : hostRules && allowedHosts.length > 0 ? "hosts" : "off";
+    settings?.enabled !== true || settings.network === true
+      ? "full"
+      : hostRules && allowedHosts.length > 0
+        ? "hosts"
+        : "off";
   return { offer: { mode, allowedHosts, askedHosts, hostRules } };
 }
 

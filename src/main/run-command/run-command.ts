@@ -208,7 +208,7 @@ export function createRunCommandTool(options: RunCommandOptions) {
           ...(asked !== undefined ? { requestedTimeoutSeconds: asked } : {}),
           maxTimeoutSeconds: limits.maxSeconds,
           parsed: checked.parsed,
-          sandbox: { enabled: sandboxOn, network: offered.offer.mode === "full" },
+          sandbox: { enabled: sandboxOn, network: settings?.network === true },
           network: offered.offer,
           background,
           backgroundCapSeconds: backgroundCap(),

@@ -176,6 +176,7 @@ export function createSandbox(setup: SandboxSetup = {}): CommandSandbox {
             outputDir: run.outputDir,
             network: policy.kind === "full",
             proxySockets: proxy?.sockets,
+            proxyReadable: proxy?.readable,
           };
           const plan = planFor(setup, rules);
           prefix = kind === "bubblewrap" ? bubblewrapArgs(plan) : seatbeltArgs(seatbeltProfile(plan));
@@ -261,6 +262,7 @@ function planFor(
     outputDir?: string;
     network: boolean;
     proxySockets?: readonly string[];
+    proxyReadable?: readonly string[];
   },
 ): SandboxPlan {
   const rules: PathRule[] = [];
@@ -283,7 +285,7 @@ function planFor(
   for (const path of [...ALWAYS_HIDDEN, ...(setup.hiddenPaths ?? [])]) add(path, "hidden");
   for (const path of setup.readOnlyPaths ?? []) add(path, "read-only");
   // The proxy's sockets, bound in last so no hidden folder covers them (connect() needs no write access).
-  for (const path of run.proxySockets ?? []) add(path, "read-only");
+  for (const path of [...(run.proxySockets ?? []), ...(run.proxyReadable ?? [])]) add(path, "read-only");
   const workspace = resolveRule(run.workspace, "read-write")?.path ?? run.workspace;
   const proxySockets = run.proxySockets?.map((path) => resolveRule(path, "read-only")?.path ?? path);
   return {

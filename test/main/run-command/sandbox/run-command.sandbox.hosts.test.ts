@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { once } from "node:events";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { Socket } from "node:net";
 import { join } from "node:path";
@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BackgroundCommands } from "../../../../src/main/run-command/background/background-commands";
 import type { CommandRequest } from "../../../../src/main/run-command/run-command";
 import type { HostDecisionEvent } from "../../../../src/main/run-command/sandbox/network/host-gate";
+import { checkAllowedHosts } from "../../../../src/main/run-command/sandbox/network/host-pattern";
 import { createSandbox, type SandboxSettings } from "../../../../src/main/run-command/sandbox/sandbox";
 import type { ApprovalDecision } from "../../../../src/shared/commands";
 import { makeWorkspace, runTool } from "../run-command-harness";
@@ -366,6 +367,37 @@ describe.runIf(onLinux)("run_command in the sandbox: the person's network choice
 });
 
 describe.runIf(onLinux)("the sandbox's network forwarder", () => {
+  it("runs with a Node that lives in the person's hidden home (a checkout there), which stays hidden", async () => {
+    const home = makeOutsideDir("home");
+    writeFileSync(join(home, "secret"), "hidden");
+    const node = join(home, "node");
+    linkSync(process.execPath, node); // a hard link: the same binary, at a path inside the hidden home
+    const workspace = makeWorkspace();
+    const sandbox = createSandbox({ homeDir: home, forwarderNode: node });
+    const ran = await sandbox.run(
+      {
+        argv: [
+          "/bin/sh",
+          "-c",
+          `curl -fsS http://registry.test:${registry.port}/from-home; cat ${home}/secret`,
+        ],
+        cwd: workspace,
+        env: { PATH: "/usr/bin:/bin", HOME: workspace },
+        timeoutMs: 15_000,
+        outputDir: join(workspace, "..", "out"),
+      },
+      {
+        kind: "hosts",
+        hosts: checkAllowedHosts(["registry.test"]).patterns,
+        resolveHost,
+        allowLoopbackTargets: true,
+      },
+    );
+    expect("outcome" in ran && ran.outcome.output.text).toContain("/from-home");
+    expect("outcome" in ran && ran.outcome.output.text).not.toContain("hidden\n");
+    expect("outcome" in ran && ran.outcome.output.text).toMatch(/secret: No such file|Permission denied/);
+  });
+
   it("refuses the command, with the reason, when the forwarder cannot start", async () => {
     const workspace = makeWorkspace();
     const sandbox = createSandbox({ forwarderNode: "/nonexistent/node" });

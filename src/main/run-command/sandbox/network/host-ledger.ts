@@ -12,6 +12,12 @@ const WHY: Record<HostRefusal, string> = {
   ended: "the command had ended",
 };
 
+/** Distinct hosts listed per command; the rest are counted together under `OTHER_HOSTS`. */
+export const MAX_HOSTS_LISTED = 100;
+
+/** The name the hosts past `MAX_HOSTS_LISTED` are counted under. */
+export const OTHER_HOSTS = "(other hosts)";
+
 /** A command's hosts reached and refused, from its proxy's decisions: what the card and the result show. */
 export class HostLedger {
   private readonly entries = new Map<string, HostTally>();
@@ -19,10 +25,13 @@ export class HostLedger {
   /** Counts one decision: a connection when opened or refused, its bytes when closed. */
   record(event: HostDecisionEvent): void {
     const allowed = event.phase !== "refused";
-    const key = `${allowed ? "+" : "-"}${event.host}:${event.port}`;
+    let key = `${allowed ? "+" : "-"}${event.host}:${event.port}`;
+    // A command trying name after name must not grow the card (and the record) without end.
+    const other = !this.entries.has(key) && this.entries.size >= MAX_HOSTS_LISTED;
+    if (other) key = `${allowed ? "+" : "-"}`;
     const entry = this.entries.get(key) ?? {
-      host: event.host,
-      port: event.port,
+      host: other ? OTHER_HOSTS : event.host,
+      port: other ? 0 : event.port,
       allowed,
       count: 0,
       bytesUp: 0,

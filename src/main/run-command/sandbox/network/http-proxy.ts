@@ -126,6 +126,17 @@ export function createHttpProxy(gate: HostGate): Server {
       request.pipe(upstream);
     });
   });
+  // WebSocket and other upgrades over plain HTTP: refused (wss:// goes through CONNECT like any TLS).
+  server.on("upgrade", (request: IncomingMessage, client: Duplex) => {
+    client.on("error", () => {});
+    gate.refuse(
+      request.headers.host ?? "?",
+      0,
+      "http",
+      "upgrades (WebSocket) over plain http:// are not supported.",
+    );
+    reply(client, "bad-request", "Upgrades over plain http:// are not supported; use https:// or wss://.");
+  });
   server.on("clientError", (error, client) => {
     gate.refuse(
       "?",

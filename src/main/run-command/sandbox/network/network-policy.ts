@@ -1,4 +1,5 @@
 import { randomInt } from "node:crypto";
+import { dirname } from "node:path";
 import { CommandProxy } from "./command-proxy";
 import { withForwarder } from "./forwarder-script";
 import type { HostDecisionEvent } from "./host-gate";
@@ -34,6 +35,11 @@ export function toNetworkPolicy(network: boolean | NetworkPolicy): NetworkPolicy
 export interface PreparedNetwork {
   /** The Unix sockets to bind into the sandbox at the same paths (the forwarder's only way out). */
   sockets: string[];
+  /**
+   * What the forwarder needs to read, shown read-only even where the sandbox hides it: the Node binary (a
+   * checkout in the person's home runs its own), or Electron's folder (its resources sit beside it).
+   */
+  readable: string[];
   /** Wraps the command's argv so the forwarder listens before the command starts. */
   wrap(argv: readonly string[]): string[];
   /** The proxy variables for the command. */
@@ -62,6 +68,7 @@ export async function prepareNetwork(
   const { http, socks } = proxy.sockets;
   return {
     sockets: [http, socks],
+    readable: [process.versions.electron && node === process.execPath ? dirname(node) : node],
     wrap: (argv) => withForwarder({ node, httpSocket: http, socksSocket: socks, httpPort, socksPort }, argv),
     env: proxyEnvironment({ http: httpPort, socks: socksPort }),
     dispose: () => proxy.close(),

@@ -118,6 +118,11 @@ describe("the command proxy, plain HTTP", () => {
       `GET https://registry.test:${upstream.port}/ HTTP/1.1\r\nHost: registry.test:${upstream.port}\r\n\r\n`,
     );
     expect(await https.until(/through CONNECT/)).toMatch(/^HTTP\/1.1 400/);
+    const upgrade = await dial(proxy.sockets.http);
+    upgrade.socket.write(
+      `GET http://registry.test:${upstream.port}/ws HTTP/1.1\r\nHost: registry.test:${upstream.port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n`,
+    );
+    expect(await upgrade.until(/not supported/)).toMatch(/^HTTP\/1.1 400/);
     const originForm = await dial(proxy.sockets.http);
     originForm.socket.write(get());
     expect(await originForm.until(/in full/)).toMatch(/^HTTP\/1.1 400/);
