@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { once } from "node:events";
-import { linkSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { Socket } from "node:net";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BackgroundCommands } from "../../../../src/main/run-command/background/background-commands";
 import type { CommandRequest } from "../../../../src/main/run-command/run-command";
@@ -213,16 +213,27 @@ describe.runIf(onLinux)("run_command in the sandbox: allowed hosts", () => {
     expect(details.hosts?.[0]).toMatchObject({ host: "registry.test", allowed: true });
   });
 
-  it("Python's urllib reaches an allowed name through the proxy variables", async () => {
-    const script = `import urllib.request; print(urllib.request.urlopen('http://files.test:${files.port}/py').read().decode())`;
-    const { text, details } = await run(hostsOnly(["files.test"]), `/usr/bin/python3 -c "${script}"`);
-    expect(details.status).toBe("succeeded");
-    expect(text).toContain(`hello from 127.0.0.3 for files.test:${files.port}/py`);
-  });
+  // The system's Python: one under the home (pyenv's shims) is hidden in the sandbox.
+  it.runIf(existsSync("/usr/bin/python3"))(
+    "Python's urllib reaches an allowed name through the proxy variables",
+    async () => {
+      const script = `import urllib.request; print(urllib.request.urlopen('http://files.test:${files.port}/py').read().decode())`;
+      const { text, details } = await run(hostsOnly(["files.test"]), `/usr/bin/python3 -c "${script}"`);
+      expect(details.status).toBe("succeeded");
+      expect(text).toContain(`hello from 127.0.0.3 for files.test:${files.port}/py`);
+    },
+  );
 
   it("npm install works against a registry reached by name", async () => {
+    // npm and node shown read-only wherever they are installed (under a hidden home with nvm, say).
+    const npmRoot = resolve(
+      realpathSync(execFileSync("sh", ["-c", "command -v npm"]).toString().trim()),
+      "..",
+      "..",
+    );
+    const nodeDir = dirname(realpathSync(execFileSync("sh", ["-c", "command -v node"]).toString().trim()));
     const { text, details } = await run(
-      hostsOnly([`registry.test:${registry.port}`]),
+      hostsOnly([`registry.test:${registry.port}`], { readOnlyPaths: [npmRoot, nodeDir] }),
       `npm install tiny-pkg --registry=http://registry.test:${registry.port}/ --no-audit --no-fund --no-update-notifier ` +
         `--cache "$TMPDIR/npm-cache" && node -e "console.log(require('tiny-pkg'))"`,
       { timeout: 90 },
