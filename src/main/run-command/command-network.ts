@@ -1,5 +1,7 @@
 import type { NetworkChoice, NetworkMode } from "../../shared/network";
+import type { RunCommandResult } from "./command-result";
 import type { HostDecisionEvent } from "./sandbox/network/host-gate";
+import type { HostLedger } from "./sandbox/network/host-ledger";
 import { checkAllowedHosts } from "./sandbox/network/host-pattern";
 import type { NetworkPolicy } from "./sandbox/network/network-policy";
 import type { SandboxSettings } from "./sandbox/sandbox";
@@ -95,4 +97,13 @@ export function chooseNetwork(
 
 function isMode(value: unknown): value is NetworkMode {
   return value === "off" || value === "hosts" || value === "full";
+}
+
+/** The hosts a command reached and was refused, on its record; the model's text ends with the refused ones. */
+export function withHosts(ledger: HostLedger, result: RunCommandResult): RunCommandResult {
+  const hosts = ledger.list();
+  if (hosts.length === 0) return result;
+  const line = ledger.refusedLine();
+  const content = line ? [...result.content, { type: "text" as const, text: `\n\n${line}` }] : result.content;
+  return { ...result, content, details: { ...result.details, hosts } };
 }

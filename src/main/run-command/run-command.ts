@@ -9,7 +9,7 @@ import { DEFAULT_BACKGROUND_CAP_SECONDS } from "./background/background-commands
 import { DEFAULT_READINESS_MS, runWithHandover } from "./background/handover-run";
 import { type CommandRecorder, recordChanges } from "./command-changes";
 import { buildCommandEnvironment } from "./command-environment";
-import { chooseNetwork, type NetworkOffer, offerNetwork } from "./command-network";
+import { chooseNetwork, type NetworkOffer, offerNetwork, withHosts } from "./command-network";
 import { type CommandFacts, notRunResult, type RunCommandResult, ranResult } from "./command-result";
 import {
   checkTimeoutLimits,
@@ -320,20 +320,6 @@ export function createRunCommandTool(options: RunCommandOptions) {
       }
     },
   });
-}
-
-/** The hosts a command reached and was refused, on its record; the model's text ends with the refused ones. */
-function withHosts(ledger: HostLedger, result: RunCommandResult): RunCommandResult {
-  const hosts = ledger.list();
-  if (hosts.length === 0) return result;
-  const line = ledger.refusedLine();
-  const content = line
-    ? [
-        ...result.content,
-        { type: "text" as const, text: `${result.content.length > 0 ? "\n\n" : ""}${line}` },
-      ]
-    : result.content;
-  return { ...result, content, details: { ...result.details, hosts } };
 }
 
 type PersonsAnswer = ApprovalDecision | { kind: "cancelled" };

@@ -11,7 +11,7 @@ import {
   INSTALL_BUBBLEWRAP,
   readBubblewrapStatus,
 } from "./bubblewrap";
-import { FORWARDER_EXIT_CODE, FORWARDER_FAILED } from "./network/forwarder-script";
+import { forwarderFailure } from "./network/forwarder-script";
 import {
   type NetworkPolicy,
   type PreparedNetwork,
@@ -189,7 +189,8 @@ export function createSandbox(setup: SandboxSetup = {}): CommandSandbox {
         const env = { ...run.env, ...proxy?.env, TMPDIR: tmp };
         const argv = [program, ...prefix, ...(proxy ? proxy.wrap(run.argv) : run.argv)];
         const judged = judge(kind, await runProcess({ ...run, argv, env, statusPipe: true }));
-        return proxy ? forwarderFailure(judged) : judged;
+        const forwarder = proxy && "outcome" in judged ? forwarderFailure(judged.outcome) : undefined;
+        return forwarder ? { failure: forwarder } : judged;
       } finally {
         await proxy?.dispose();
         if (scratch) rmSync(scratch, { recursive: true, force: true, maxRetries: 2 });
@@ -220,19 +221,6 @@ function judge(kind: SandboxKind, outcome: ProcessOutcome): SandboxedOutcome {
       kind === "bubblewrap"
         ? explainBubblewrapFailure(printed, outcome.exitCode)
         : explainSeatbeltFailure(printed, outcome.exitCode),
-  };
-}
-
-/** A run whose network forwarder did not start is a sandbox that did not start: nothing ran with less or more network. */
-function forwarderFailure(judged: SandboxedOutcome): SandboxedOutcome {
-  if (!("outcome" in judged)) return judged;
-  const { exitCode, output } = judged.outcome;
-  if (exitCode !== FORWARDER_EXIT_CODE || !output.text.includes(FORWARDER_FAILED)) return judged;
-  const said = output.text.trim().split("\n").slice(-4).join(" ");
-  return {
-    failure:
-      `The sandbox's network forwarder could not start, so the command did not run: ${said} ` +
-      "Run it with the network off, or turn the sandbox off for this workspace in settings.",
   };
 }
 

@@ -1,3 +1,5 @@
+import type { ProcessOutcome } from "../../process/process-runner";
+
 /** What the forwarder prints once it listens; anything else means it could not start. */
 export const FORWARDER_READY = "pi-desk-forwarder-ready";
 
@@ -84,4 +86,18 @@ export function withForwarder(setup: ForwarderSetup, command: readonly string[])
     String(setup.socksPort),
     ...command,
   ];
+}
+
+/**
+ * Why the run's forwarder did not start, from the sandbox's outcome; undefined when it started (the
+ * command ran). A sandbox whose forwarder did not start did not start: nothing ran, with less or more network.
+ */
+export function forwarderFailure(outcome: ProcessOutcome): string | undefined {
+  const { exitCode, output } = outcome;
+  if (exitCode !== FORWARDER_EXIT_CODE || !output.text.includes(FORWARDER_FAILED)) return undefined;
+  const said = output.text.trim().split("\n").slice(-4).join(" ");
+  return (
+    `The sandbox's network forwarder could not start, so the command did not run: ${said} ` +
+    "Run it with the network off, or turn the sandbox off for this workspace in settings."
+  );
 }
