@@ -45,8 +45,9 @@ const { values: args } = parseArgs({
     rounds: { type: "string", default: "3" },
     calls: { type: "string", default: "200" },
     "kill-runs": { type: "string", default: "20" },
-    phases: { type: "string", default: "output,memory,overhead,kill,changes" },
+    phases: { type: "string", default: "output,memory,overhead,kill,changes,network" },
     "changes-iterations": { type: "string", default: "40" },
+    "network-rounds": { type: "string", default: "5" },
     contenders: { type: "string", default: ALL.join(",") },
     "cpu-prof": { type: "string" },
     "worker-flags": { type: "string", default: "" },
@@ -66,6 +67,9 @@ const KILL_DEADLINE_MS = 500;
 // bench/changes.bench.ts in its own process (its own generated workspaces and results file), so
 // `npm run bench -- --phases changes` and `npm run bench:changes` measure the same thing.
 if (phases.delete("changes")) await runChangesPhase();
+// The allowed-hosts proxy's phase: a download through it against the same with the network fully on, in
+// bubblewrap; bench/network.bench.ts in its own process and results file, like the changes phase.
+if (phases.delete("network")) await runPhase("network.bench.ts", ["--rounds", args["network-rounds"]]);
 if (phases.size === 0) process.exit(0);
 
 await buildWorker();
@@ -180,13 +184,14 @@ console.log(
 
 /** Runs bench/changes.bench.ts with this process's Node, its output passed through. */
 async function runChangesPhase(): Promise<void> {
-  const child = spawn(
-    process.execPath,
-    [join(here, "changes.bench.ts"), "--iterations", args["changes-iterations"]],
-    { stdio: "inherit" },
-  );
+  await runPhase("changes.bench.ts", ["--iterations", args["changes-iterations"]]);
+}
+
+/** Runs a phase that is a bench file of its own, with this process's Node, its output passed through. */
+async function runPhase(file: string, flags: string[]): Promise<void> {
+  const child = spawn(process.execPath, [join(here, file), ...flags], { stdio: "inherit" });
   const code = await new Promise<number | null>((done) => child.on("close", done));
-  if (code !== 0) throw new Error(`The changes phase failed (exit ${code}).`);
+  if (code !== 0) throw new Error(`The ${file} phase failed (exit ${code}).`);
 }
 
 /** Bundles the worker and its src/ imports into node_modules/.cache, dependencies external. */

@@ -1,5 +1,6 @@
 import type { CommandChanges, RevertEntry } from "./changes";
 import type { ProposedDiff } from "./edits";
+import type { HostTally, NetworkChoice } from "./network";
 
 /** How a command ended, or why it never ran; the UI shows one badge per status. */
 export type CommandStatus =
@@ -43,8 +44,11 @@ export type ApprovalDecision =
       command?: string;
       /** A different timeout in seconds, within the host's cap. */
       timeoutSeconds?: number;
-      /** Let this one command use the network although the workspace's sandbox has it off. */
-      network?: boolean;
+      /**
+       * The network for this one command: `true` is the full network (the older checkbox, still honoured);
+       * a `NetworkChoice` picks off, allowed hosts (with hosts granted for this command) or full.
+       */
+      network?: boolean | NetworkChoice;
       /** Run it in the background (true) or not (false), whatever the agent asked; absent keeps the agent's choice. */
       background?: boolean;
     }
@@ -94,6 +98,8 @@ export interface RunCommandDetails {
   ports?: number[];
   /** What it changed in the workspace's files, once it ended (absent when it never ran). */
   changes?: CommandChanges;
+  /** The hosts it reached and was refused through the sandbox's proxy (allowed-hosts mode only). */
+  hosts?: HostTally[];
 }
 
 /** Who or what ended a background command. */

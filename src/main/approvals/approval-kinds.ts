@@ -97,7 +97,7 @@ export function decidedCard(
   return {
     ...who,
     // The network a person allows one command is the sandbox's full one: the host's, local services too.
-    ...(approve?.network && view?.sandbox
+    ...(fullNetwork(approve?.network) && view?.sandbox
       ? { sandbox: { ...view.sandbox, network: true, localServices: view.sandbox.enabled } }
       : {}),
     ...(approve?.background !== undefined ? { runInBackground: approve.background } : {}),
@@ -197,4 +197,9 @@ export function checkDecisionFits(subject: ApprovalSubject, decision: ApprovalDe
       } only, or refresh the page.`,
     );
   }
+}
+
+/** Whether a decision gives the command the full network (`true`, or the choice "full"); host rules do not. */
+function fullNetwork(network: Extract<ApprovalDecision, { kind: "approve" }>["network"]): boolean {
+  return network === true || (typeof network === "object" && network.mode === "full");
 }

@@ -16,6 +16,7 @@ export {
 } from "./background/background-tools";
 export type { CommandRecorder, RecordedChanges } from "./command-changes";
 export { buildCommandEnvironment } from "./command-environment";
+export { MAX_ASKED_HOSTS, type NetworkOffer } from "./command-network";
 export { DEFAULT_TIMEOUT_LIMITS } from "./command-timeout";
 export { DEFAULT_OUTPUT_BUDGET_BYTES } from "./output/output-file";
 export { DEFAULT_OUTPUT_QUOTA_BYTES, OutputQuota } from "./output/output-quota";
@@ -30,7 +31,18 @@ export {
   type RunCommandOptions,
   type RunCommandProgress,
 } from "./run-command";
-export { checkSandbox, type SandboxCheck } from "./sandbox/sandbox";
+export {
+  type HostDecisionEvent,
+  MAX_OPEN_CONNECTIONS,
+  type ProxyProtocol,
+} from "./sandbox/network/host-gate";
+export {
+  type AllowedHostsCheck,
+  checkAllowedHosts,
+  type HostPattern,
+  parseHostPattern,
+} from "./sandbox/network/host-pattern";
+export { checkSandbox, type SandboxCheck, type SandboxSettings } from "./sandbox/sandbox";
 export { UNCHECKABLE_COMMANDS, UNWRAPPED_WRAPPERS } from "./shell/command-wrappers";
 export type { ParsedCommand, ParsedCommandLine, ShellRisk } from "./shell/parsed-line";
 export { MAX_COMMAND_LENGTH, parseCommandLine } from "./shell/shell-parser";

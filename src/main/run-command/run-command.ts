@@ -8,11 +8,13 @@ import type {
   RunCommandDetails,
   RunCommandProgress,
 } from "../../shared/commands";
+import type { NetworkChoice } from "../../shared/network";
 import type { BackgroundCommands } from "./background/background-commands";
 import { DEFAULT_BACKGROUND_CAP_SECONDS } from "./background/background-commands";
 import { DEFAULT_READINESS_MS, runWithHandover } from "./background/handover-run";
 import { type CommandRecorder, recordChanges } from "./command-changes";
 import { buildCommandEnvironment } from "./command-environment";
+import { chooseNetwork, type NetworkOffer, offerNetwork, withHosts } from "./command-network";
 import { type CommandFacts, notRunResult, type RunCommandResult, ranResult } from "./command-result";
 import {
   checkTimeoutLimits,
@@ -24,6 +26,8 @@ import { checkOutputBudget, DEFAULT_OUTPUT_BUDGET_BYTES, type OutputSpace } from
 import { checkAllowlist } from "./policy/command-policy";
 import { type RunProcessOptions, runProcess } from "./process/process-runner";
 import type { RunRegistry } from "./process/run-registry";
+import type { HostDecisionEvent } from "./sandbox/network/host-gate";
+import { HostLedger } from "./sandbox/network/host-ledger";
 import { createSandbox, type SandboxSettings, sandboxLimitHint } from "./sandbox/sandbox";
 import type { ParsedCommandLine } from "./shell/parsed-line";
 import { parseCommandLine } from "./shell/shell-parser";
@@ -68,6 +72,12 @@ export interface RunCommandOptions {
   sandboxSearchPath?: string;
   /** Records what each command changes in the workspace (the host's change engine); absent: not recorded. */
   recorder?: CommandRecorder;
+  /**
+   * Told each decision of a sandboxed command's network proxy as it is made (allowed-hosts mode): a host
+   * opened, closed with its bytes, or refused with the reason. For the audit log and the live card;
+   * `commandId` is the tool call id.
+   */
+  onHostDecision?: (commandId: string, event: HostDecisionEvent) => void;
   /** The chat's background commands; without it, `background: true` is refused. */
   background?: {
     /** Where started background commands go. */
@@ -97,8 +107,10 @@ export interface CommandRequest {
   maxTimeoutSeconds: number;
   /** The command as the shell parser reads it: every command it would run, and the risky constructs. */
   parsed: ParsedCommandLine;
-  /** Whether it will run sandboxed, and with the network (the person may still allow the network for it). */
+  /** Whether it will run sandboxed, and with the full network (the person may still allow the network for it). */
   sandbox: CommandSandboxView;
+  /** The network choice for the card (sandboxed only): the default mode, the workspace's hosts, the agent's asks. */
+  network: NetworkOffer;
   /** Whether it is to run in the background (the person may switch it before approving). */
   background: boolean;
   /** How long a background command may run, in seconds: what the card says of it. */
@@ -184,7 +196,9 @@ export function createRunCommandTool(options: RunCommandOptions) {
       const sandbox = sandboxFor(settings);
       const noSandbox = sandbox?.unavailable();
       if (noSandbox) return notRunResult(facts, "refused", noSandbox, noSandbox);
-      let network = settings?.network === true;
+      const offered = offerNetwork(settings, params.network, sandbox?.kind === "bubblewrap");
+      if ("refusal" in offered) return notRunResult(facts, "refused", offered.refusal, offered.refusal);
+      let networkChoice: boolean | NetworkChoice | undefined;
       let background = params.background === true;
       const full = background ? backgroundRefusal() : undefined;
       if (full) return notRunResult(facts, "refused", full, full);
@@ -199,7 +213,12 @@ export function createRunCommandTool(options: RunCommandOptions) {
           ...(asked !== undefined ? { requestedTimeoutSeconds: asked } : {}),
           maxTimeoutSeconds: limits.maxSeconds,
           parsed: checked.parsed,
-          sandbox: { enabled: sandboxOn, network, ...(sandboxOn && network ? { localServices: true } : {}) },
+          sandbox: {
+            enabled: sandboxOn,
+            network: settings?.network === true,
+            ...(sandboxOn && settings?.network === true ? { localServices: true } : {}),
+          },
+          network: offered.offer,
           background,
           backgroundCapSeconds: backgroundCap(),
         };
@@ -212,8 +231,7 @@ export function createRunCommandTool(options: RunCommandOptions) {
           const text = `The user denied this command; it did not run.${why ? ` Their reason: ${why}` : ""}`;
           return notRunResult(facts, "denied", text, why || undefined);
         }
-        // Only `true` allows it: a decision that says nothing keeps the workspace's choice.
-        if (decision.network === true) network = true;
+        networkChoice = decision.network;
         if (decision.background !== undefined) background = decision.background;
         const edited = applyEdit(facts, decision, limits);
         if ("refusal" in edited) return notRunResult(facts, "refused", edited.refusal, edited.refusal);
@@ -228,6 +246,19 @@ export function createRunCommandTool(options: RunCommandOptions) {
         }
       }
 
+      // Decided only now, with the person's choice: the agent's asked hosts count only when granted.
+      const ledger = new HostLedger();
+      const chosen = chooseNetwork(offered.offer, networkChoice, {
+        resolveHost: settings?.resolveHost,
+        allowLoopbackTargets: settings?.allowLoopbackTargets,
+        onDecision: (event) => {
+          ledger.record(event);
+          options.onHostDecision?.(toolCallId, event);
+        },
+      });
+      if ("refusal" in chosen) return notRunResult(facts, "refused", chosen.refusal, chosen.refusal);
+      const network = chosen.policy;
+
       if (background) {
         // Checked again: others may have started while the person decided.
         const refusal = backgroundRefusal();
@@ -236,7 +267,8 @@ export function createRunCommandTool(options: RunCommandOptions) {
       }
       // The before-state is taken first: the card turns to running (and offers Keep running) once the
       // command really starts.
-      return recordChanges(options.recorder, toolCallId, signal, async () => {
+      return recordChanges(options.recorder, toolCallId, signal, async () => withHosts(ledger, await run()));
+      async function run(): Promise<RunCommandResult> {
         const startedAt = performance.now();
         const progress = (update: { text: string; totalBytes: number; totalLines: number }) =>
           onUpdate?.({
@@ -294,7 +326,7 @@ export function createRunCommandTool(options: RunCommandOptions) {
           asked,
           hint: sandboxLimitHint(sandboxed.outcome.output.text),
         });
-      });
+      }
     },
   });
 }

@@ -18,6 +18,15 @@ export const parameters = Type.Object({
         "runs until stopped, its chat closes, or the host's cap.",
     }),
   ),
+  network: Type.Optional(
+    Type.Array(Type.String(), {
+      maxItems: 20,
+      description:
+        "Host names this command needs to reach (registry.npmjs.org, *.githubusercontent.com), when the " +
+        "sandbox keeps it off the network. Only a request: the user sees it and may grant them; nothing is " +
+        "allowed because you asked.",
+    }),
+  ),
 });
 
 /** What the model is told of `run_command`: where it runs, its limits, and what the host adds to results. */
@@ -42,7 +51,13 @@ export function describeRunCommand(tool: {
     (sandbox?.enabled
       ? " Commands run in a sandbox: only the workspace (but not .git/hooks or .git/config) and $TMPDIR are " +
         "writable, the user's home is not visible" +
-        (sandbox.network ? "." : ", and there is no network unless the user allows it for a command.")
+        (sandbox.network
+          ? "."
+          : ", and there is no network unless the user allows it for a command" +
+            (sandbox.allowedHosts?.length
+              ? `; by default a command may reach these hosts through a proxy (HTTP_PROXY and ALL_PROXY are set), ` +
+                `and no others: ${sandbox.allowedHosts.join(", ")}. Ask for more with the network parameter.`
+              : ". Ask for the hosts a command needs with the network parameter."))
       : "")
   );
 }

@@ -3,6 +3,7 @@ import { type CommandFacts, notRunResult, type RunCommandResult, ranResult } fro
 import type { OutputSnapshot } from "../output/output-collector";
 import { type ProcessOutcome, type RunProcessOptions, runProcess } from "../process/process-runner";
 import { findTreePids } from "../process/process-tree";
+import type { NetworkPolicy } from "../sandbox/network/network-policy";
 import { type CommandSandbox, sandboxLimitHint } from "../sandbox/sandbox";
 import type { BackgroundCommands } from "./background-commands";
 import { describeBackground } from "./background-tools";
@@ -29,8 +30,8 @@ export interface HandoverRun {
   run: RunProcessOptions;
   /** The sandbox it runs in, when the workspace uses one. */
   sandbox?: CommandSandbox;
-  /** Whether the network is allowed in the sandbox. */
-  network: boolean;
+  /** The network the command has in the sandbox (`true`: all of it); its proxy lives as long as the command. */
+  network: boolean | NetworkPolicy;
   /**
    * How long to wait for it to be ready before handing it over (`background: true`). Absent for a foreground
    * command: it is handed over only if the person asks to keep it running, and its timeout then becomes

@@ -12,6 +12,13 @@ import {
   readBubblewrapStatus,
 } from "./bubblewrap";
 import { hiddenSocketRules, hostSocketPaths, socketVanished } from "./host-sockets";
+import { forwarderFailure } from "./network/forwarder-script";
+import {
+  type NetworkPolicy,
+  type PreparedNetwork,
+  prepareNetwork,
+  toNetworkPolicy,
+} from "./network/network-policy";
 import { orderRules, type PathAccess, type PathRule, type SandboxPlan } from "./sandbox-plan";
 import {
   explainSeatbeltFailure,
@@ -29,6 +36,15 @@ export interface SandboxSettings {
   network?: boolean;
   /** Folders commands may read although they are hidden (toolchains under the home: ~/.nvm, ~/.cargo). */
   readOnlyPaths?: readonly string[];
+  /**
+   * Hosts the workspace's commands may reach by name through Pi Desk's proxy (`registry.npmjs.org`,
+   * `*.githubusercontent.com`, either with `:port`); see network/host-pattern.ts. Absent or empty: none.
+   */
+  allowedHosts?: readonly string[];
+  /** Resolves an allowed host name for the proxy (default: the OS resolver); tests point names at loopback. */
+  resolveHost?: (name: string) => Promise<string[]>;
+  /** Lets an allowed name lead to loopback and private addresses (default false; for tests). */
+  allowLoopbackTargets?: boolean;
 }
 
 /** What the host knows that the sandbox needs. */
@@ -49,6 +65,8 @@ export interface SandboxSetup {
   hostSockets?: () => readonly string[];
   /** Where the ALWAYS_HIDDEN paths are looked for (default "/"); tests point it at a folder of stand-ins. */
   systemRoot?: string;
+  /** The Node that runs the network forwarder inside the sandbox (default: process.execPath, the app's own). */
+  forwarderNode?: string;
 }
 
 /** How a sandboxed run ended: the command's outcome, or why the sandbox could not start (nothing ran then). */
@@ -60,8 +78,8 @@ export interface CommandSandbox {
   readonly kind: SandboxKind;
   /** Why no command can run sandboxed now (no bwrap on PATH, an unsupported platform); cheap, so asked per command. */
   unavailable(): string | undefined;
-  /** Runs one command (`run.argv` is the unsandboxed argv) inside the sandbox. */
-  run(run: RunProcessOptions, network: boolean): Promise<SandboxedOutcome>;
+  /** Runs one command (`run.argv` is the unsandboxed argv) inside the sandbox; `true` is the full network. */
+  run(run: RunProcessOptions, network: boolean | NetworkPolicy): Promise<SandboxedOutcome>;
 }
 
 /** The result of `checkSandbox`. */
@@ -136,7 +154,16 @@ export function createSandbox(setup: SandboxSetup = {}): CommandSandbox {
       const problem = unavailable();
       if (problem) return { failure: problem };
       const program = launcher() as string;
+      const policy = toNetworkPolicy(network);
+      if (policy.kind === "hosts" && kind !== "bubblewrap") {
+        return {
+          failure:
+            "Allowed hosts need the Linux sandbox (bubblewrap) for now, so the command did not run. " +
+            "Run it with the network off, or with the full network if it must reach the internet.",
+        };
+      }
       let scratch: string | undefined;
+      let proxy: PreparedNetwork | undefined;
       try {
         let tmp: string;
         let prepare: () => { prefix: string[]; sockets: readonly string[] };
@@ -148,7 +175,18 @@ export function createSandbox(setup: SandboxSetup = {}): CommandSandbox {
             mkdirSync(commandHome, { recursive: true, mode: 0o700 });
           // Made now if missing, so it can be shown: the model is told to read full-output files from there.
           if (run.outputDir) mkdirSync(run.outputDir, { recursive: true, mode: 0o700 });
-          const folders = { workspace: run.cwd, scratch, commandHome, outputDir: run.outputDir, network };
+          // The command's own proxy: it lives exactly as long as this run (background runs included).
+          if (policy.kind === "hosts")
+            proxy = await prepareNetwork(policy, setup.forwarderNode ?? process.execPath);
+          const folders = {
+            workspace: run.cwd,
+            scratch,
+            commandHome,
+            outputDir: run.outputDir,
+            network: policy.kind === "full",
+            proxySockets: proxy?.sockets,
+            proxyReadable: proxy?.readable,
+          };
           prepare = () => {
             // Read per command: the sockets bound now. Seatbelt keeps every socket out while the network is off.
             const sockets = kind === "bubblewrap" ? (setup.hostSockets ?? hostSocketPaths)() : [];
@@ -161,7 +199,7 @@ export function createSandbox(setup: SandboxSetup = {}): CommandSandbox {
         }
         // The command's temp files go to a folder of its own that is on disk (not in memory like the tmpfs
         // over /tmp) and goes away with the run.
-        const env = { ...run.env, TMPDIR: tmp };
+        const env = { ...run.env, ...proxy?.env, TMPDIR: tmp };
         for (let attempt = 1; ; attempt++) {
           let prepared: ReturnType<typeof prepare>;
           try {
@@ -169,14 +207,16 @@ export function createSandbox(setup: SandboxSetup = {}): CommandSandbox {
           } catch (error) {
             return setupFailure(error);
           }
-          const argv = [program, ...prepared.prefix, ...run.argv];
+          const argv = [program, ...prepared.prefix, ...(proxy ? proxy.wrap(run.argv) : run.argv)];
           const ended = judge(kind, await runProcess({ ...run, argv, env, statusPipe: true }));
           // Nothing ran when a socket went away between the look at the kernel's table and bwrap's start (a
           // daemon restarting): look again.
           if (attempt < 3 && "failure" in ended && socketVanished(ended.failure, prepared.sockets)) continue;
-          return ended;
+          const forwarder = proxy && "outcome" in ended ? forwarderFailure(ended.outcome) : undefined;
+          return forwarder ? { failure: forwarder } : ended;
         }
       } finally {
+        await proxy?.dispose();
         if (scratch) rmSync(scratch, { recursive: true, force: true, maxRetries: 2 });
       }
     },
@@ -238,6 +278,8 @@ function planFor(
     outputDir?: string;
     network: boolean;
     sockets: readonly string[];
+    proxySockets?: readonly string[];
+    proxyReadable?: readonly string[];
   },
 ): SandboxPlan {
   const rules: PathRule[] = [];
@@ -261,10 +303,20 @@ function planFor(
   for (const path of ALWAYS_HIDDEN) add(join(systemRoot, path), "hidden");
   for (const path of setup.hiddenPaths ?? []) add(path, "hidden");
   for (const path of setup.readOnlyPaths ?? []) add(path, "read-only");
-  // Last, so it sees every folder the command may write: sockets there are its own (a dev server's).
-  rules.push(...hiddenSocketRules(run.sockets, rules, setup.reachableSockets));
+  // The proxy's sockets, bound in last so no hidden folder covers them (connect() needs no write access).
+  for (const path of [...(run.proxySockets ?? []), ...(run.proxyReadable ?? [])]) add(path, "read-only");
+  // Last, so it sees every folder the command may write: sockets there are its own (a dev server's); the
+  // proxy's are the one way out it is given.
+  const reachable = [...(setup.reachableSockets ?? []), ...(run.proxySockets ?? [])];
+  rules.push(...hiddenSocketRules(run.sockets, rules, reachable));
   const workspace = resolveRule(run.workspace, "read-write")?.path ?? run.workspace;
-  return { workspace, rules: orderRules(rules), network: run.network };
+  const proxySockets = run.proxySockets?.map((path) => resolveRule(path, "read-only")?.path ?? path);
+  return {
+    workspace,
+    rules: orderRules(rules),
+    network: run.network,
+    ...(proxySockets?.length ? { proxySockets } : {}),
+  };
 }
 
 /** The path when it is an executable file. */
