@@ -1,4 +1,5 @@
 import type { CommandChanges, RevertEntry } from "./changes";
+import type { ArgumentEffect, RuleNotApplied } from "./rules";
 
 /** How a command ended, or why it never ran; the UI shows one badge per status. */
 export type CommandStatus =
@@ -177,6 +178,11 @@ export interface RuleOffer {
   exact: string;
   /** Word prefixes the person may pick, shortest first (e.g. "npm", "npm test"). */
   prefixes: string[];
+  /**
+   * What a prefix rule leaves out after its prefix for this program (the allowlist's argument table):
+   * "any arguments except ones that run programs, delete or write files". Absent: any arguments.
+   */
+  except?: ArgumentEffect[];
 }
 
 /** Everything the UI shows of one `run_command` call, from the moment the agent asks to the end. */
@@ -201,6 +207,11 @@ export interface CommandView {
   risks: CommandRiskMark[];
   /** What an "always allow" rule may be, when one may be offered. */
   ruleOffer?: RuleOffer;
+  /**
+   * Why an "always allow" prefix rule that starts like this command did not spare the question: an
+   * argument after its prefix runs another program or writes a file (`find .` is allowed, `-exec` is not).
+   */
+  ruleNotApplied?: RuleNotApplied;
   /** Why the agent wants it, in its own words, when it said so. */
   why?: string;
   /** When it started running (ms since the epoch), for the elapsed time and the countdown. */

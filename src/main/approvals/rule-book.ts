@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import type { CommandRule, RuleDraft, RuleEffect } from "../../shared/rules";
+import type { CommandRule, RuleDraft, RuleEffect, RuleNotApplied } from "../../shared/rules";
 import { errorMessage } from "../base/errors";
-import type { ParsedCommandLine } from "../run-command";
+import { ARGUMENT_TABLE_VERSION, effectsOf, inArgumentTable, type ParsedCommandLine } from "../run-command";
 import { withFileLock, writeFileAtomic } from "../storage/atomic-file";
 import {
   allowable,
@@ -12,6 +12,7 @@ import {
   lineKey,
   sameWords,
   startsWith,
+  tableHitAfter,
 } from "./rule-patterns";
 
 const RULES_FILE_VERSION = 1;
@@ -22,6 +23,16 @@ export interface RuleVerdict {
   effect: RuleEffect;
   /** The rule that decided (for a list of commands allowed rule by rule: the first command's rule). */
   rule: CommandRule;
+}
+
+/** An allow prefix rule that starts like a command but does not cover it, because of the argument table. */
+export interface TableMiss {
+  /** The rule. */
+  rule: CommandRule;
+  /** What the card shows. */
+  notApplied: RuleNotApplied;
+  /** In words, for the audit log: `-exec runs another program for each file`. */
+  why: string;
 }
 
 /**
@@ -73,7 +84,12 @@ export class RuleBook {
         : other.line === compiled.line);
     const make = (): CompiledRule => ({
       ...compiled,
-      rule: { id: randomUUID(), ...compiled.rule, createdAt: Date.now() },
+      rule: {
+        id: randomUUID(),
+        ...compiled.rule,
+        createdAt: Date.now(),
+        tableVersion: ARGUMENT_TABLE_VERSION,
+      },
     });
     if (draft.scope === "session") {
       const rule = this.sessionRules.find(same) ?? make();
@@ -93,7 +109,15 @@ export class RuleBook {
     const compiled = await compileDraft(draft);
     const session = this.sessionRules.find((candidate) => candidate.rule.id === id);
     if (session) {
-      const updated = { ...compiled, rule: { id, ...compiled.rule, createdAt: session.rule.createdAt } };
+      const updated = {
+        ...compiled,
+        rule: {
+          id,
+          ...compiled.rule,
+          createdAt: session.rule.createdAt,
+          tableVersion: ARGUMENT_TABLE_VERSION,
+        },
+      };
       if (draft.scope === "workspace") await this.changeWorkspace("saved", (rules) => [...rules, updated]);
       this.sessionRules = this.sessionRules.flatMap((candidate) =>
         candidate !== session ? [candidate] : draft.scope === "session" ? [updated] : [],
@@ -104,7 +128,11 @@ export class RuleBook {
     await this.changeWorkspace("updated", (rules) => {
       const old = rules.find((candidate) => candidate.rule.id === id);
       if (!old) throw unknownRule(id);
-      updated = { ...compiled, rule: { id, ...compiled.rule, createdAt: old.rule.createdAt } };
+      // Saved again under today's table: the person has seen what it covers now, so no "narrowed" mark.
+      updated = {
+        ...compiled,
+        rule: { id, ...compiled.rule, createdAt: old.rule.createdAt, tableVersion: ARGUMENT_TABLE_VERSION },
+      };
       const keep = draft.scope === "workspace" ? [updated] : [];
       return rules.flatMap((candidate) => (candidate === old ? keep : [candidate]));
     });
@@ -150,15 +178,45 @@ export class RuleBook {
     if (whole) return { effect: "allow", rule: whole.rule };
     // A list or pipeline is allowed only when each of its commands is: `npm test && rm -rf ~` must not
     // ride on "npm test".
+    // And a prefix covers only arguments the argument table does not name: `find .` is not `find . -exec`.
     let first: CommandRule | undefined;
     for (const command of commands) {
       const match = allows.find(
-        ({ rule, words }) => rule.match === "prefix" && words !== undefined && startsWith(command, words),
+        ({ rule, words }) =>
+          rule.match === "prefix" &&
+          words !== undefined &&
+          startsWith(command, words) &&
+          !tableHitAfter(command, words),
       );
       if (!match) return null;
       first ??= match.rule;
     }
     return first ? { effect: "allow", rule: first } : null;
+  }
+
+  /**
+   * When `decide` left a line to the person: the allow prefix rule that starts like one of its commands
+   * and would have covered it but for the argument table (the first such command, the first such rule).
+   */
+  missedByTable(parsed: ParsedCommandLine): TableMiss | undefined {
+    if (!allowable(parsed)) return undefined;
+    const prefixes = [...this.sessionRules, ...this.workspaceRules].filter(
+      ({ rule, words }) => rule.effect === "allow" && rule.match === "prefix" && words !== undefined,
+    );
+    for (const command of parsed.commands.map(commandWords)) {
+      const starting = prefixes.filter(({ words }) => startsWith(command, words ?? []));
+      if (starting.some(({ words }) => !tableHitAfter(command, words ?? []))) continue;
+      for (const { rule, words } of starting) {
+        const hit = tableHitAfter(command, words ?? []);
+        if (!hit) continue;
+        return {
+          rule: { ...rule },
+          notApplied: { pattern: rule.pattern, argument: hit.argument, effect: hit.entry.effect },
+          why: `${hit.argument} ${hit.entry.does}`,
+        };
+      }
+    }
+    return undefined;
   }
 
   /** Applies a change to the workspace rules as they are in the file now, and saves it. */
@@ -176,12 +234,26 @@ export class RuleBook {
         );
       }
       const next = change(loaded.rules);
-      const content = { version: RULES_FILE_VERSION, rules: next.map(({ rule }) => rule) };
+      // `narrowed` is worked out on reading, never stored.
+      const content = {
+        version: RULES_FILE_VERSION,
+        rules: next.map(({ rule: { narrowed: _, ...rule } }) => rule),
+      };
       await writeFileAtomic(this.file, `${JSON.stringify(content, null, 2)}\n`);
       this.readProblem = undefined;
       this.workspaceRules = next;
     });
   }
+}
+
+/**
+ * What an allow prefix rule saved under an older argument table (or before there was one) no longer covers:
+ * the table's effects for its program. Undefined when the rule means what it did.
+ */
+function narrowedSince(rule: CommandRule, words: readonly string[] | undefined): CommandRule["narrowed"] {
+  if (rule.effect !== "allow" || rule.match !== "prefix" || !words?.[0]) return undefined;
+  if ((rule.tableVersion ?? 0) >= ARGUMENT_TABLE_VERSION || !inArgumentTable(words[0])) return undefined;
+  return effectsOf(words[0]);
 }
 
 function unknownRule(id: string): Error {
@@ -224,8 +296,16 @@ async function loadRulesFile(file: string): Promise<{ rules: CompiledRule[] } | 
     }
     if (stored.scope !== "workspace") return problem(`${where} is not a workspace rule`);
     try {
-      const compiled = await compileDraft(stored as RuleDraft);
-      rules.push({ ...compiled, rule: { id: stored.id, ...compiled.rule, createdAt: stored.createdAt } });
+      const compiled = await compileDraft(stored as RuleDraft, { saved: true });
+      const tableVersion = typeof stored.tableVersion === "number" ? stored.tableVersion : undefined;
+      const rule: CommandRule = {
+        id: stored.id,
+        ...compiled.rule,
+        createdAt: stored.createdAt,
+        ...(tableVersion !== undefined ? { tableVersion } : {}),
+      };
+      const narrowed = narrowedSince(rule, compiled.words);
+      rules.push({ ...compiled, rule: narrowed ? { ...rule, narrowed } : rule });
     } catch (error) {
       return problem(`${where}: ${errorMessage(error)}`);
     }

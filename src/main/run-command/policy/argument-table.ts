@@ -6,12 +6,9 @@
  * its prefix (approvals/rule-patterns.ts). Data only: each entry says where it comes from.
  */
 
-/** What an argument in the table makes its program do. */
-export type ArgumentEffect =
-  /** Runs another program, evaluates code, or sets configuration that names a program to run. */
-  | "runs"
-  /** Deletes or writes a file (or a setting) that nothing before it named. */
-  | "writes";
+import type { ArgumentEffect } from "../../../shared/rules";
+
+export type { ArgumentEffect } from "../../../shared/rules";
 
 /** One row of the table: which arguments of which programs, and what they make them do. */
 export interface ArgumentEntry {
@@ -37,6 +34,8 @@ export interface ArgumentEntry {
   beforeSubcommand?: true;
   /** Not when one of these options is there too (`git config --get` only reads). */
   unless?: readonly string[];
+  /** Only as the first argument (`tar cIf prog`: old-style options without a dash). */
+  firstArgument?: true;
   /** Only as the subcommand itself (`git difftool`), not as a later word (`git grep difftool`). */
   atSubcommand?: true;
   /**
@@ -73,7 +72,7 @@ export const ARGUMENT_TABLE: readonly ArgumentEntry[] = [
   // --- tar: GNU tar manual, "Running External Commands", "Using Multiple Tapes", "Remote Tape Server".
   { programs: ["tar"], effect: "runs", options: ["--to-command", "--checkpoint-action", "--use-compress-program", "--info-script", "--new-volume-script", "--rsh-command", "--rmt-command"], letters: "IF", does: RUNS, source: "GNU tar manual 4.3 (--checkpoint-action=exec), 6.7 (--to-command), 8.1.1 (-I), 9.6 (-F), --rsh-command" },
   // Old-style `tar cIf prog` bundles options without a dash in its first argument.
-  { programs: ["tar"], effect: "runs", pattern: /^[A-Za-z]*[IF][A-Za-z]*$/, does: RUNS, source: "GNU tar manual 3.3.3 (old options)" },
+  { programs: ["tar"], effect: "runs", pattern: /^[A-Za-z]*[IF][A-Za-z]*$/, firstArgument: true, does: RUNS, source: "GNU tar manual 3.3.3 (old options)" },
   // --- ripgrep: rg(1) --pre; reported in this project's issue 25.
   { programs: ["rg"], effect: "runs", options: ["--pre"], does: `${RUNS} on each file`, source: "rg(1) --pre" },
   // --- sort: GNU coreutils manual, "sort invocation".
@@ -187,6 +186,7 @@ export function argumentHits(
     for (const entry of entries) {
       if (entry.beforeSubcommand && index >= subcommand) continue;
       if (entry.atSubcommand && index !== subcommand) continue;
+      if (entry.firstArgument && index !== 0) continue;
       if (entry.after && !args.slice(0, index).some((arg) => entry.after?.includes(arg))) continue;
       if (entry.unless?.some((option) => args.some((arg) => arg === option || arg.startsWith(`${option}=`))))
         continue;

@@ -291,6 +291,7 @@ export const en = {
       exited: "exited",
       undone: "changes undone",
       restored: "workspace restored to before it",
+      narrowed: "a saved rule no longer covered it",
     },
     by: {
       person: "by you",

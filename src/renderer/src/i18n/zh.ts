@@ -279,6 +279,7 @@ export const zh: Messages = {
       exited: "已退出",
       undone: "改动已撤销",
       restored: "工作区已恢复到它之前",
+      narrowed: "一条已保存的规则不再覆盖它",
     },
     by: {
       person: "由你",
