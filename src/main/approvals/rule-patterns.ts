@@ -52,11 +52,12 @@ export function ruleOffer(parsed: ParsedCommandLine): RuleOffer | undefined {
   const words = commandWords(command);
   const whole = lineKey(parsed);
   const prefixes: string[] = [];
-  for (let count = 1; count <= texts.length; count++) {
+  // A command using an argument from the table gets only its exact line: a shorter prefix would not cover
+  // it, and a longer one would be a rule about running programs or writing files, made in one click.
+  const usesTable = tableHitAfter(words, words.slice(0, 1)) !== undefined;
+  for (let count = 1; count <= texts.length && !usesTable; count++) {
     const prefix = words.slice(0, count);
-    if (prefix.at(-1) === "--" || runsAnyCode(prefix)) continue;
-    // A prefix the argument table keeps from covering this very command would only mislead.
-    if (tablePrefixProblem(prefix) || tableHitAfter(words, prefix)) continue;
+    if (prefix.at(-1) === "--" || runsAnyCode(prefix) || tablePrefixProblem(prefix)) continue;
     const text = texts.slice(0, count).join(" ");
     if (count === texts.length && text === whole) continue;
     prefixes.push(text);
