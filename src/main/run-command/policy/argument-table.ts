@@ -57,6 +57,14 @@ export const SUBCOMMAND_VALUED_OPTIONS: Readonly<Record<string, readonly string[
   git: ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--attr-source"],
 };
 
+/**
+ * Options that are the start of a row's option but an option of their own, which getopt takes as written
+ * rather than as an abbreviation (`tar --checkpoint=1` is not `--checkpoint-action`).
+ */
+const WHOLE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  tar: ["--checkpoint"],
+};
+
 const RUNS = "runs another program";
 const WRITES = "deletes or writes a file";
 const SSH_COMMANDS = /command|match/i;
@@ -190,7 +198,7 @@ export function argumentHits(
       if (entry.after && !args.slice(0, index).some((arg) => entry.after?.includes(arg))) continue;
       if (entry.unless?.some((option) => args.some((arg) => arg === option || arg.startsWith(`${option}=`))))
         continue;
-      if (uses(entry, args, index)) hits.push({ entry, index, argument });
+      if (uses(entry, args, index, WHOLE_OPTIONS[program] ?? [])) hits.push({ entry, index, argument });
     }
   }
   return hits;
@@ -208,7 +216,12 @@ function subcommandIndex(program: string, args: readonly string[]): number {
 }
 
 /** Whether `args[index]` is a use of `entry`. */
-function uses(entry: ArgumentEntry, args: readonly string[], index: number): boolean {
+function uses(
+  entry: ArgumentEntry,
+  args: readonly string[],
+  index: number,
+  whole: readonly string[],
+): boolean {
   const arg = args[index] as string;
   const option = arg.startsWith("-") && arg !== "-";
   if (entry.every === "argument") return true;
@@ -224,6 +237,7 @@ function uses(entry: ArgumentEntry, args: readonly string[], index: number): boo
     // getopt_long takes any unambiguous start of a long option (`--checkpoint-act=exec=…`); counting every
     // start errs toward asking.
     const [written = ""] = arg.split("=", 1);
+    if (whole.includes(written)) continue;
     if (name.startsWith("--") && written.length > 3 && written.startsWith("--") && name.startsWith(written)) {
       return value(arg.includes("=") ? arg.slice(written.length + 1) : undefined);
     }
