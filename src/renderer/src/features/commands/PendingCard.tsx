@@ -9,6 +9,7 @@ import { formatCap } from "../background/format-cap";
 import { CardFrame } from "./CardFrame";
 import { useTestId } from "./card-scope";
 import { AlwaysAllowForm, DenyForm, EditForm, type RuleChoice } from "./PendingForms";
+import { RuleNotApplied } from "./RuleNotApplied";
 
 type Mode = "idle" | "deny" | "edit" | "always";
 
@@ -112,6 +113,7 @@ export function PendingCard({ command, api }: { command: CommandView; api: DeskA
   return (
     <CardFrame command={command} ref={card} onKeyDown={onKeyDown}>
       <RiskList command={command} />
+      <RuleNotApplied command={command} />
       {mode === "edit" && (
         <EditForm
           command={draft.command}
