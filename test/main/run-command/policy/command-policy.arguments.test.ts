@@ -76,7 +76,7 @@ describe("the argument table under an allowlist, in real bash", () => {
       }
       const control = prepare(item);
       const line = spelled(item.line, control);
-      runInBash(item.then ? `${line}; ${item.then}` : line, control, item);
+      runInBash(item.afterwards ? `${line}; ${item.afterwards}` : line, control, item);
       expect(marked(control, item), "the payload should be live when bash runs the line directly").toBe(true);
 
       // The same folder serves the policy's run (nothing runs when it refuses) and then the neighbour's.
