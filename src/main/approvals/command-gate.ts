@@ -8,7 +8,8 @@ import type { AuditEntry, CommandRule, RuleDraft } from "../../shared/rules";
 import type { CommandRequest } from "../run-command";
 import { ApprovalBroker } from "./approval-broker";
 import type { AuditLog } from "./audit-log";
-import type { RuleBook, TableMiss } from "./rule-book";
+import { NarrowedLog } from "./narrowed-log";
+import type { RuleBook } from "./rule-book";
 import { describeRule, ruleOffer } from "./rule-patterns";
 
 /** What the gate shows on a command's card while it decides: the session's projection of commands. */
@@ -43,10 +44,11 @@ export interface CommandGateOptions {
 export class CommandGate {
   private readonly broker = new ApprovalBroker();
   private readonly writes = new Set<Promise<void>>();
-  /** Rules whose first miss because of the argument table is in the audit log already. */
-  private readonly narrowedLogged = new Set<string>();
+  private readonly narrowed: NarrowedLog;
 
-  constructor(private readonly options: CommandGateOptions) {}
+  constructor(private readonly options: CommandGateOptions) {
+    this.narrowed = new NarrowedLog(options.audit);
+  }
 
   /** The tool's approval hook: rules first, then the person. */
   async approve(request: CommandRequest, signal: AbortSignal | undefined): Promise<ApprovalDecision> {
@@ -72,7 +74,11 @@ export class CommandGate {
       ...(why ? { why } : {}),
     });
     const ruled = rules.decide(request.parsed);
-    if (!ruled) await this.noteTableMiss(id, request.command, rules.missedByTable(request.parsed));
+    // No rule decided: say why a rule that starts like it did not apply (the argument table), once on record.
+    const miss = ruled ? undefined : rules.missedByTable(request.parsed);
+    if (miss) cards.updateCommand(id, { ruleNotApplied: miss.notApplied });
+    const first = miss && (await this.narrowed.firstMiss(miss, request.command));
+    if (first) await this.record(id, "narrowed", "rule", first);
     if (ruled) {
       const rule = describeRule(ruled.rule);
       const event = ruled.effect === "allow" ? "approved" : "denied";
@@ -194,22 +200,6 @@ export class CommandGate {
     } finally {
       this.options.onRulesChanged(this.ruleState());
     }
-  }
-
-  /**
-   * Says on the card why a prefix rule that starts like the command did not spare the question; the first
-   * such miss of a rule saved before the argument table goes to the audit log, so the change is on record.
-   */
-  private async noteTableMiss(id: string, command: string, miss: TableMiss | undefined): Promise<void> {
-    if (!miss) return;
-    this.options.cards.updateCommand(id, { ruleNotApplied: miss.notApplied });
-    if (!miss.rule.narrowed || this.narrowedLogged.has(miss.rule.id)) return;
-    this.narrowedLogged.add(miss.rule.id);
-    const rule = describeRule(miss.rule);
-    const earlier = await this.options.audit.read({ query: rule, limit: Number.MAX_SAFE_INTEGER });
-    if (earlier.some((entry) => entry.event === "narrowed" && entry.rule === rule)) return;
-    const reason = `The rule, saved before Pi Desk's argument table, no longer covers this: ${miss.why}. The person was asked instead.`;
-    await this.record(id, "narrowed", "rule", { command, rule, reason });
   }
 
   private async record(

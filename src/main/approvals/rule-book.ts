@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import type { CommandRule, RuleDraft, RuleEffect, RuleNotApplied } from "../../shared/rules";
+import type { CommandRule, RuleDraft, RuleEffect } from "../../shared/rules";
 import { errorMessage } from "../base/errors";
-import { ARGUMENT_TABLE_VERSION, effectsOf, inArgumentTable, type ParsedCommandLine } from "../run-command";
+import { ARGUMENT_TABLE_VERSION, type ParsedCommandLine } from "../run-command";
 import { withFileLock, writeFileAtomic } from "../storage/atomic-file";
 import {
   allowable,
@@ -14,6 +14,7 @@ import {
   startsWith,
   tableHitAfter,
 } from "./rule-patterns";
+import { findTableMiss, narrowedSince, type TableMiss } from "./rule-table";
 
 const RULES_FILE_VERSION = 1;
 
@@ -23,16 +24,6 @@ export interface RuleVerdict {
   effect: RuleEffect;
   /** The rule that decided (for a list of commands allowed rule by rule: the first command's rule). */
   rule: CommandRule;
-}
-
-/** An allow prefix rule that starts like a command but does not cover it, because of the argument table. */
-export interface TableMiss {
-  /** The rule. */
-  rule: CommandRule;
-  /** What the card shows. */
-  notApplied: RuleNotApplied;
-  /** In words, for the audit log: `-exec runs another program for each file`. */
-  why: string;
 }
 
 /**
@@ -199,24 +190,7 @@ export class RuleBook {
    * and would have covered it but for the argument table (the first such command, the first such rule).
    */
   missedByTable(parsed: ParsedCommandLine): TableMiss | undefined {
-    if (!allowable(parsed)) return undefined;
-    const prefixes = [...this.sessionRules, ...this.workspaceRules].filter(
-      ({ rule, words }) => rule.effect === "allow" && rule.match === "prefix" && words !== undefined,
-    );
-    for (const command of parsed.commands.map(commandWords)) {
-      const starting = prefixes.filter(({ words }) => startsWith(command, words ?? []));
-      if (starting.some(({ words }) => !tableHitAfter(command, words ?? []))) continue;
-      for (const { rule, words } of starting) {
-        const hit = tableHitAfter(command, words ?? []);
-        if (!hit) continue;
-        return {
-          rule: { ...rule },
-          notApplied: { pattern: rule.pattern, argument: hit.argument, effect: hit.entry.effect },
-          why: `${hit.argument} ${hit.entry.does}`,
-        };
-      }
-    }
-    return undefined;
+    return findTableMiss([...this.sessionRules, ...this.workspaceRules], parsed);
   }
 
   /** Applies a change to the workspace rules as they are in the file now, and saves it. */
@@ -244,16 +218,6 @@ export class RuleBook {
       this.workspaceRules = next;
     });
   }
-}
-
-/**
- * What an allow prefix rule saved under an older argument table (or before there was one) no longer covers:
- * the table's effects for its program. Undefined when the rule means what it did.
- */
-function narrowedSince(rule: CommandRule, words: readonly string[] | undefined): CommandRule["narrowed"] {
-  if (rule.effect !== "allow" || rule.match !== "prefix" || !words?.[0]) return undefined;
-  if ((rule.tableVersion ?? 0) >= ARGUMENT_TABLE_VERSION || !inArgumentTable(words[0])) return undefined;
-  return effectsOf(words[0]);
 }
 
 function unknownRule(id: string): Error {
