@@ -63,17 +63,27 @@ async function verdict(line: string, dir: string, allow: string[]) {
   });
 }
 
+/** The programs a case runs in bash that this machine lacks (`script` gives a case its terminal). */
+const missing = (item: ArgumentCase) =>
+  [
+    ...item.allow.filter((name) => !["test", "declare", "echo"].includes(name)),
+    ...(item.tty ? ["script"] : []),
+  ].filter((program) => !has(program));
+
 describe("the argument table under an allowlist, in real bash", () => {
-  it.each(ARGUMENT_CASES.map((item) => [item.line, item] as const))(
+  // Reported skipped, not passed, where this machine lacks a program (.ci/run installs them; gawk is not
+  // Debian's default awk): the payload cannot be shown live without it.
+  const unrunnable = ARGUMENT_CASES.filter((item) => missing(item).length > 0);
+  if (unrunnable.length > 0) {
+    it.skip.each(unrunnable.map((item) => [item.line, missing(item).join(", ")] as const))(
+      "%s (not installed here: %s)",
+      () => {},
+    );
+  }
+  const runnable = ARGUMENT_CASES.filter((item) => missing(item).length === 0);
+  it.each(runnable.map((item) => [item.line, item] as const))(
     "%s",
     async (_line, item) => {
-      if (item.needs && !has(item.needs)) {
-        // Reported rather than passed: this machine lacks the program, so the payload cannot be shown live.
-        console.warn(
-          `skipped the live check of ${JSON.stringify(item.line)}: ${item.needs} is not installed`,
-        );
-        return;
-      }
       const control = prepare(item);
       const line = spelled(item.line, control);
       runInBash(item.afterwards ? `${line}; ${item.afterwards}` : line, control, item);
