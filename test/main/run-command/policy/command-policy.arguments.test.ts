@@ -118,7 +118,7 @@ describe("the argument table under an allowlist, in real bash", () => {
         `${entry.programs.join("/")}: ${[...(entry.options ?? []), ...(entry.words ?? [])].join(" ")}`,
     );
     // rsync, pnpm and yarn are not on these machines; npm init downloads its initializer; a submodule
-    // needs a second repository served to the first. Their refusals are in command-policy.test.ts.
+    // needs a second repository served to the first. Their refusals are checked without a live run below.
     expect(missing).toEqual([
       "rsync: -e --rsh --rsync-path",
       "rsync: --log-file --write-batch --only-write-batch",
@@ -126,5 +126,18 @@ describe("the argument table under an allowlist, in real bash", () => {
       "npm: ",
       "pnpm/yarn: exec dlx x",
     ]);
+  });
+
+  it.each([
+    ["rsync", "rsync -e ./mkMARK a.txt host:x", "rsync -e"],
+    ["rsync", "rsync --log-file=MARK a.txt b.txt", "rsync --log-file=MARK"],
+    ["git", "git submodule foreach ./mkMARK", "git foreach"],
+    ["npm", "npm init create-thing", "npm create-thing"],
+    ["yarn", "yarn dlx thing", "yarn dlx"],
+    ["pnpm", "pnpm exec thing", "pnpm exec"],
+  ])("refuses the %s row it cannot run live: %j", async (program, line, says) => {
+    const refused = await verdict(line, root, [program]);
+    expect(refused.allowed).toBe(false);
+    if (!refused.allowed) expect(refused.reason).toContain(says);
   });
 });
