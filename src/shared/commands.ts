@@ -1,6 +1,7 @@
 import type { CommandChanges, RevertEntry } from "./changes";
 import type { ProposedDiff } from "./edits";
 import type { HostTally, NetworkChoice } from "./network";
+import type { ArgumentEffect, RuleNotApplied } from "./rules";
 
 /** How a command ended, or why it never ran; the UI shows one badge per status. */
 export type CommandStatus =
@@ -197,6 +198,11 @@ export interface RuleOffer {
   exact: string;
   /** Word prefixes the person may pick, shortest first (e.g. "npm", "npm test"). */
   prefixes: string[];
+  /**
+   * What a prefix rule leaves out after its prefix for this program (the allowlist's argument table):
+   * "any arguments except ones that run programs, delete or write files". Absent: any arguments.
+   */
+  except?: ArgumentEffect[];
 }
 
 /** A file a pending command will write, previewed before it runs: only where the line's writes are known exactly. */
@@ -239,6 +245,11 @@ export interface CommandView {
   risks: CommandRiskMark[];
   /** What an "always allow" rule may be, when one may be offered. */
   ruleOffer?: RuleOffer;
+  /**
+   * Why an "always allow" prefix rule that starts like this command did not spare the question: an
+   * argument after its prefix runs another program or writes a file (`find .` is allowed, `-exec` is not).
+   */
+  ruleNotApplied?: RuleNotApplied;
   /** Why the agent wants it, in its own words, when it said so. */
   why?: string;
   /** The files it will write, diffed before it runs, when the line's writes are known exactly. */

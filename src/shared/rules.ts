@@ -10,6 +10,26 @@ export type RuleMatch = "exact" | "prefix" | "file" | "any-file";
 /** How long a rule lasts: this conversation, or the workspace (kept on disk). */
 export type RuleScope = "session" | "workspace";
 
+/**
+ * What an argument can make a program do beyond its job, in the allowlist's argument table: an "always
+ * allow" prefix never covers such an argument after its prefix.
+ */
+export type ArgumentEffect =
+  /** Runs another program, evaluates code, or sets configuration that names a program to run. */
+  | "runs"
+  /** Deletes or writes a file (or a setting) that nothing before it named. */
+  | "writes";
+
+/** Why an "always allow" prefix rule did not let a command run: an argument after its prefix is in the table. */
+export interface RuleNotApplied {
+  /** The rule's pattern, e.g. `find .`. */
+  pattern: string;
+  /** The argument after it, as written (after quote removal), e.g. `-exec`. */
+  argument: string;
+  /** What that argument makes the program do. */
+  effect: ArgumentEffect;
+}
+
 /** A rule the person made so they are not asked the same thing again. */
 export interface CommandRule {
   /** Host-issued id, to edit or remove it. */
@@ -24,6 +44,13 @@ export interface CommandRule {
   scope: RuleScope;
   /** When it was made (ms since the epoch). */
   createdAt: number;
+  /** The argument table's version when it was made or last changed; absent for rules saved before the table. */
+  tableVersion?: number;
+  /**
+   * Set by the host on an allow prefix rule saved before the argument table, which now covers less than it
+   * did: what it no longer covers after its prefix. Saving the rule again clears it.
+   */
+  narrowed?: ArgumentEffect[];
 }
 
 /** A new rule, or the new content of an existing one. */
@@ -58,6 +85,8 @@ export interface AuditEntry {
    * What happened. A background command is `started` when the tool returned with it still running, then
    * `stopped` (by the person, the agent, the cap, its chat closing or the app quitting) or `exited`. The
    * person's undo of its changes is `undone`; putting the workspace back to before it is `restored`.
+   * `narrowed`: a rule saved before the argument table did not let the command run because of the table
+   * (written the first time for each rule; `rule` names it, `reason` says which argument).
    */
   event:
     | "approved"
@@ -69,7 +98,8 @@ export interface AuditEntry {
     | "stopped"
     | "exited"
     | "undone"
-    | "restored";
+    | "restored"
+    | "narrowed";
   /**
    * Who or what decided: the person, a rule, the host's policy, the agent's Stop, the host; for a stopped
    * background command also the agent (`stop_command`), the cap, its chat closing or the app quitting.

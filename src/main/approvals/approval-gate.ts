@@ -12,6 +12,7 @@ import {
   type ApprovalCards,
   type ApprovalSubject,
   auditSubject,
+  type CommandSubject,
   checkDecisionFits,
   commandCard,
   commandSubject,
@@ -23,6 +24,7 @@ import {
   editSubject,
 } from "./approval-kinds";
 import type { AuditLog } from "./audit-log";
+import { NarrowedLog } from "./narrowed-log";
 import type { RuleBook } from "./rule-book";
 import { describeRule } from "./rule-patterns";
 
@@ -57,8 +59,12 @@ export type GateAnswer<D> = D | { kind: "cancelled" };
 export class ApprovalGate {
   private readonly broker = new ApprovalBroker<ApprovalSubject, AnyDecision>();
   private readonly writes = new Set<Promise<void>>();
+  /** The first time each saved rule did not match because of the argument table, once on record. */
+  private readonly narrowed: NarrowedLog;
 
-  constructor(private readonly options: ApprovalGateOptions) {}
+  constructor(private readonly options: ApprovalGateOptions) {
+    this.narrowed = new NarrowedLog(options.audit);
+  }
 
   /** `run_command`'s approval hook: rules first, then the person. */
   async approveCommand(request: CommandRequest, signal: AbortSignal | undefined): Promise<ApprovalDecision> {
@@ -184,6 +190,7 @@ export class ApprovalGate {
     // A protected file is never accepted by a rule (a deny rule still refuses it).
     const verdict = rules.decideFor(subject.matchable);
     const ruled = verdict && subject.protected && verdict.effect === "allow" ? null : verdict;
+    if (!ruled && subject.kind === "command") await this.tableMiss(subject);
     if (ruled) {
       const rule = describeRule(ruled.rule);
       await this.record(subject, ruled.effect === "allow" ? "approved" : "denied", "rule", { rule });
@@ -204,6 +211,16 @@ export class ApprovalGate {
       return { kind: "cancelled" };
     }
     return answer.decision as DecisionFor<S>;
+  }
+
+  /** No rule decided a command: the card says why a rule that starts like it did not apply (the argument table). */
+  private async tableMiss(subject: CommandSubject): Promise<void> {
+    if (subject.matchable.kind !== "command") return;
+    const miss = this.options.rules.missedByTable(subject.matchable.parsed);
+    if (!miss) return;
+    this.patch(subject, { ruleNotApplied: miss.notApplied });
+    const first = await this.narrowed.firstMiss(miss, subject.command);
+    if (first) await this.record(subject, "narrowed", "rule", first);
   }
 
   /** The card stops offering a decision and says who decided and what they chose. */

@@ -15,8 +15,9 @@ export function isEditRule(rule: Pick<CommandRule, "match">): boolean {
  */
 export async function compileRuleDraft(
   draft: RuleDraft,
+  options: { saved?: boolean } = {},
 ): Promise<Omit<CompiledRule, "rule"> & { rule: RuleContent }> {
-  if (!isEditRule(draft)) return compileDraft(draft);
+  if (!isEditRule(draft)) return compileDraft(draft, options);
   const { effect, match, scope } = draft;
   if (!(["allow", "deny"] as RuleEffect[]).includes(effect)) {
     throw new Error(`A rule's effect must be "allow" or "deny", not ${JSON.stringify(effect)}.`);

@@ -2,11 +2,20 @@ import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { CommandRule, RuleDraft, RuleEffect } from "../../shared/rules";
 import { errorMessage } from "../base/errors";
-import type { ParsedCommandLine } from "../run-command";
+import { ARGUMENT_TABLE_VERSION, type ParsedCommandLine } from "../run-command";
 import { withFileLock, writeFileAtomic } from "../storage/atomic-file";
 import type { RuleSubject } from "./approval-kinds";
 import { compileRuleDraft, editRuleFor } from "./edit-rules";
-import { allowable, type CompiledRule, commandWords, lineKey, sameWords, startsWith } from "./rule-patterns";
+import {
+  allowable,
+  type CompiledRule,
+  commandWords,
+  lineKey,
+  sameWords,
+  startsWith,
+  tableHitAfter,
+} from "./rule-patterns";
+import { findTableMiss, narrowedSince, type TableMiss } from "./rule-table";
 
 const RULES_FILE_VERSION = 1;
 
@@ -67,7 +76,12 @@ export class RuleBook {
         : other.line === compiled.line);
     const make = (): CompiledRule => ({
       ...compiled,
-      rule: { id: randomUUID(), ...compiled.rule, createdAt: Date.now() },
+      rule: {
+        id: randomUUID(),
+        ...compiled.rule,
+        createdAt: Date.now(),
+        tableVersion: ARGUMENT_TABLE_VERSION,
+      },
     });
     if (draft.scope === "session") {
       const rule = this.sessionRules.find(same) ?? make();
@@ -87,7 +101,15 @@ export class RuleBook {
     const compiled = await compileRuleDraft(draft);
     const session = this.sessionRules.find((candidate) => candidate.rule.id === id);
     if (session) {
-      const updated = { ...compiled, rule: { id, ...compiled.rule, createdAt: session.rule.createdAt } };
+      const updated = {
+        ...compiled,
+        rule: {
+          id,
+          ...compiled.rule,
+          createdAt: session.rule.createdAt,
+          tableVersion: ARGUMENT_TABLE_VERSION,
+        },
+      };
       if (draft.scope === "workspace") await this.changeWorkspace("saved", (rules) => [...rules, updated]);
       this.sessionRules = this.sessionRules.flatMap((candidate) =>
         candidate !== session ? [candidate] : draft.scope === "session" ? [updated] : [],
@@ -98,7 +120,11 @@ export class RuleBook {
     await this.changeWorkspace("updated", (rules) => {
       const old = rules.find((candidate) => candidate.rule.id === id);
       if (!old) throw unknownRule(id);
-      updated = { ...compiled, rule: { id, ...compiled.rule, createdAt: old.rule.createdAt } };
+      // Saved again under today's table: the person has seen what it covers now, so no "narrowed" mark.
+      updated = {
+        ...compiled,
+        rule: { id, ...compiled.rule, createdAt: old.rule.createdAt, tableVersion: ARGUMENT_TABLE_VERSION },
+      };
       const keep = draft.scope === "workspace" ? [updated] : [];
       return rules.flatMap((candidate) => (candidate === old ? keep : [candidate]));
     });
@@ -150,15 +176,28 @@ export class RuleBook {
     if (whole) return { effect: "allow", rule: whole.rule };
     // A list or pipeline is allowed only when each of its commands is: `npm test && rm -rf ~` must not
     // ride on "npm test".
+    // And a prefix covers only arguments the argument table does not name: `find .` is not `find . -exec`.
     let first: CommandRule | undefined;
     for (const command of commands) {
       const match = allows.find(
-        ({ rule, words }) => rule.match === "prefix" && words !== undefined && startsWith(command, words),
+        ({ rule, words }) =>
+          rule.match === "prefix" &&
+          words !== undefined &&
+          startsWith(command, words) &&
+          !tableHitAfter(command, words),
       );
       if (!match) return null;
       first ??= match.rule;
     }
     return first ? { effect: "allow", rule: first } : null;
+  }
+
+  /**
+   * When `decide` left a line to the person: the allow prefix rule that starts like one of its commands
+   * and would have covered it but for the argument table (the first such command, the first such rule).
+   */
+  missedByTable(parsed: ParsedCommandLine): TableMiss | undefined {
+    return findTableMiss([...this.sessionRules, ...this.workspaceRules], parsed);
   }
 
   /** Applies a change to the workspace rules as they are in the file now, and saves it. */
@@ -176,7 +215,11 @@ export class RuleBook {
         );
       }
       const next = change(loaded.rules);
-      const content = { version: RULES_FILE_VERSION, rules: next.map(({ rule }) => rule) };
+      // `narrowed` is worked out on reading, never stored.
+      const content = {
+        version: RULES_FILE_VERSION,
+        rules: next.map(({ rule: { narrowed: _, ...rule } }) => rule),
+      };
       await writeFileAtomic(this.file, `${JSON.stringify(content, null, 2)}\n`);
       this.readProblem = undefined;
       this.workspaceRules = next;
@@ -224,8 +267,16 @@ async function loadRulesFile(file: string): Promise<{ rules: CompiledRule[] } | 
     }
     if (stored.scope !== "workspace") return problem(`${where} is not a workspace rule`);
     try {
-      const compiled = await compileRuleDraft(stored as RuleDraft);
-      rules.push({ ...compiled, rule: { id: stored.id, ...compiled.rule, createdAt: stored.createdAt } });
+      const compiled = await compileRuleDraft(stored as RuleDraft, { saved: true });
+      const tableVersion = typeof stored.tableVersion === "number" ? stored.tableVersion : undefined;
+      const rule: CommandRule = {
+        id: stored.id,
+        ...compiled.rule,
+        createdAt: stored.createdAt,
+        ...(tableVersion !== undefined ? { tableVersion } : {}),
+      };
+      const narrowed = narrowedSince(rule, compiled.words);
+      rules.push({ ...compiled, rule: narrowed ? { ...rule, narrowed } : rule });
     } catch (error) {
       return problem(`${where}: ${errorMessage(error)}`);
     }

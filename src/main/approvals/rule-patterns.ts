@@ -1,6 +1,10 @@
 import type { RuleOffer } from "../../shared/commands";
 import type { CommandRule, RuleDraft, RuleEffect, RuleMatch, RuleScope } from "../../shared/rules";
 import {
+  type ArgumentHit,
+  argumentHits,
+  effectsOf,
+  inArgumentTable,
   MAX_COMMAND_LENGTH,
   type ParsedCommand,
   type ParsedCommandLine,
@@ -48,14 +52,52 @@ export function ruleOffer(parsed: ParsedCommandLine): RuleOffer | undefined {
   const words = commandWords(command);
   const whole = lineKey(parsed);
   const prefixes: string[] = [];
-  for (let count = 1; count <= texts.length; count++) {
+  // A command using an argument from the table gets only its exact line: a shorter prefix would not cover
+  // it, and a longer one would be a rule about running programs or writing files, made in one click.
+  const usesTable = tableHitAfter(words, words.slice(0, 1)) !== undefined;
+  for (let count = 1; count <= texts.length && !usesTable; count++) {
     const prefix = words.slice(0, count);
-    if (prefix.at(-1) === "--" || runsAnyCode(prefix)) continue;
+    if (prefix.at(-1) === "--" || runsAnyCode(prefix) || tablePrefixProblem(prefix)) continue;
     const text = texts.slice(0, count).join(" ");
     if (count === texts.length && text === whole) continue;
     prefixes.push(text);
   }
-  return { exact, prefixes };
+  const program = words[0] ?? "";
+  // Said on the offer so the summary gives the rule's real meaning: "any arguments except …".
+  return prefixes.length > 0 && inArgumentTable(program)
+    ? { exact, prefixes, except: effectsOf(program) }
+    : { exact, prefixes };
+}
+
+/**
+ * The argument table's first use in a command's words from a prefix rule's last word on: why the rule does
+ * not cover the command (`-exec` after `find .`). The prefix's last word counts too, read with what follows
+ * it (`ssh -o` then `ProxyCommand=…`). Undefined when the table has nothing to say.
+ */
+export function tableHitAfter(
+  command: readonly string[],
+  prefix: readonly string[],
+): ArgumentHit | undefined {
+  const [program, ...args] = command;
+  if (program === undefined) return undefined;
+  return argumentHits(program, args, { from: Math.max(0, prefix.length - 2), forRules: true })[0];
+}
+
+/**
+ * Why an allow prefix of these words would mislead: it ends in an argument from the table, so it would
+ * cover whatever follows (`find . -exec`, `sort -o`), or every argument of the program changes a file
+ * (`rm`, `cp`), so it could never cover more than itself. Undefined when the prefix is fine.
+ */
+export function tablePrefixProblem(words: readonly string[]): string | undefined {
+  const [program, ...args] = words;
+  if (program === undefined) return undefined;
+  const every = argumentHits(program, ["x"], { forRules: true }).find(
+    (hit) => hit.entry.every === "argument",
+  );
+  if (every) return `every argument of ${program} names a file it changes`;
+  if (args.length === 0) return undefined;
+  const [last] = argumentHits(program, args, { from: args.length - 1, forRules: true });
+  return last ? `it ends in ${last.argument}, which ${last.entry.does}` : undefined;
 }
 
 /** A rule as a person reads it, e.g. `allow "npm test" (prefix, workspace)`. */
@@ -154,9 +196,14 @@ export function lineKey(parsed: ParsedCommandLine): string {
   return (key + source.slice(at).replace(/[ \t]+/g, " ")).trim();
 }
 
-/** Checks a draft and reads its pattern; the error says what is wrong and what to write instead. */
+/**
+ * Checks a draft and reads its pattern; the error says what is wrong and what to write instead. A rule read
+ * back from the rules file (`saved`) skips the argument table's checks: it was made under an older table,
+ * and is kept (and matched narrowly, and marked) rather than dropped.
+ */
 export async function compileDraft(
   draft: RuleDraft,
+  options: { saved?: boolean } = {},
 ): Promise<Omit<CompiledRule, "rule"> & { rule: RuleContent }> {
   const { effect, match, scope } = draft;
   if (!oneOf<RuleEffect>(effect, ["allow", "deny"])) {
@@ -202,6 +249,15 @@ export async function compileDraft(
   if (effect === "allow" && match === "prefix" && words && runsAnyCode(words)) {
     throw new Error(
       `An allow rule for every "${pattern} ..." command would allow any code at all: "${pattern}" runs whatever it is given. Name what it runs (e.g. "node scripts/build.js", "npm test"), or use an exact rule.`,
+    );
+  }
+  const tableProblem =
+    effect === "allow" && match === "prefix" && words && !options.saved
+      ? tablePrefixProblem(words)
+      : undefined;
+  if (tableProblem) {
+    throw new Error(
+      `An allow rule for every "${pattern} ..." command would cover more than it reads: ${tableProblem}. Use an exact rule for the whole command${(words?.length ?? 0) > 1 ? ", or a prefix that stops before that argument" : ""}.`,
     );
   }
   return {

@@ -21,6 +21,13 @@ export { DEFAULT_TIMEOUT_LIMITS } from "./command-timeout";
 export { DEFAULT_OUTPUT_BUDGET_BYTES } from "./output/output-file";
 export { DEFAULT_OUTPUT_QUOTA_BYTES, OutputQuota } from "./output/output-quota";
 export { FULL_OUTPUT_RETENTION_DAYS, pruneFullOutputs } from "./output/output-retention";
+export {
+  ARGUMENT_TABLE_VERSION,
+  type ArgumentHit,
+  argumentHits,
+  effectsOf,
+  inArgumentTable,
+} from "./policy/argument-table";
 export { RUN_MARKER_ENV } from "./process/process-tree";
 export { type RunRecord, RunRegistry, reapOrphanedRuns } from "./process/run-registry";
 export {

@@ -1,5 +1,14 @@
+import type { ArgumentEffect } from "../../../shared/rules";
 import { changesEn } from "./changes.en";
 import { editsEn } from "./edits.en";
+
+/** What a prefix rule leaves out, completing "except ones that …". */
+function exceptEn(except: readonly ArgumentEffect[]): string {
+  const runs = except.includes("runs");
+  const writes = except.includes("writes");
+  if (runs && writes) return "run programs, delete or write files";
+  return runs ? "run programs" : "delete or write files";
+}
 
 /**
  * The English messages, the source every other language follows. A message is a string, or a function
@@ -188,7 +197,12 @@ export const en = {
     runEdited: "Approve the edited command",
     ruleWhat: "Which commands",
     ruleExact: (command: string) => `Exactly “${command}”`,
-    rulePrefix: (prefix: string) => `Any command starting with “${prefix}”`,
+    rulePrefix: (prefix: string, except: readonly ArgumentEffect[]) =>
+      except.length === 0
+        ? `Any command starting with “${prefix}”`
+        : `Any command starting with “${prefix}”, except ones that ${exceptEn(except)}`,
+    ruleNotApplied: (pattern: string, argument: string, effect: ArgumentEffect) =>
+      `The rule “${pattern}” is in force, but ${argument} ${effect === "runs" ? "runs another program" : "deletes or writes a file"}, which the rule does not cover: you decide this one.`,
     ruleScope: "For how long",
     scopeSession: "This chat",
     scopeWorkspace: "This workspace (kept)",
@@ -254,6 +268,8 @@ export const en = {
     removeRule: "Remove",
     cancelEdit: "Cancel",
     ruleFailed: (reason: string) => `The rule was not saved: ${reason}`,
+    ruleNarrowed: (except: readonly ArgumentEffect[]) =>
+      `Narrower than before: saved before Pi Desk's argument table, it no longer covers arguments that ${exceptEn(except)}. Edit and save it to keep it as it is now.`,
     patternEmpty: "Give the command, or its first words.",
     limits: "Limits in force",
     limitsNone: "Open a workspace to see the limits its commands run under.",
@@ -302,6 +318,7 @@ export const en = {
       exited: "exited",
       undone: "changes undone",
       restored: "workspace restored to before it",
+      narrowed: "a saved rule no longer covered it",
     },
     by: {
       person: "by you",

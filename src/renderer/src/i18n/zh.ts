@@ -1,6 +1,15 @@
+import type { ArgumentEffect } from "../../../shared/rules";
 import { changesZh } from "./changes.zh";
 import { editsZh } from "./edits.zh";
 import type { Messages } from "./en";
+
+/** What a prefix rule leaves out, completing "不包括…的参数". */
+function exceptZh(except: readonly ArgumentEffect[]): string {
+  const runs = except.includes("runs");
+  const writes = except.includes("writes");
+  if (runs && writes) return "运行程序、删除或写入文件";
+  return runs ? "运行程序" : "删除或写入文件";
+}
 
 /** Simplified Chinese. */
 export const zh: Messages = {
@@ -178,7 +187,12 @@ export const zh: Messages = {
     runEdited: "批准修改后的命令",
     ruleWhat: "哪些命令",
     ruleExact: (command: string) => `仅限“${command}”`,
-    rulePrefix: (prefix: string) => `所有以“${prefix}”开头的命令`,
+    rulePrefix: (prefix: string, except: readonly ArgumentEffect[]) =>
+      except.length === 0
+        ? `所有以“${prefix}”开头的命令`
+        : `所有以“${prefix}”开头的命令，但不包括${exceptZh(except)}的参数`,
+    ruleNotApplied: (pattern: string, argument: string, effect: ArgumentEffect) =>
+      `规则“${pattern}”已生效，但 ${argument} ${effect === "runs" ? "会运行另一个程序" : "会删除或写入文件"}，这不在规则范围内：这条命令由你决定。`,
     ruleScope: "有效范围",
     scopeSession: "本次对话",
     scopeWorkspace: "此工作区（保留）",
@@ -238,6 +252,8 @@ export const zh: Messages = {
     removeRule: "删除",
     cancelEdit: "取消",
     ruleFailed: (reason: string) => `规则未保存：${reason}`,
+    ruleNarrowed: (except: readonly ArgumentEffect[]) =>
+      `范围比以前窄：这条规则保存于 Pi Desk 的参数表之前，现在不再覆盖${exceptZh(except)}的参数。编辑并保存即可按现在的含义保留它。`,
     patternEmpty: "请填写命令或其开头的词。",
     limits: "当前限制",
     limitsNone: "打开工作区后可查看其命令的运行限制。",
@@ -284,6 +300,7 @@ export const zh: Messages = {
       exited: "已退出",
       undone: "改动已撤销",
       restored: "工作区已恢复到它之前",
+      narrowed: "一条已保存的规则不再覆盖它",
     },
     by: {
       person: "由你",

@@ -9,6 +9,7 @@ import { WritePreview } from "../edits/WritePreview";
 import { CardFrame } from "./CardFrame";
 import { useTestId } from "./card-scope";
 import { AlwaysAllowForm, DenyForm, EditForm, type RuleChoice } from "./PendingForms";
+import { RuleNotApplied } from "./RuleNotApplied";
 import { useDecision } from "./use-decision";
 
 type Mode = "idle" | "deny" | "edit" | "always";
@@ -103,6 +104,7 @@ export function PendingCard({ command, api }: { command: CommandView; api: DeskA
     <CardFrame command={command} ref={card} onKeyDown={onKeyDown}>
       <RiskList command={command} />
       {command.writePreview && <WritePreview preview={command.writePreview} />}
+      <RuleNotApplied command={command} />
       {mode === "edit" && (
         <EditForm
           command={draft.command}

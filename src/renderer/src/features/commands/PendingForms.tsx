@@ -143,7 +143,10 @@ export function AlwaysAllowForm({
   const first = useFocusOnMount<HTMLInputElement>();
   const options = [
     { index: -1, label: t.command.ruleExact(offer.exact) },
-    ...offer.prefixes.map((prefix, index) => ({ index, label: t.command.rulePrefix(prefix) })),
+    ...offer.prefixes.map((prefix, index) => ({
+      index,
+      label: t.command.rulePrefix(prefix, offer.except ?? []),
+    })),
   ];
   const what = options.find((option) => option.index === choice.pattern)?.label ?? options[0]?.label ?? "";
   const scope = choice.scope === "session" ? t.command.scopeSession : t.command.scopeWorkspace;

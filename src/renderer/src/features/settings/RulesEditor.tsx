@@ -49,6 +49,11 @@ export function RulesEditor({
                 <span className="muted">{t.settings.matches[rule.match]}</span>
                 <code className="rule-pattern">{rule.pattern}</code>
                 <span className="muted">{t.settings.scopes[rule.scope]}</span>
+                {rule.narrowed && (
+                  <span className="rule-narrowed" data-testid="rule-narrowed">
+                    {t.settings.ruleNarrowed(rule.narrowed)}
+                  </span>
+                )}
                 <span className="rule-buttons">
                   <button
                     type="button"
