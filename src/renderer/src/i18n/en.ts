@@ -1,5 +1,6 @@
 import { changesEn } from "./changes.en";
 import { editsEn } from "./edits.en";
+import { layoutEn } from "./layout.en";
 
 /**
  * The English messages, the source every other language follows. A message is a string, or a function
@@ -218,6 +219,7 @@ export const en = {
   },
   changes: changesEn,
   edits: editsEn,
+  layout: layoutEn,
   fullOutput: {
     title: "Full output",
     close: "Close",

@@ -1,6 +1,7 @@
 import { changesZh } from "./changes.zh";
 import { editsZh } from "./edits.zh";
 import type { Messages } from "./en";
+import { layoutZh } from "./layout.zh";
 
 /** Simplified Chinese. */
 export const zh: Messages = {
@@ -207,6 +208,7 @@ export const zh: Messages = {
   },
   changes: changesZh,
   edits: editsZh,
+  layout: layoutZh,
   fullOutput: {
     title: "完整输出",
     close: "关闭",
