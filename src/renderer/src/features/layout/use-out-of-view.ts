@@ -8,7 +8,10 @@ export interface OutOfView {
   below: number;
 }
 
-/** Counts the children of `list` that lie wholly outside what its scrolling box `box` shows. */
+/**
+ * Counts the children of `list` that `box` does not show whole: those that start above what it shows, and
+ * those that end below it. A half-shown entry counts, so a box that scrolls always says so.
+ */
 export function countOutOfView(box: Element, list: Element): OutOfView {
   const view = box.getBoundingClientRect();
   let above = 0;
@@ -16,8 +19,8 @@ export function countOutOfView(box: Element, list: Element): OutOfView {
   for (const child of Array.from(list.children)) {
     const rect = child.getBoundingClientRect();
     // Half a pixel of slack: a border that touches the edge is not "out of view".
-    if (rect.bottom <= view.top + 0.5) above += 1;
-    else if (rect.top >= view.bottom - 0.5) below += 1;
+    if (rect.top < view.top - 0.5) above += 1;
+    else if (rect.bottom > view.bottom + 0.5) below += 1;
   }
   return { above, below };
 }
