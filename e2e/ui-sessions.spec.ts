@@ -15,7 +15,7 @@ import { test } from "./support/desk-test";
 
 test.describe.configure({ timeout: UI_TEST_TIMEOUT_MS });
 
-test("two pending commands are decided separately, from the tray and from the transcript", async ({
+test("two pending commands are decided separately, each in the tray where its one full card is", async ({
   page,
   scriptedDesk,
 }, testInfo) => {
