@@ -1,4 +1,5 @@
 import type { CommandChanges, RevertEntry } from "./changes";
+import type { RiskText } from "./risk-text";
 
 /** How a command ended, or why it never ran; the UI shows one badge per status. */
 export type CommandStatus =
@@ -180,8 +181,10 @@ export interface CommandRiskMark {
   start: number;
   /** Offset just past its last character. */
   end: number;
-  /** Why it matters, in a sentence. */
+  /** Why it matters, in an English sentence (the page's fallback for a `say` it does not know). */
   note: string;
+  /** Why it matters, as a kind and parameters the page words in its language. */
+  say?: RiskText;
 }
 
 /** What an "always allow" rule may be made of for a command; absent when none may be offered. */

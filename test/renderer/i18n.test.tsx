@@ -46,6 +46,37 @@ describe("languages", () => {
     expect(document.documentElement.lang).toBe("zh-CN");
   });
 
+  it("words the host's risk notes in the page's language, from their kind", () => {
+    const risk = {
+      kind: "redirection",
+      text: "> log.txt",
+      start: 9,
+      end: 18,
+      note: "Writes the command's output to a file.",
+    };
+    const withSay = [{ ...risk, say: { id: "redirect", kind: "write" } as const }];
+    render(
+      <I18nProvider initial="zh-CN">
+        <CommandCard command={pendingCommand({ risks: withSay })} api={fakeApi()} />
+      </I18nProvider>,
+    );
+    const card = screen.getByTestId("command-card");
+    expect(card.textContent).toContain("把命令的输出写入文件。");
+    expect(card.textContent).not.toContain("Writes the command's output");
+    expect(card.querySelector("mark.command-risk")?.getAttribute("title")).toBe("把命令的输出写入文件。");
+    cleanup();
+    // A kind this page does not know: the host's English sentence, rather than nothing.
+    const unknown = [{ ...risk, say: { id: "fixed", kind: "from-a-newer-host" } as const }];
+    render(
+      <I18nProvider initial="zh-CN">
+        <CommandCard command={pendingCommand({ risks: unknown })} api={fakeApi()} />
+      </I18nProvider>,
+    );
+    expect(screen.getByTestId("command-card").textContent).toContain(
+      "Writes the command's output to a file.",
+    );
+  });
+
   it("switches language from settings and remembers it", () => {
     render(
       <I18nProvider initial="en">

@@ -1,6 +1,7 @@
 import { changesEn } from "./changes.en";
 import { editsEn } from "./edits.en";
 import { layoutEn } from "./layout.en";
+import { riskTextEn } from "./risks.en";
 
 /**
  * The English messages, the source every other language follows. A message is a string, or a function
@@ -220,6 +221,7 @@ export const en = {
   changes: changesEn,
   edits: editsEn,
   layout: layoutEn,
+  risk: riskTextEn,
   fullOutput: {
     title: "Full output",
     close: "Close",

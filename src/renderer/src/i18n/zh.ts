@@ -2,6 +2,7 @@ import { changesZh } from "./changes.zh";
 import { editsZh } from "./edits.zh";
 import type { Messages } from "./en";
 import { layoutZh } from "./layout.zh";
+import { riskTextZh } from "./risks.zh";
 
 /** Simplified Chinese. */
 export const zh: Messages = {
@@ -209,6 +210,7 @@ export const zh: Messages = {
   changes: changesZh,
   edits: editsZh,
   layout: layoutZh,
+  risk: riskTextZh,
   fullOutput: {
     title: "完整输出",
     close: "关闭",

@@ -4,7 +4,8 @@ import { useT } from "../../i18n/i18n";
 /**
  * What to look at twice before approving, compact: the first risky construct in words (the command text
  * marks them all), and folded beneath it the other notes and the parsed commands of the line, which are
- * there to check, not needed to decide.
+ * there to check, not needed to decide. Notes are worded in the page's language from the host's kind and
+ * parameters; a kind this page does not know shows the host's English sentence.
  */
 export function RiskList({ command }: { command: CommandView }) {
   const t = useT();
@@ -14,7 +15,7 @@ export function RiskList({ command }: { command: CommandView }) {
   if (!first && parts.length === 0) return null;
   const risk = (r: CommandView["risks"][number]) => (
     <li key={`${r.kind}-${r.start}-${r.end}`}>
-      <code className="risk-chip">{r.text}</code> {r.note}
+      <code className="risk-chip">{r.text}</code> {(r.say && t.risk(r.say)) || r.note}
     </li>
   );
   return (
