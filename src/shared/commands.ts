@@ -1,5 +1,5 @@
 import type { CommandChanges, RevertEntry } from "./changes";
-import type { RiskText } from "./risk-text";
+import type { RiskText } from "./host-text";
 
 /** How a command ended, or why it never ran; the UI shows one badge per status. */
 export type CommandStatus =

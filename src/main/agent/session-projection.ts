@@ -2,6 +2,7 @@ import type { AgentSession, AgentSessionEvent } from "@earendil-works/pi-coding-
 import type { CommandView, RunCommandDetails, RunCommandProgress } from "../../shared/commands";
 import type { EditTool, EditView, FileEditDetails } from "../../shared/edits";
 import type { HostEvent } from "../../shared/host-events";
+import type { NoticeText } from "../../shared/host-text";
 import type { AssistantItem, ToolItem, TranscriptItem } from "../../shared/transcript";
 import { REVERT_MESSAGE_TYPE, type RevertMessageDetails } from "./change-actions";
 import { CommandViews } from "./command-views";
@@ -87,8 +88,8 @@ export class SessionProjection {
   }
 
   /** A line from the host in the conversation (a background command stopped or exited). */
-  addNotice(level: "info" | "error", text: string): void {
-    this.put({ kind: "notice", id: this.nextId("n"), level, text }, true);
+  addNotice(level: "info" | "error", text: string, say?: NoticeText): void {
+    this.put({ kind: "notice", id: this.nextId("n"), level, text, ...(say ? { say } : {}) }, true);
   }
 
   /** Applies one live event from Pi's session. */

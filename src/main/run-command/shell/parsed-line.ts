@@ -1,4 +1,4 @@
-import type { RiskText } from "../../../shared/risk-text";
+import type { RiskText } from "../../../shared/host-text";
 /**
  * What the parser makes of a command line: the data model every check reads (policy, rules, the approval
  * card), kept apart from the parser itself so the walker and the rules can import it without a circle.

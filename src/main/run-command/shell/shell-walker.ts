@@ -1,5 +1,5 @@
 import type { Node } from "web-tree-sitter";
-import type { RiskText } from "../../../shared/risk-text";
+import type { RiskText } from "../../../shared/host-text";
 import { clip } from "../../base/text";
 import { assignmentRecord, type CommandPlace, commandRecords } from "./command-records";
 import { assignedByExpansion, declarationArgument, evaluationAt, redirectVariable } from "./expansion-rules";

@@ -13,6 +13,8 @@ export const layoutEn = {
       .join(" · "),
   /** A background command in the transcript: where its live output is. */
   showInPanel: "Show in Running",
+  /** A host notice: a background command ended, and how (stopped by whom, or its exit code). */
+  backgroundEnded: (command: string, how: string) => `Background command ${command}: ${how}.`,
   /** The folded details of a pending card: the parsed commands, the other risk notes. */
   moreDetails: (count: number) => (count === 1 ? "1 more detail" : `${count} more details`),
 };

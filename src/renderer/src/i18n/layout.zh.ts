@@ -10,5 +10,6 @@ export const layoutZh: typeof layoutEn = {
       .filter(Boolean)
       .join(" · "),
   showInPanel: "在“运行中”查看",
+  backgroundEnded: (command, how) => `后台命令 ${command}：${how}。`,
   moreDetails: (count) => `另有 ${count} 条详情`,
 };

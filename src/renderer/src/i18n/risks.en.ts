@@ -1,4 +1,4 @@
-import type { RiskText } from "../../../shared/risk-text";
+import type { RiskText } from "../../../shared/host-text";
 
 /** Notes that depend only on the construct's kind. */
 const FIXED: Record<string, string> = {

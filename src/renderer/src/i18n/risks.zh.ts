@@ -1,4 +1,4 @@
-import type { RiskText } from "../../../shared/risk-text";
+import type { RiskText } from "../../../shared/host-text";
 
 /** 只取决于结构种类的说明。 */
 const FIXED: Record<string, string> = {

@@ -1,3 +1,5 @@
+import type { BackgroundState } from "./commands";
+
 /**
  * What a risk note says, as a kind and its parameters rather than an English sentence, so the page words it
  * in its own language. The host still sends its English `note` beside it (the model and the audit log read
@@ -28,3 +30,11 @@ export type RiskText =
   | { id: "unreadable" }
   /** An invisible or direction-changing character. */
   | { id: "hidden-character" };
+
+/**
+ * What a host notice in the transcript says, as a kind and its parameters, for the page to word in its
+ * language; the notice's English `text` stays beside it as the fallback.
+ */
+export type NoticeText =
+  /** A background command stopped or exited: its command line and how it ended. */
+  { id: "background-ended"; command: string; state: BackgroundState };
