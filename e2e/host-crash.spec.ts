@@ -70,9 +70,9 @@ test("a host killed mid-run: the next start ends what it left running, and the f
     await expect(page.getByTestId("sandbox-enabled")).not.toBeChecked();
     await page.getByTestId("nav-chat").click();
     await send(page, "Run them");
-    await (await expectPending(page, "call-done")).getByTestId("approve-button").click();
+    await (await expectPending(page, "call-done")).getByTestId("tray-approve-button").click();
     await expect(card(page, "call-done")).toHaveAttribute("data-status", "succeeded");
-    await (await expectPending(page, "call-cut")).getByTestId("approve-button").click();
+    await (await expectPending(page, "call-cut")).getByTestId("tray-approve-button").click();
     await expect(card(page, "call-cut")).toHaveAttribute("data-status", "running");
     await expect.poll(() => sleepers().length, { timeout: 10_000 }).toBe(2);
 

@@ -64,9 +64,9 @@ async function startBoth(page: Page): Promise<void> {
   await expect(page.getByTestId("sandbox-enabled")).not.toBeChecked();
   await page.getByTestId("nav-chat").click();
   await send(page, "Start the server, then the tests");
-  await (await expectPending(page, "bg-1")).getByTestId("approve-button").click();
+  await (await expectPending(page, "bg-1")).getByTestId("tray-approve-button").click();
   await expect(card(page, "bg-1")).toHaveAttribute("data-status", "background", { timeout: 20_000 });
-  await (await expectPending(page, "call-long")).getByTestId("approve-button").click();
+  await (await expectPending(page, "call-long")).getByTestId("tray-approve-button").click();
   await expect(card(page, "call-long")).toHaveAttribute("data-status", "running");
 }
 

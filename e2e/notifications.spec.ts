@@ -7,6 +7,7 @@ import {
   runCommand,
   say,
   send,
+  trayCard,
   UI_TEST_TIMEOUT_MS,
 } from "../harness/desk-page";
 import type { DeskServer } from "../harness/desk-server";
@@ -90,7 +91,7 @@ test("a command waiting while the page is behind raises one notification, withdr
   // The tab in front shows the card; it does not notify.
   expect(await seen(front)).toEqual([]);
 
-  await card(front, "call-note").getByTestId("approve-button").click();
+  await trayCard(front, "call-note").getByTestId("tray-approve-button").click();
   await expect(card(front, "call-note")).toHaveAttribute("data-status", "succeeded");
   await expect.poll(async () => (await seen(watcher))[0]?.closed).toBe(true);
   expect(await seen(watcher)).toHaveLength(1);
@@ -121,7 +122,7 @@ test("notifications turned off in Settings stay off, and on again when turned on
   await expectPending(front, "call-quiet");
   await expect(watcher.getByTestId("approval-tray")).toHaveCount(1);
   expect(await seen(watcher)).toEqual([]);
-  await card(front, "call-quiet").getByTestId("approve-button").click();
+  await trayCard(front, "call-quiet").getByTestId("tray-approve-button").click();
   await expect(front.getByTestId("assistant-message").last()).toContainText("Done.");
 
   // Kept by the host: still off after a reload; on again from the switch.

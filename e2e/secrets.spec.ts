@@ -39,7 +39,7 @@ test("no key the host holds, and not the page's token, reaches a command, the pa
   await page.getByTestId("nav-chat").click();
 
   await send(page, "What is in the environment?");
-  await (await expectPending(page, "call-env")).getByTestId("approve-button").click();
+  await (await expectPending(page, "call-env")).getByTestId("tray-approve-button").click();
   const output = card(page, "call-env").getByTestId("command-output");
   await expect(output).toContainText("listed");
   await expect(page.getByTestId("assistant-message").last()).toContainText("Listed.");

@@ -25,7 +25,7 @@ test("approving a command runs it: its output and exit code 0 show in its card",
   await send(page, "Say hello");
 
   const pending = await expectPending(page, "call-echo");
-  await expect(pending.getByTestId("command-text")).toHaveText("echo hello from pi");
+  await expect(pending.getByTestId("tray-command-text")).toHaveText("echo hello from pi");
   await expect(pending).toContainText(desk.workspace);
   await expect(pending).toContainText("10 s");
   await expect(page.getByTestId("tray-item")).toHaveCount(1);
@@ -58,10 +58,10 @@ test("denying with a reason: nothing runs, and the card says why", async ({
   await send(page, "Clean up");
 
   const pending = await expectPending(page, "call-rm");
-  await pending.getByTestId("deny-button").click();
-  await pending.getByTestId("deny-reason").fill("Keep the build folder.");
+  await pending.getByTestId("tray-deny-button").click();
+  await pending.getByTestId("tray-deny-reason").fill("Keep the build folder.");
   await shot(page, testInfo, "denying with a reason");
-  await pending.getByTestId("deny-reason").press("Enter");
+  await pending.getByTestId("tray-deny-reason").press("Enter");
 
   const done = card(page, "call-rm");
   await expect(done).toHaveAttribute("data-status", "denied");
@@ -85,13 +85,13 @@ test("editing the command and its timeout before approving runs the edited comma
   await send(page, "Print something");
 
   const pending = await expectPending(page, "call-edit");
-  await pending.getByTestId("edit-button").click();
-  await pending.getByTestId("edit-timeout").fill("100000");
-  await expect(pending.getByTestId("edit-problem")).toBeVisible();
-  await expect(pending.getByTestId("approve-button")).toBeDisabled();
-  await pending.getByTestId("edit-timeout").fill("7");
-  await pending.getByTestId("edit-command").fill("echo edited by a person");
-  await pending.getByTestId("approve-button").click();
+  await pending.getByTestId("tray-edit-button").click();
+  await pending.getByTestId("tray-edit-timeout").fill("100000");
+  await expect(pending.getByTestId("tray-edit-problem")).toBeVisible();
+  await expect(pending.getByTestId("tray-approve-button")).toBeDisabled();
+  await pending.getByTestId("tray-edit-timeout").fill("7");
+  await pending.getByTestId("tray-edit-command").fill("echo edited by a person");
+  await pending.getByTestId("tray-approve-button").click();
 
   const done = card(page, "call-edit");
   await expect(done).toHaveAttribute("data-status", "succeeded");
@@ -106,7 +106,7 @@ test("a failing command shows its exit code", async ({ page, scriptedDesk }, tes
   await openDesk(page, desk);
   await send(page, "Look for the file");
 
-  await (await expectPending(page, "call-ls")).getByTestId("approve-button").click();
+  await (await expectPending(page, "call-ls")).getByTestId("tray-approve-button").click();
   const done = card(page, "call-ls");
   await expect(done).toHaveAttribute("data-status", "failed");
   await expect(done.getByTestId("exit-code")).toHaveText(/^exit [1-9]\d*$/);
@@ -127,10 +127,10 @@ test("always allow makes a rule, shown in settings, that runs the same command w
   await send(page, "Print twice");
 
   const pending = await expectPending(page, "call-1");
-  await pending.getByTestId("always-allow-button").click();
-  await expect(pending.getByTestId("rule-summary")).toContainText("echo first");
+  await pending.getByTestId("tray-always-allow-button").click();
+  await expect(pending.getByTestId("tray-rule-summary")).toContainText("echo first");
   await shot(page, testInfo, "always allow, with its scope");
-  await pending.getByTestId("always-allow-confirm").click();
+  await pending.getByTestId("tray-always-allow-confirm").click();
 
   await expect(card(page, "call-1")).toHaveAttribute("data-status", "succeeded");
   await expect(card(page, "call-2")).toHaveAttribute("data-status", "succeeded");

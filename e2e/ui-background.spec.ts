@@ -48,13 +48,13 @@ test("a dev server in the background: its port, its output, Stop in the panel, a
   await send(page, "Start the dev server");
 
   const pending = await expectPending(page, "bg-1");
-  await expect(pending.getByTestId("background-toggle")).toBeChecked();
+  await expect(pending.getByTestId("tray-background-toggle")).toBeChecked();
   await expect(pending).toContainText("until you stop it, the chat closes or the app quits");
   // Where the sandbox keeps commands off the network, a server in it cannot be reached: allow it.
-  const allowNetwork = pending.getByTestId("allow-network");
+  const allowNetwork = pending.getByTestId("tray-allow-network");
   if (await allowNetwork.count()) await allowNetwork.check();
   await shot(page, testInfo, "a background command waiting");
-  await pending.getByTestId("approve-button").click();
+  await pending.getByTestId("tray-approve-button").click();
 
   const bg = card(page, "bg-1");
   await expect(bg).toHaveAttribute("data-status", "background", { timeout: 20_000 });
@@ -97,7 +97,7 @@ test("Keep running moves a foreground command past its timeout into the backgrou
   ]);
   await openDesk(page, desk);
   await send(page, "Watch the files");
-  await (await expectPending(page, "fg-1")).getByTestId("approve-button").click();
+  await (await expectPending(page, "fg-1")).getByTestId("tray-approve-button").click();
   const running = card(page, "fg-1");
   await expect(running).toHaveAttribute("data-status", "running");
   await running.getByTestId("keep-running-button").click();

@@ -91,7 +91,7 @@ for (const sandbox of ["on", "off"] as const) {
     }
     if (sandbox === "off") await sandboxOff(page);
     await send(page, "Edit the files");
-    await (await expectPending(page, "c1")).getByTestId("approve-button").click();
+    await (await expectPending(page, "c1")).getByTestId("tray-approve-button").click();
     await expect(page.getByText("Edited.")).toBeVisible();
 
     const c1 = card(page, "c1");
@@ -156,8 +156,8 @@ test("a file changed again since is a conflict until undo anyway; restore previe
   await openDesk(page, desk);
   await whenRecording(page);
   await send(page, "Go");
-  await (await expectPending(page, "c1")).getByTestId("approve-button").click();
-  await (await expectPending(page, "c2")).getByTestId("approve-button").click();
+  await (await expectPending(page, "c1")).getByTestId("tray-approve-button").click();
+  await (await expectPending(page, "c2")).getByTestId("tray-approve-button").click();
   await expect(page.getByText("Both ran.")).toBeVisible();
 
   const c1 = card(page, "c1");
@@ -208,8 +208,8 @@ test("undo refuses a file whose folder became a link to outside, and writes noth
     // The sandbox would keep the command from seeing the outside folder; the person runs these unsandboxed.
     await sandboxOff(page);
     await send(page, "Swap it");
-    await (await expectPending(page, "c1")).getByTestId("approve-button").click();
-    await (await expectPending(page, "c2")).getByTestId("approve-button").click();
+    await (await expectPending(page, "c1")).getByTestId("tray-approve-button").click();
+    await (await expectPending(page, "c2")).getByTestId("tray-approve-button").click();
     await expect(page.getByText("Swapped.")).toBeVisible();
 
     const c1 = card(page, "c1");
@@ -249,7 +249,7 @@ test("through Pi's real provider, the model reads what its command changed and t
     await openDesk(page, desk.server);
     await whenRecording(page);
     await send(page, "Make a file");
-    await (await expectPending(page, "call-1")).getByTestId("approve-button").click();
+    await (await expectPending(page, "call-1")).getByTestId("tray-approve-button").click();
     await expect(page.getByTestId("assistant-message").last()).toContainText("Made it.");
     const toolResult = JSON.stringify(
       model.requests[1]?.messages.filter((message) => message.role === "tool"),

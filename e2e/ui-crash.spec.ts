@@ -30,7 +30,7 @@ test("a renderer crash during an approval and a run loses nothing and decides no
   ]);
   await openDesk(page, desk);
   await send(page, "Run them");
-  await (await expectPending(page, "call-run")).getByTestId("approve-button").click();
+  await (await expectPending(page, "call-run")).getByTestId("tray-approve-button").click();
   await expect(card(page, "call-run")).toHaveAttribute("data-status", "running");
   await expectPending(page, "call-wait");
 
@@ -50,7 +50,7 @@ test("a renderer crash during an approval and a run loses nothing and decides no
   expect(existsSync(join(desk.workspace, "decided-without-the-person"))).toBe(false);
   await shot(again, testInfo, "after the crash, a new tab: one ran, one still waits");
 
-  await waiting.getByTestId("approve-button").click();
+  await waiting.getByTestId("tray-approve-button").click();
   await expect(card(again, "call-wait")).toHaveAttribute("data-status", "succeeded");
   expect(existsSync(join(desk.workspace, "decided-without-the-person"))).toBe(true);
   await expect(again.getByTestId("assistant-message").last()).toContainText("Back again.");

@@ -30,11 +30,16 @@ function editCard(page: Page, id: string): Locator {
   return page.locator(`[data-testid="edit-card"][data-edit-id="${id}"]`);
 }
 
-/** Waits until an edit waits for the person with its diff and actions. */
+/**
+ * Waits until an edit waits for the person with its diff and actions, and returns its card in the approval
+ * tray, where the person decides (inner ids prefixed `tray-`); the transcript holds a line leading there.
+ */
 async function pendingEdit(page: Page, id: string): Promise<Locator> {
-  const found = editCard(page, id);
+  const found = page.locator(`[data-testid="tray-item"][data-edit-id="${id}"]`);
   await expect(found).toHaveAttribute("data-status", "pending");
-  await expect(found.getByTestId("approve-button")).toBeEnabled();
+  await expect(found.getByTestId("tray-approve-button")).toBeEnabled();
+  await expect(page.locator(`[data-testid="pending-line"][data-edit-id="${id}"]`)).toHaveCount(1);
+  await expect(editCard(page, id)).toHaveCount(0);
   return found;
 }
 
@@ -55,7 +60,7 @@ test("an edit shows its diff first, is written only on Approve, and can be undon
   const pending = await pendingEdit(page, "e1");
   await expect(pending).toHaveAttribute("data-tool", "edit");
   await expect(pending).toHaveAttribute("data-path", "sum.js");
-  const lines = pending.getByTestId("edit-diff").getByTestId("diff-line");
+  const lines = pending.getByTestId("tray-edit-diff").getByTestId("diff-line");
   const text = (kind: string) => lines.and(page.locator(`[data-kind="${kind}"]`)).locator(".edit-diff-text");
   await expect(text("del")).toHaveText(["-  return a - b;"]);
   await expect(text("add")).toHaveText(["+  return a + b;"]);
@@ -102,21 +107,21 @@ test("Deny asks why and writes nothing; Change writes the person's version", asy
   await send(page, "fix it");
 
   const first = await pendingEdit(page, "e1");
-  await first.getByTestId("deny-button").click();
-  await first.getByTestId("deny-reason").fill("keep the subtraction for now");
-  await first.getByTestId("deny-confirm").click();
+  await first.getByTestId("tray-deny-button").click();
+  await first.getByTestId("tray-deny-reason").fill("keep the subtraction for now");
+  await first.getByTestId("tray-deny-confirm").click();
   await expect(editCard(page, "e1")).toHaveAttribute("data-status", "denied");
   await expect(editCard(page, "e1").getByTestId("edit-error")).toContainText("keep the subtraction for now");
   expect(read(desk.workspace, "sum.js")).toBe(SUM);
 
   const second = await pendingEdit(page, "e2");
-  await second.getByTestId("change-button").click();
-  const editor = second.getByTestId("edit-content");
+  await second.getByTestId("tray-change-button").click();
+  const editor = second.getByTestId("tray-edit-content");
   await expect(editor).toHaveValue(FIXED);
   const persons = "export function sum(a, b) {\n  return Number(a) + Number(b);\n}\n";
   await editor.fill(persons);
   await shot(page, testInfo, "the person changes the proposed content");
-  await second.getByTestId("change-apply-button").click();
+  await second.getByTestId("tray-change-apply-button").click();
   await expect(editCard(page, "e2")).toHaveAttribute("data-status", "applied");
   expect(read(desk.workspace, "sum.js")).toBe(persons);
   await expect(editCard(page, "e2")).toContainText("Applied with your changes.");
@@ -139,18 +144,18 @@ test("always allow edits to a file: the next edit applies without asking, still 
   // A write of a new file: every line added.
   await expect(first.getByTestId("diff-line")).toHaveCount(1);
   await expect(first.getByTestId("diff-line").first()).toHaveAttribute("data-kind", "add");
-  await first.getByTestId("always-allow-button").click();
-  await first.getByTestId("rule-edits-file").check();
-  await first.getByTestId("rule-scope-session").check();
-  await first.getByTestId("always-allow-confirm").click();
+  await first.getByTestId("tray-always-allow-button").click();
+  await first.getByTestId("tray-rule-edits-file").check();
+  await first.getByTestId("tray-rule-scope-session").check();
+  await first.getByTestId("tray-always-allow-confirm").click();
 
   await expect(editCard(page, "w2")).toHaveAttribute("data-status", "applied");
   await expect(editCard(page, "w2").getByTestId("undo-button")).toBeVisible();
   expect(read(desk.workspace, "notes.md")).toBe("one\ntwo\n");
   // A protected file asks whatever the rules, and offers no rule.
   const env = await pendingEdit(page, "w3");
-  await expect(env.getByTestId("always-allow-button")).toHaveCount(0);
-  await env.getByTestId("approve-button").click();
+  await expect(env.getByTestId("tray-always-allow-button")).toHaveCount(0);
+  await env.getByTestId("tray-approve-button").click();
   await expect(page.getByTestId("assistant-message").last()).toContainText("Done.");
 });
 
@@ -188,7 +193,7 @@ test("through Pi's real provider: the model's edit call, the approval, and the r
     await openDesk(page, desk.server);
     await send(page, "fix the sign");
     const pending = await pendingEdit(page, "call-e1");
-    await pending.getByTestId("approve-button").click();
+    await pending.getByTestId("tray-approve-button").click();
     await expect(page.getByTestId("assistant-message").last()).toContainText("Fixed.");
     expect(read(desk.server.workspace, "sum.js")).toBe(FIXED);
     const toolResult = JSON.stringify(

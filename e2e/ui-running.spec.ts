@@ -23,7 +23,7 @@ test("cancelling a long command from its card stops it and leaves no process", a
   await openDesk(page, desk);
   await send(page, "Wait a while");
 
-  await (await expectPending(page, "call-sleep")).getByTestId("approve-button").click();
+  await (await expectPending(page, "call-sleep")).getByTestId("tray-approve-button").click();
   const running = card(page, "call-sleep");
   await expect(running).toHaveAttribute("data-status", "running");
   await expect(running.getByTestId("countdown")).toContainText("times out in");
@@ -42,7 +42,7 @@ test("a command that outlives its timeout shows as timed out", async ({ page, sc
   await openDesk(page, desk);
   await send(page, "Wait too long");
 
-  await (await expectPending(page, "call-slow")).getByTestId("approve-button").click();
+  await (await expectPending(page, "call-slow")).getByTestId("tray-approve-button").click();
   const done = card(page, "call-slow");
   await expect(done).toHaveAttribute("data-status", "timed-out", { timeout: 15_000 });
   await expect(done.getByTestId("exit-code")).toHaveCount(0);
@@ -66,7 +66,7 @@ test("a flood of output stays bounded in the DOM and the full output opens", asy
       for (const entry of list.getEntries()) w.longestTask = Math.max(w.longestTask, entry.duration);
     }).observe({ type: "longtask", buffered: false });
   });
-  await (await expectPending(page, "call-seq")).getByTestId("approve-button").click();
+  await (await expectPending(page, "call-seq")).getByTestId("tray-approve-button").click();
   const done = card(page, "call-seq");
   await expect(done).toHaveAttribute("data-status", "succeeded", { timeout: 60_000 });
 

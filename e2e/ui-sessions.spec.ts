@@ -8,13 +8,14 @@ import {
   say,
   send,
   shot,
+  trayCard,
   UI_TEST_TIMEOUT_MS,
 } from "../harness/desk-page";
 import { test } from "./support/desk-test";
 
 test.describe.configure({ timeout: UI_TEST_TIMEOUT_MS });
 
-test("two pending commands are decided separately, from the tray and from the transcript", async ({
+test("two pending commands are decided separately, each in the tray where its one full card is", async ({
   page,
   scriptedDesk,
 }, testInfo) => {
@@ -31,8 +32,10 @@ test("two pending commands are decided separately, from the tray and from the tr
 
   await expectPending(page, "call-a");
   await expectPending(page, "call-b");
-  await expect(page.getByTestId("command-card")).toHaveCount(2);
+  // Each drawn in full once, in the tray; the transcript holds a line for each, leading there.
   await expect(page.getByTestId("tray-item")).toHaveCount(2);
+  await expect(page.getByTestId("command-card")).toHaveCount(0);
+  await expect(page.getByTestId("pending-line")).toHaveCount(2);
   await expect(page).toHaveTitle(/^\(2\) /);
   await shot(page, testInfo, "two commands waiting, in the tray and the transcript");
 
@@ -43,10 +46,10 @@ test("two pending commands are decided separately, from the tray and from the tr
   await trayB.getByTestId("tray-deny-reason").fill("Only alpha.");
   await trayB.getByTestId("tray-deny-reason").press("Enter");
   await expect(card(page, "call-b")).toHaveAttribute("data-status", "denied");
-  await expect(card(page, "call-a")).toHaveAttribute("data-status", "pending");
+  await expect(trayCard(page, "call-a")).toHaveAttribute("data-status", "pending");
   await expect(page).toHaveTitle(/^\(1\) /);
 
-  await card(page, "call-a").getByTestId("approve-button").click();
+  await trayCard(page, "call-a").getByTestId("tray-approve-button").click();
   await expect(card(page, "call-a")).toHaveAttribute("data-status", "succeeded");
   await expect(card(page, "call-a").getByTestId("command-output")).toContainText("alpha");
   await expect(page.getByTestId("approval-tray")).toHaveCount(0);
@@ -60,7 +63,7 @@ test("a reload mid-run still shows the running command, and it can be cancelled"
   const desk = await scriptedDesk([[runCommand("call-long", "sleep 331", 60)], [say("Stopped.")]]);
   await openDesk(page, desk);
   await send(page, "Take your time");
-  await (await expectPending(page, "call-long")).getByTestId("approve-button").click();
+  await (await expectPending(page, "call-long")).getByTestId("tray-approve-button").click();
   await expect(card(page, "call-long")).toHaveAttribute("data-status", "running");
 
   await page.reload();
@@ -96,11 +99,11 @@ test("the UI speaks Chinese and follows a dark system theme", async ({ page, scr
   await page.getByTestId("nav-chat").click();
   await send(page, "打个招呼");
   const pending = await expectPending(page, "call-zh");
-  await expect(pending.getByTestId("approve-button")).toHaveText("批准");
+  await expect(pending.getByTestId("tray-approve-button")).toHaveText("批准");
   await shot(page, testInfo, "Chinese, dark theme");
   // The choice is remembered across a reload.
   await page.reload();
-  await expect(card(page, "call-zh").getByTestId("approve-button")).toHaveText("批准");
+  await expect(trayCard(page, "call-zh").getByTestId("tray-approve-button")).toHaveText("批准");
 });
 
 test("a long chat opens at its end, after a reload too, and keeps its place across views", async ({

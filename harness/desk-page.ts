@@ -36,16 +36,28 @@ export async function send(page: Page, text: string): Promise<void> {
   await input.press("Enter");
 }
 
-/** The transcript card of a command. */
+/** The transcript card of a command (once decided: while it waits, the transcript holds a `pending-line`). */
 export function card(page: Page, commandId: string): Locator {
   return page.locator(`[data-testid="command-card"][data-command-id="${commandId}"]`);
 }
 
-/** Waits until a command is waiting for the person, with its actions shown. */
+/**
+ * A command's card in the approval tray, the one place it is drawn in full while it waits and where the
+ * person decides. Its inner test ids are prefixed `tray-` (`tray-approve-button`, `tray-deny-reason`, ...).
+ */
+export function trayCard(page: Page, commandId: string): Locator {
+  return page.locator(`[data-testid="tray-item"][data-command-id="${commandId}"]`);
+}
+
+/**
+ * Waits until a command is waiting for the person, with its actions shown, and returns its card in the
+ * tray, where the person decides. The transcript meanwhile shows one line leading there.
+ */
 export async function expectPending(page: Page, commandId: string): Promise<Locator> {
-  const found = card(page, commandId);
+  const found = trayCard(page, commandId);
   await expect(found).toHaveAttribute("data-status", "pending");
-  await expect(found.getByTestId("approve-button")).toBeEnabled();
+  await expect(found.getByTestId("tray-approve-button")).toBeEnabled();
+  await expect(page.locator(`[data-testid="pending-line"][data-command-id="${commandId}"]`)).toHaveCount(1);
   return found;
 }
 

@@ -76,7 +76,7 @@ test("quitting ends a running command's process tree before the app exits", asyn
     PI_DESK_DATA_DIR: join(home, "data"),
   });
   await send(window, "Wait a while");
-  await (await expectPending(window, "call-long")).getByTestId("approve-button").click();
+  await (await expectPending(window, "call-long")).getByTestId("tray-approve-button").click();
   await expect(card(window, "call-long")).toHaveAttribute("data-status", "running");
   // Electron's message box cannot be clicked from here: it is answered in the main process instead,
   // first "Cancel" (the command runs on), then "Quit".
@@ -117,7 +117,7 @@ test("a command's changes show on its card, and undo puts them back", async () =
   await expect(window.getByTestId("changes-settings")).toHaveAttribute("data-state", "on");
   await window.getByTestId("nav-chat").click();
   await send(window, "Edit it");
-  await (await expectPending(window, "call-edit")).getByTestId("approve-button").click();
+  await (await expectPending(window, "call-edit")).getByTestId("tray-approve-button").click();
   const edited = card(window, "call-edit");
   await expect(edited.getByTestId("changes-summary")).toHaveAttribute("data-files", "1");
   await edited.getByTestId("undo-button").click();
@@ -147,12 +147,14 @@ test("an agent's file edit shows its diff and is written only once approved", as
     PI_DESK_DATA_DIR: join(home, "data"),
   });
   await send(window, "Edit it");
-  const pending = window.locator('[data-testid="edit-card"][data-edit-id="call-e1"]');
+  // Decided in the approval tray, where its full card is while it waits.
+  const pending = window.locator('[data-testid="tray-item"][data-edit-id="call-e1"]');
   await expect(pending).toHaveAttribute("data-status", "pending");
   await expect(pending.getByTestId("diff-line").and(window.locator('[data-kind="add"]'))).toHaveCount(1);
   expect(readFileSync(join(workspace, "a.txt"), "utf8")).toBe("old\n");
-  await pending.getByTestId("approve-button").click();
-  await expect(pending).toHaveAttribute("data-status", "applied");
+  await pending.getByTestId("tray-approve-button").click();
+  const applied = window.locator('[data-testid="edit-card"][data-edit-id="call-e1"]');
+  await expect(applied).toHaveAttribute("data-status", "applied");
   expect(readFileSync(join(workspace, "a.txt"), "utf8")).toBe("new\n");
   await app.close();
 });

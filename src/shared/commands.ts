@@ -1,7 +1,11 @@
+import type { BackgroundState } from "./background";
 import type { CommandChanges, RevertEntry } from "./changes";
 import type { ProposedDiff } from "./edits";
+import type { RiskText } from "./host-text";
 import type { HostTally, NetworkChoice } from "./network";
 import type { ArgumentEffect, RuleNotApplied } from "./rules";
+
+export type { BackgroundState, BackgroundStopper } from "./background";
 
 /** How a command ended, or why it never ran; the UI shows one badge per status. */
 export type CommandStatus =
@@ -103,39 +107,8 @@ export interface RunCommandDetails {
   hosts?: HostTally[];
 }
 
-/** Who or what ended a background command. */
-export type BackgroundStopper =
-  /** The person, with Stop. */
-  | "person"
-  /** The agent, with `stop_command`. */
-  | "agent"
-  /** The host's cap on how long a background command may run. */
-  | "cap"
-  /** Its chat was closed (another chat opened, the workspace closed). */
-  | "chat-closed"
-  /** The app quit. */
-  | "quit";
-
 /** The shortest and longest caps a person may set for background commands: a minute to a day. */
 export const BACKGROUND_CAP_RANGE = { minSeconds: 60, maxSeconds: 24 * 60 * 60 } as const;
-
-/** A command that keeps running after `run_command` returned: a dev server, a watcher. */
-export interface BackgroundState {
-  /** Running; stopped (by `stoppedBy`); or exited on its own (with `exitCode`). */
-  status: "running" | "stopped" | "exited";
-  /** TCP ports its processes listen on, as last read from the OS. */
-  ports: number[];
-  /** The most it may run, in seconds (the host's cap for background commands). */
-  capSeconds: number;
-  /** When it started (ms since the epoch). */
-  startedAt: number;
-  /** When it ended, once it has. */
-  endedAt?: number;
-  /** Who or what stopped it, when it was stopped. */
-  stoppedBy?: BackgroundStopper;
-  /** Its exit code, when it exited on its own. */
-  exitCode?: number | null;
-}
 
 /** How a saved full output was cut to the per-command budget: its first and last parts are kept, the middle left out. */
 export interface SavedOutputCut {
@@ -188,8 +161,10 @@ export interface CommandRiskMark {
   start: number;
   /** Offset just past its last character. */
   end: number;
-  /** Why it matters, in a sentence. */
+  /** Why it matters, in an English sentence (the page's fallback for a `say` it does not know). */
   note: string;
+  /** Why it matters, as a kind and parameters the page words in its language. */
+  say?: RiskText;
 }
 
 /** What an "always allow" rule may be made of for a command; absent when none may be offered. */

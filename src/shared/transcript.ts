@@ -1,3 +1,4 @@
+import type { NoticeText } from "./host-text";
 /** Something the person said. */
 export interface UserItem {
   kind: "user";
@@ -58,6 +59,8 @@ export interface NoticeItem {
   level: "info" | "error";
   /** What happened and what to do. */
   text: string;
+  /** The same, as a kind and parameters the page words in its language. */
+  say?: NoticeText;
 }
 
 /** What kind of failure a provider error is, which decides the advice shown with it. */

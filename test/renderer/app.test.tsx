@@ -77,7 +77,7 @@ describe("the window", () => {
     expect(windowTitle(en, undefined, 0)).toBe("Pi Desk");
   });
 
-  it("shows a tray of waiting commands, in the order asked, beside one card each in the transcript", async () => {
+  it("shows a tray of waiting commands, in the order asked, each drawn in full only there", async () => {
     await renderApp(hostState({ session: twoWaiting }));
     // The title follows the view after the batched events are applied: wait for it, not a frame.
     await waitFor(() => expect(document.title).toBe("(2) repo — Pi Desk"));
@@ -88,10 +88,22 @@ describe("the window", () => {
         .getAllByTestId("tray-item")
         .map((item) => item.dataset.commandId),
     ).toEqual(["c2", "c1"]);
-    // The tray's copies carry their own test ids: one command-card and one approve-button per command.
-    expect(screen.getAllByTestId("command-card")).toHaveLength(2);
-    expect(screen.getAllByTestId("approve-button")).toHaveLength(2);
-    expect(within(tray).getAllByTestId("tray-approve-button")).toHaveLength(2);
+    // One full card per command, in the tray; the transcript holds a line for each, in its place.
+    expect(screen.queryAllByTestId("command-card")).toHaveLength(0);
+    expect(screen.queryAllByTestId("approve-button")).toHaveLength(0);
+    expect(screen.getAllByTestId("tray-approve-button")).toHaveLength(2);
+    expect(screen.getAllByTestId("pending-line").map((line) => line.dataset.commandId)).toEqual(["c2", "c1"]);
+    expect(screen.getAllByTestId("pending-line")[0]?.textContent).toBe("Waiting for you: npm test");
+  });
+
+  it("brings the tray's card into focus from the transcript's line", async () => {
+    await renderApp(hostState({ session: twoWaiting }));
+    const [, line] = screen.getAllByTestId("pending-line");
+    if (!line) throw new Error("two pending lines expected");
+    fireEvent.click(line);
+    const focused = document.activeElement as HTMLElement | null;
+    expect(focused?.dataset.testid).toBe("tray-item");
+    expect(focused?.dataset.commandId).toBe("c1");
   });
 
   it("decides from the tray with the command's own approval id", async () => {
@@ -197,7 +209,7 @@ describe("the window", () => {
     await act(async () => fake.setConnection({ kind: "disconnected", reason: "Lost the connection." }));
     await fake.push();
     expect(screen.getByTestId("connection-problem").textContent).toBe("Lost the connection.");
-    expect(screen.getAllByTestId("command-card")).toHaveLength(2);
+    expect(screen.getAllByTestId("tray-item")).toHaveLength(2);
   });
 
   it("switches to history and settings, keeping the tray in view", async () => {

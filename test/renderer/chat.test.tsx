@@ -107,7 +107,7 @@ describe("the transcript", () => {
     expect(screen.getByTestId("notice").textContent).toBe("The provider is down; retrying in 5 s.");
   });
 
-  it("puts a command's card where the agent asked for it", () => {
+  it("puts a waiting command's line where the agent asked for it, and its card once decided", () => {
     const host = hostState({
       session: session({
         transcript: [
@@ -118,9 +118,29 @@ describe("the transcript", () => {
         commands: { "call-1": pendingCommand() },
       }),
     });
-    render(<ChatView host={host} api={fakeApi()} />);
-    const items = screen.getByTestId("transcript").querySelectorAll(".transcript-item");
-    expect(items[1]?.querySelector("[data-testid=command-card]")).toBeTruthy();
+    const { rerender } = render(<ChatView host={host} api={fakeApi()} />);
+    const items = () => screen.getByTestId("transcript").querySelectorAll(".transcript-item");
+    // Waiting: decided in the tray, so the transcript holds one line that leads there, not a second card.
+    expect(items()[1]?.querySelector("[data-testid=pending-line]")?.getAttribute("data-command-id")).toBe(
+      "call-1",
+    );
+    expect(screen.queryByTestId("command-card")).toBeNull();
+    const session1 = host.session;
+    if (!session1) throw new Error("a session expected");
+    const decided = {
+      ...session1.commands["call-1"],
+      phase: "succeeded",
+    } as (typeof session1.commands)[string];
+    rerender(
+      <ChatView
+        host={{ ...host, session: { ...session1, commands: { "call-1": decided } } }}
+        api={fakeApi()}
+      />,
+    );
+    expect(items()[1]?.querySelector("[data-testid=command-card]")?.getAttribute("data-status")).toBe(
+      "succeeded",
+    );
+    expect(screen.queryByTestId("pending-line")).toBeNull();
   });
 });
 

@@ -55,7 +55,11 @@ export function createCommandTools(options: CommandToolsOptions) {
     onOutput: (id, output) => projection.views.backgroundOutput(id, output),
     onEnd: (id, command, state, outcome) => {
       projection.views.backgroundEnded(id, state, outcome.output);
-      projection.addNotice("info", `Background command \`${command}\`: ${describeBackground(state)}`);
+      projection.addNotice("info", `Background command \`${command}\`: ${describeBackground(state)}`, {
+        id: "background-ended",
+        command,
+        state,
+      });
       chat.backgroundEnded(id, command, state);
       // Its record ends now; the model already had its result, the card shows what it changed.
       void recorder?.ended(id).then(({ changes }) => {

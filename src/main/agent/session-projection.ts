@@ -2,6 +2,7 @@ import type { AgentSession, AgentSessionEvent } from "@earendil-works/pi-coding-
 import type { CommandView, RunCommandDetails, RunCommandProgress } from "../../shared/commands";
 import type { EditTool, EditView, FileEditDetails } from "../../shared/edits";
 import type { HostEvent } from "../../shared/host-events";
+import type { NoticeText } from "../../shared/host-text";
 import type { AssistantItem, ToolItem, TranscriptItem } from "../../shared/transcript";
 import { REVERT_MESSAGE_TYPE, type RevertMessageDetails } from "./change-actions";
 import { CommandViews } from "./command-views";
@@ -81,14 +82,22 @@ export class SessionProjection {
     this.edits.settleStored();
   }
 
+  /** Cards of a reopened chat whose change records are gone (pruned since): they stop offering undo. */
+  markDropped(recorded: (id: string) => boolean): void {
+    const commands = [...this.views.byId.values()].filter((view) => view.details?.changes?.recorded);
+    this.views.changesDropped(commands.filter((view) => !recorded(view.id)).map((view) => view.id), false);
+    const edits = [...this.edits.byId.values()].filter((view) => view.changes?.recorded);
+    this.edits.changesDropped(edits.filter((view) => !recorded(view.id)).map((view) => view.id), false);
+  }
+
   /** Every command's view by id (what the cards show). */
   get commands(): ReadonlyMap<string, CommandView> {
     return this.views.byId;
   }
 
   /** A line from the host in the conversation (a background command stopped or exited). */
-  addNotice(level: "info" | "error", text: string): void {
-    this.put({ kind: "notice", id: this.nextId("n"), level, text }, true);
+  addNotice(level: "info" | "error", text: string, say?: NoticeText): void {
+    this.put({ kind: "notice", id: this.nextId("n"), level, text, ...(say ? { say } : {}) }, true);
   }
 
   /** Applies one live event from Pi's session. */

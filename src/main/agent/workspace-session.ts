@@ -202,19 +202,8 @@ export class WorkspaceSession {
       ...(isNew && workspaceSettings.thinkingLevel ? { thinkingLevel: workspaceSettings.thinkingLevel } : {}),
     });
     projection.load(session.messages);
-    if (changes) {
-      // A reopened chat's commands whose records were pruned since: say so rather than offer undo.
-      const recorded = [...projection.commands.values()].filter((view) => view.details?.changes?.recorded);
-      projection.views.changesDropped(
-        recorded.filter((view) => !changes.has(view.id)).map((view) => view.id),
-        false,
-      );
-      const edited = [...projection.edits.byId.values()].filter((view) => view.changes?.recorded);
-      projection.edits.changesDropped(
-        edited.filter((view) => !changes.has(view.id)).map((view) => view.id),
-        false,
-      );
-    }
+    // A reopened chat's commands and edits whose records were pruned since: say so rather than offer undo.
+    if (changes) projection.markDropped((id) => changes.has(id));
     self = new WorkspaceSession(
       options,
       session,

@@ -138,7 +138,14 @@ export function commandCard(request: CommandRequest, why: string | undefined): P
     runInBackground: request.background,
     backgroundCapSeconds: request.backgroundCapSeconds,
     parts: request.parsed.commands.map(({ name, text, start, end }) => ({ name, text, start, end })),
-    risks: request.parsed.risks.map(({ kind, text, start, end, note }) => ({ kind, text, start, end, note })),
+    risks: request.parsed.risks.map(({ kind, text, start, end, note, say }) => ({
+      kind,
+      text,
+      start,
+      end,
+      note,
+      ...(say ? { say } : {}),
+    })),
     ...(offer ? { ruleOffer: offer } : {}),
     ...(why ? { why } : {}),
   };

@@ -1,7 +1,8 @@
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { DeskClient } from "./client/desk-client";
 import { focusCommandCard, useWaitingNotifications } from "./features/attention/waiting-notifications";
 import { BackgroundPanel, backgroundCommands } from "./features/background/BackgroundPanel";
+import { OpenRunningPanelContext } from "./features/background/running-panel";
 import { ChatView } from "./features/chat/ChatView";
 import { ApprovalTray } from "./features/commands/ApprovalTray";
 import { pendingCommands, pendingEdits } from "./features/commands/command-status";
@@ -41,6 +42,7 @@ export function App({ client }: { client: DeskClient }) {
   const background = useMemo(() => backgroundCommands(session), [session]);
   const runningInBackground = background.filter((command) => command.background?.status === "running").length;
   const [panelOpen, setPanelOpen] = useState(false);
+  const openPanel = useCallback(() => setPanelOpen(true), []);
   // What makes the history worth reading again; only while it is shown (session changes every frame).
   const historyKey = useMemo(
     () =>
@@ -144,7 +146,9 @@ export function App({ client }: { client: DeskClient }) {
             <ApprovalTray commands={waitingCommands} edits={waitingEdits} api={client.api} />
             {/* Kept while another view shows: drawing a long chat again took half a second (300 commands). */}
             <div className="chat-view" hidden={current !== "chat"}>
-              <ChatView host={host} api={client.api} />
+              <OpenRunningPanelContext.Provider value={openPanel}>
+                <ChatView host={host} api={client.api} />
+              </OpenRunningPanelContext.Provider>
             </div>
             {current === "history" && <HistoryView api={client.api} refreshKey={historyKey} />}
             {current === "settings" && <SettingsView host={host} api={client.api} />}

@@ -57,6 +57,13 @@ describe("the session host: background commands", () => {
     expect(notices.map((item) => (item.kind === "notice" ? item.text : ""))).toEqual([
       expect.stringContaining("It was stopped by the user"),
     ]);
+    // Said again as a kind and its parameters, for the page to word in its language.
+    const [notice] = notices;
+    expect(notice?.kind === "notice" ? notice.say : undefined).toMatchObject({
+      id: "background-ended",
+      command: "sleep 51.3001",
+      state: { status: "stopped", stoppedBy: "person" },
+    });
   });
 
   it("the person can switch a pending command to the background before approving", async () => {

@@ -1,4 +1,4 @@
-import { readWrapper, UNCHECKABLE_COMMANDS } from "./command-wrappers";
+import { readWrapper, UNCHECKABLE_COMMANDS, UNCHECKABLE_GROUPS } from "./command-wrappers";
 import type {
   AssignmentScope,
   CommandContext,
@@ -55,12 +55,13 @@ export function commandRecords(
   const at = { text: nameWord.text, start: nameWord.start, end: nameWord.end };
   if (/[^\x21-\x7e]/.test(name)) {
     const note = `The name "${name}" has characters outside plain ASCII: it may look like another name.`;
-    into.risks.push({ kind: "lookalike", ...at, note });
+    into.risks.push({ kind: "lookalike", ...at, note, say: { id: "lookalike", name } });
   }
   const why = UNCHECKABLE_COMMANDS.get(name);
   if (why) {
     const kind = name === "eval" || name === "source" || name === "." ? "eval" : "wrapper";
-    into.risks.push({ kind, ...at, note: `"${name}" ${why}.` });
+    const group = UNCHECKABLE_GROUPS.get(name) ?? "";
+    into.risks.push({ kind, ...at, note: `"${name}" ${why}.`, say: { id: "unchecked", name, group } });
   }
   const reading = readWrapper(name, argWords);
   if (reading?.kind !== "runs") return into;
@@ -70,6 +71,7 @@ export function commandRecords(
       kind: "wrapper",
       ...at,
       note: `"${name}" runs the command that follows it: ${inner.text}.`,
+      say: { id: "runs-next", name, inner: inner.text },
     });
   for (const index of reading.assignments) {
     const word = argWords[index] as ShellWord;
@@ -101,6 +103,11 @@ export function assignmentRecord(
   const reach = scope === "shell" || scope === "loop" ? "the shell" : "the command's environment";
   return {
     assignment: { name, ...(value ? { value } : {}), scope, ...where },
-    risk: { kind: "assignment", ...where, note: `Sets the variable ${name} in ${reach}.` },
+    risk: {
+      kind: "assignment",
+      ...where,
+      note: `Sets the variable ${name} in ${reach}.`,
+      say: { id: "assignment", name, reach: scope === "shell" || scope === "loop" ? "shell" : "environment" },
+    },
   };
 }

@@ -76,39 +76,45 @@ const WRAPPERS: Record<string, WrapperSpec> = {
 /** Names `readWrapper` knows how to unwrap. */
 export const UNWRAPPED_WRAPPERS: ReadonlySet<string> = new Set(Object.keys(WRAPPERS));
 
+/** What each group of commands that run code the policy cannot see does, completing "<name> ...". */
+const UNCHECKABLE_WHY = {
+  "shell-code": "runs its arguments as shell code or bypasses the shell's lookup",
+  "shell-meaning": "changes what names or signals mean to the shell, or runs code later",
+  shell: "is a shell: it runs a script or string of commands the policy cannot check",
+  "built-command": "runs a command built from its input or arguments, which the policy cannot check",
+  "not-unwrapped": "runs a command the policy does not unwrap",
+  "other-user": "runs a command as another user or in another root, which the policy does not allow",
+  "package-runner": "runs whatever package binary it names, possibly downloaded; use an npm script instead",
+} as const;
+
+/** A group of commands that run code the policy cannot see; the page words each in its language. */
+export type UncheckableGroup = keyof typeof UNCHECKABLE_WHY;
+
+// biome-ignore format: a word list reads better packed
+const UNCHECKABLE_NAMES: Record<UncheckableGroup, string[]> = {
+  "shell-code": ["eval", "source", ".", "exec", "command", "builtin"],
+  "shell-meaning": ["alias", "unalias", "enable", "hash", "trap", "fc", "bind", "complete", "compgen", "let", "coproc"],
+  shell: ["sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "busybox"],
+  "built-command": ["xargs", "parallel", "watch", "flock", "script", "expect", "unbuffer", "strace", "ltrace", "gdb"],
+  "not-unwrapped": ["chrt", "taskset", "prlimit", "systemd-run", "firejail"],
+  "other-user": ["sudo", "doas", "su", "pkexec", "runuser", "chroot", "unshare", "nsenter", "sg"],
+  "package-runner": ["npx", "pnpx", "bunx"],
+};
+
+/** The group of each command that runs code the policy cannot see. */
+export const UNCHECKABLE_GROUPS: ReadonlyMap<string, UncheckableGroup> = new Map(
+  (Object.entries(UNCHECKABLE_NAMES) as [UncheckableGroup, string[]][]).flatMap(([group, names]) =>
+    names.map((name) => [name, group] as const),
+  ),
+);
+
 /**
  * Commands that run code the policy cannot see, refused under an allowlist even when listed. The
  * value completes "refused: <name> ...".
  */
-export const UNCHECKABLE_COMMANDS: ReadonlyMap<string, string> = new Map([
-  ...["eval", "source", ".", "exec", "command", "builtin"].map(
-    (name) => [name, "runs its arguments as shell code or bypasses the shell's lookup"] as const,
-  ),
-  ...["alias", "unalias", "enable", "hash", "trap", "fc", "bind", "complete", "compgen", "let", "coproc"].map(
-    (name) => [name, "changes what names or signals mean to the shell, or runs code later"] as const,
-  ),
-  ...["sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "busybox"].map(
-    (name) => [name, "is a shell: it runs a script or string of commands the policy cannot check"] as const,
-  ),
-  ...["xargs", "parallel", "watch", "flock", "script", "expect", "unbuffer", "strace", "ltrace", "gdb"].map(
-    (name) =>
-      [name, "runs a command built from its input or arguments, which the policy cannot check"] as const,
-  ),
-  ...["chrt", "taskset", "prlimit", "systemd-run", "firejail"].map(
-    (name) => [name, "runs a command the policy does not unwrap"] as const,
-  ),
-  ...["sudo", "doas", "su", "pkexec", "runuser", "chroot", "unshare", "nsenter", "sg"].map(
-    (name) =>
-      [name, "runs a command as another user or in another root, which the policy does not allow"] as const,
-  ),
-  ...["npx", "pnpx", "bunx"].map(
-    (name) =>
-      [
-        name,
-        "runs whatever package binary it names, possibly downloaded; use an npm script instead",
-      ] as const,
-  ),
-]);
+export const UNCHECKABLE_COMMANDS: ReadonlyMap<string, string> = new Map(
+  [...UNCHECKABLE_GROUPS].map(([name, group]) => [name, UNCHECKABLE_WHY[group]] as const),
+);
 
 /** Reads a wrapper's arguments to find the command it runs; undefined when `name` is not a known wrapper. */
 export function readWrapper(name: string, args: readonly ShellWord[]): WrapperReading | undefined {

@@ -101,6 +101,7 @@ function parseWith(parser: Parser, source: string): ParsedCommandLine {
         start: broken.startIndex,
         end: broken.endIndex,
         note: "The shell grammar could not read this part.",
+        say: { id: "unreadable" },
       });
     }
     for (const match of source.matchAll(HIDDEN_CHARACTERS)) {
@@ -111,6 +112,7 @@ function parseWith(parser: Parser, source: string): ParsedCommandLine {
         start: match.index,
         end: match.index + match[0].length,
         note,
+        say: { id: "hidden-character" },
       });
     }
     risks.sort((a, b) => a.start - b.start || b.end - a.end);

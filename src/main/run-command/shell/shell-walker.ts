@@ -1,4 +1,5 @@
 import type { Node } from "web-tree-sitter";
+import type { RiskText } from "../../../shared/host-text";
 import { clip } from "../../base/text";
 import { assignmentRecord, type CommandPlace, commandRecords } from "./command-records";
 import { assignedByExpansion, declarationArgument, evaluationAt, redirectVariable } from "./expansion-rules";
@@ -113,7 +114,7 @@ class ShellWalker {
     const keyword = node.firstChild;
     if (keyword && KEYWORD_NODES.has(node.type)) {
       const note = `A "${keyword.type}" statement: the commands in it may run many times or not at all.`;
-      this.risk("compound", keyword, note);
+      this.risk("compound", keyword, note, undefined, { id: "compound", keyword: keyword.type });
     }
     const variable = node.type === "for_statement" ? node.childForFieldName("variable") : null;
     if (variable) this.recordAssignment(variable.text, undefined, "loop", variable);
@@ -151,7 +152,8 @@ class ShellWalker {
     const kind = token.type;
     const afterHeredoc = parent.type === "heredoc_redirect";
     if ((kind === "&&" || kind === "||") && (parent.type === "list" || afterHeredoc)) {
-      this.risk("list", token, `"${kind}" runs the next command depending on how this one ends.`);
+      const note = `"${kind}" runs the next command depending on how this one ends.`;
+      this.risk("list", token, note, undefined, { id: "list-operator", operator: kind });
     } else if ((kind === "|" || kind === "|&") && (parent.type === "pipeline" || afterHeredoc)) {
       this.risk("pipeline", token);
     } else if (kind === ";" && SEQUENCE_NODES.has(parent.type)) {
@@ -198,6 +200,8 @@ class ShellWalker {
           "expansion",
           wordSpan(word),
           "A pattern (glob, braces or ~) the shell expands when it runs.",
+          undefined,
+          { id: "pattern" },
         );
       }
     }
@@ -226,6 +230,8 @@ class ShellWalker {
         "arithmetic",
         integer,
         "Makes the variables integers: every value given them is evaluated as arithmetic.",
+        undefined,
+        { id: "integer" },
       );
     }
     const argWords: ShellWord[] = [];
@@ -300,8 +306,9 @@ class ShellWalker {
     const variable = redirectVariable(this.source, node.startIndex);
     if (variable) this.recordAssignment(variable.name, undefined, "shell", variable);
     const span = { text: redirect.text, startIndex: redirect.start, endIndex: redirect.end };
-    if (redirect.kind === "heredoc") this.risk("heredoc", span, parts.note);
-    else if (!redirect.harmless) this.risk("redirection", span, parts.note);
+    const say = { id: "redirect", kind: redirect.kind } as const;
+    if (redirect.kind === "heredoc") this.risk("heredoc", span, parts.note, undefined, say);
+    else if (!redirect.harmless) this.risk("redirection", span, parts.note, undefined, say);
     if (parts.problem) this.result.problems.push(parts.problem);
     return extra;
   }
@@ -318,9 +325,17 @@ class ShellWalker {
     this.risk(kind, node);
   }
 
-  private risk(kind: ShellRiskKind, node: Span, note = RISK_NOTES[kind] ?? "", refusal?: string): void {
+  /** Records a risk; a note of its own comes with its `say` (else the kind's fixed note is meant). */
+  private risk(kind: ShellRiskKind, node: Span, note?: string, refusal?: string, say?: RiskText): void {
     const at = { text: node.text, start: node.startIndex, end: node.endIndex };
-    this.result.risks.push({ kind, ...at, note, ...(refusal ? { refusal } : {}) });
+    const words: RiskText = say ?? { id: "fixed", kind };
+    this.result.risks.push({
+      kind,
+      ...at,
+      note: note ?? RISK_NOTES[kind] ?? "",
+      say: words,
+      ...(refusal ? { refusal } : {}),
+    });
   }
 }
 

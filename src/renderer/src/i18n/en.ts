@@ -1,6 +1,8 @@
 import type { ArgumentEffect } from "../../../shared/rules";
 import { changesEn } from "./changes.en";
 import { editsEn } from "./edits.en";
+import { layoutEn } from "./layout.en";
+import { riskTextEn } from "./risks.en";
 
 /** What a prefix rule leaves out, completing "except ones that …". */
 function exceptEn(except: readonly ArgumentEffect[]): string {
@@ -232,6 +234,8 @@ export const en = {
   },
   changes: changesEn,
   edits: editsEn,
+  layout: layoutEn,
+  risk: riskTextEn,
   fullOutput: {
     title: "Full output",
     close: "Close",

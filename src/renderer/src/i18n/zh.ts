@@ -2,6 +2,8 @@ import type { ArgumentEffect } from "../../../shared/rules";
 import { changesZh } from "./changes.zh";
 import { editsZh } from "./edits.zh";
 import type { Messages } from "./en";
+import { layoutZh } from "./layout.zh";
+import { riskTextZh } from "./risks.zh";
 
 /** What a prefix rule leaves out, completing "不包括…的参数". */
 function exceptZh(except: readonly ArgumentEffect[]): string {
@@ -221,6 +223,8 @@ export const zh: Messages = {
   },
   changes: changesZh,
   edits: editsZh,
+  layout: layoutZh,
+  risk: riskTextZh,
   fullOutput: {
     title: "完整输出",
     close: "关闭",

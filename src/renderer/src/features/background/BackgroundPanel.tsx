@@ -1,9 +1,12 @@
+import { useRef } from "react";
 import type { CommandView } from "../../../../shared/commands";
 import type { DeskApi } from "../../../../shared/desk-api";
 import type { SessionState } from "../../../../shared/host-state";
 import { useT } from "../../i18n/i18n";
 import { CommandOutput } from "../commands/CommandOutput";
 import { CardPlaceContext } from "../commands/card-scope";
+import { OutOfViewNote } from "../layout/OutOfViewNote";
+import { useOutOfView } from "../layout/use-out-of-view";
 import { BackgroundState } from "./BackgroundState";
 import { StopButton } from "./StopButton";
 
@@ -21,7 +24,8 @@ export function backgroundCommands(session: SessionState | null | undefined): Co
 
 /**
  * The "Running" panel: every background command of the chat with how long it has run, its ports, its
- * live output (bounded like a card's) and Stop, so nothing the agent started runs unseen.
+ * live output (bounded like a card's) and Stop, so nothing the agent started runs unseen. Its entries scroll
+ * within a bounded height, and it says how many are out of view.
  */
 export function BackgroundPanel({
   commands,
@@ -33,6 +37,9 @@ export function BackgroundPanel({
   onClose: () => void;
 }) {
   const t = useT();
+  const box = useRef<HTMLDivElement>(null);
+  const list = useRef<HTMLDivElement>(null);
+  const hidden = useOutOfView(box, list, true);
   return (
     <section
       className="background-panel"
@@ -41,6 +48,7 @@ export function BackgroundPanel({
     >
       <header className="background-panel-head">
         <h2>{t.background.panelHeading}</h2>
+        <OutOfViewNote count={hidden} testId="background-out-of-view" />
         <button type="button" onClick={onClose}>
           {t.background.close}
         </button>
@@ -48,31 +56,35 @@ export function BackgroundPanel({
       {commands.length === 0 && <p className="muted">{t.background.panelEmpty}</p>}
       {/* Test ids inside keep their plain names here: the panel is not a card. */}
       <CardPlaceContext.Provider value="transcript">
-        {commands.map((command) => (
-          <article
-            key={command.id}
-            className={`background-item background-item-${command.background?.status}`}
-            data-testid="background-item"
-            data-command-id={command.id}
-            data-status={command.background?.status}
-          >
-            <header className="background-item-head">
-              <span className={`status-badge background-${command.background?.status}`}>
-                {t.background.status[command.background?.status ?? "running"]}
-              </span>
-              <code className="mono background-command">{command.command}</code>
-            </header>
-            <BackgroundState command={command} />
-            <div data-testid="background-output">
-              <CommandOutput output={command.output} totalLines={command.totalLines} />
-            </div>
-            {command.background?.status === "running" && (
-              <div className="card-actions">
-                <StopButton api={api} commandId={command.id} testId="background-stop-button" />
-              </div>
-            )}
-          </article>
-        ))}
+        <div className="background-scroll" ref={box} data-testid="background-scroll">
+          <div className="background-items" ref={list}>
+            {commands.map((command) => (
+              <article
+                key={command.id}
+                className={`background-item background-item-${command.background?.status}`}
+                data-testid="background-item"
+                data-command-id={command.id}
+                data-status={command.background?.status}
+              >
+                <header className="background-item-head">
+                  <span className={`status-badge background-${command.background?.status}`}>
+                    {t.background.status[command.background?.status ?? "running"]}
+                  </span>
+                  <code className="mono background-command">{command.command}</code>
+                </header>
+                <BackgroundState command={command} />
+                <div data-testid="background-output">
+                  <CommandOutput output={command.output} totalLines={command.totalLines} />
+                </div>
+                {command.background?.status === "running" && (
+                  <div className="card-actions">
+                    <StopButton api={api} commandId={command.id} testId="background-stop-button" />
+                  </div>
+                )}
+              </article>
+            ))}
+          </div>
+        </div>
       </CardPlaceContext.Provider>
     </section>
   );

@@ -1,8 +1,9 @@
-import { useState } from "react";
+import { useRef, useState } from "react";
 import type { DeskApi } from "../../../../shared/desk-api";
 import type { HostState } from "../../../../shared/host-state";
 import { useT } from "../../i18n/i18n";
 import { useAction } from "../../lib/use-action";
+import { useFooterHeight } from "../layout/use-footer-height";
 import { ModelPicker, modelsUsable } from "../models/ModelPicker";
 import { ModelSetup } from "../models/ModelSetup";
 import { Composer } from "./Composer";
@@ -13,6 +14,8 @@ export function ChatView({ host, api }: { host: HostState; api: DeskApi }) {
   const t = useT();
   const [setupOpen, setSetupOpen] = useState(false);
   const start = useAction();
+  const footer = useRef<HTMLDivElement>(null);
+  useFooterHeight(footer, Boolean(host.workspace && host.session));
   if (!host.workspace) return <p className="chat-placeholder muted">{t.chat.noWorkspace}</p>;
   const session = host.session;
   if (!session) {
@@ -39,7 +42,7 @@ export function ChatView({ host, api }: { host: HostState; api: DeskApi }) {
   return (
     <div className="chat">
       <Transcript session={session} api={api} />
-      <div className="chat-footer">
+      <div className="chat-footer" ref={footer}>
         {(!usable || setupOpen) && <ModelSetup models={host.models} api={api} />}
         <div className="model-bar">
           <ModelPicker models={host.models} api={api} />

@@ -4,12 +4,15 @@ import type { SessionState } from "../../../../shared/host-state";
 import type { TranscriptItem } from "../../../../shared/transcript";
 import { useT } from "../../i18n/i18n";
 import { CommandCard } from "../commands/CommandCard";
+import { awaitsPerson, editAwaitsPerson } from "../commands/command-status";
 import { EditCard } from "../edits/EditCard";
+import { PendingLine } from "./PendingLine";
 import { AssistantMessage, NoticeLine, ToolLine, UserMessage } from "./TranscriptItems";
 import { TurnError } from "./TurnError";
 
 /**
- * The conversation in order, each `run_command` call as a card at the place the agent asked for it.
+ * The conversation in order, each `run_command` call as a card at the place the agent asked for it (a line
+ * leading to the approval tray while it waits there).
  * It follows the end while the person is there, and stays put once they scroll up to read.
  */
 export function Transcript({ session, api }: { session: SessionState; api: DeskApi }) {
@@ -81,10 +84,19 @@ function Entry({ item, session, api }: { item: TranscriptItem; session: SessionS
     case "edit": {
       const edit =
         session.edits && Object.hasOwn(session.edits, item.id) ? session.edits[item.id] : undefined;
-      return edit ? <EditCard edit={edit} api={api} /> : null;
+      if (!edit) return null;
+      // Waiting: decided in the tray, where its full card is; here a line that leads there.
+      return editAwaitsPerson(edit) ? (
+        <PendingLine target={{ kind: "edit", id: edit.id, path: edit.path }} />
+      ) : (
+        <EditCard edit={edit} api={api} />
+      );
     }
     case "command": {
       const command = Object.hasOwn(session.commands, item.id) ? session.commands[item.id] : undefined;
+      if (awaitsPerson(command)) {
+        return <PendingLine target={{ kind: "command", id: command.id, command: command.command }} />;
+      }
       return command ? (
         <CommandCard command={command} api={api} />
       ) : (

@@ -1,5 +1,6 @@
 import { memo } from "react";
 import type { AssistantItem, NoticeItem, ToolItem, UserItem } from "../../../../shared/transcript";
+import type { Messages } from "../../i18n/en";
 import { useT } from "../../i18n/i18n";
 import { Markdown } from "./Markdown";
 
@@ -63,15 +64,30 @@ export const ToolLine = memo(function ToolLine({ item }: { item: ToolItem }) {
   );
 });
 
+/** A host notice in the page's language when the host said what it is, else the host's English text. */
+export function noticeText(t: Messages, item: NoticeItem): string {
+  const say = item.say;
+  if (say?.id !== "background-ended") return item.text;
+  const { state } = say;
+  const how =
+    state.status === "exited"
+      ? t.background.exitedWith(String(state.exitCode ?? "?"))
+      : state.status === "stopped"
+        ? t.background.stoppedBy[state.stoppedBy ?? "person"]
+        : t.background.status.running;
+  return t.layout.backgroundEnded(say.command, how);
+}
+
 /** A line from the host about the conversation: a retry, or an error outside any message. */
 export const NoticeLine = memo(function NoticeLine({ item }: { item: NoticeItem }) {
+  const t = useT();
   return (
     <p
       className={`notice notice-${item.level}`}
       role={item.level === "error" ? "alert" : "status"}
       data-testid="notice"
     >
-      {item.text}
+      {noticeText(t, item)}
     </p>
   );
 });

@@ -6,6 +6,7 @@ import { formatBytes, formatClock, formatDuration, reasonOf } from "../../lib/fo
 import { useAction } from "../../lib/use-action";
 import { useNow } from "../../lib/use-now";
 import { BackgroundState } from "../background/BackgroundState";
+import { useOpenRunningPanel } from "../background/running-panel";
 import { StopButton } from "../background/StopButton";
 import { ChangesSection } from "../changes/ChangesSection";
 import type { ChangeRecordView } from "../changes/change-record";
@@ -133,26 +134,40 @@ function RunningCard({ command, api }: { command: CommandView; api: DeskApi }) {
   );
 }
 
-/** A command that went on after the tool returned: its state and ports, its live output, and Stop. */
+/**
+ * A command that went on after the tool returned, compact: its state and ports, Stop, and what it changed.
+ * Its live output is shown in full in the Running panel (where servers are watched side by side, and which
+ * stays in view while the chat scrolls); here it folds, so a long-running server does not grow the chat.
+ */
 function BackgroundCard({ command, api }: { command: CommandView; api: DeskApi }) {
+  const t = useT();
   const tid = useTestId();
+  const openPanel = useOpenRunningPanel();
   // Its full output is saved once it ended.
   const full = useFullOutput(api, command);
   return (
     <CardFrame command={command}>
       <Decider command={command} />
       <BackgroundState command={command} />
-      <CommandOutput
-        output={command.output}
-        totalLines={command.totalLines}
-        onOpenFull={command.details?.fullOutputPath ? full.show : undefined}
-      />
+      <details className="command-output-details">
+        <summary>{t.command.output}</summary>
+        <CommandOutput
+          output={command.output}
+          totalLines={command.totalLines}
+          onOpenFull={command.details?.fullOutputPath ? full.show : undefined}
+        />
+      </details>
       {full.dialog}
-      {command.background?.status === "running" && (
-        <div className="card-actions">
+      <div className="card-actions">
+        {command.background?.status === "running" && (
           <StopButton api={api} commandId={command.id} testId={tid("stop-button")} />
-        </div>
-      )}
+        )}
+        {openPanel && (
+          <button type="button" className="small" onClick={openPanel}>
+            {t.layout.showInPanel}
+          </button>
+        )}
+      </div>
       <ChangesSection command={changeRecordOf(command)} api={api} />
     </CardFrame>
   );

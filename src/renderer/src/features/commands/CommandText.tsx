@@ -1,4 +1,5 @@
 import type { CommandPart, CommandRiskMark } from "../../../../shared/commands";
+import { useT } from "../../i18n/i18n";
 
 interface Segment {
   /** Offset of its first character in the command. */
@@ -55,6 +56,7 @@ export function CommandText({
   risks: CommandRiskMark[];
   testId?: string;
 }) {
+  const t = useT();
   const segments = segmentCommand(command, parts, risks);
   return (
     <pre className="command-text" data-testid={testId}>
@@ -66,7 +68,7 @@ export function CommandText({
               <mark
                 key={segment.start}
                 className={`command-risk ${partClass}`}
-                title={segment.risks.map((r) => r.note).join("\n")}
+                title={segment.risks.map((r) => (r.say && t.risk(r.say)) || r.note).join("\n")}
               >
                 {segment.text}
               </mark>

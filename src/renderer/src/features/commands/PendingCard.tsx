@@ -9,6 +9,7 @@ import { WritePreview } from "../edits/WritePreview";
 import { CardFrame } from "./CardFrame";
 import { useTestId } from "./card-scope";
 import { AlwaysAllowForm, DenyForm, EditForm, type RuleChoice } from "./PendingForms";
+import { RiskList } from "./RiskList";
 import { RuleNotApplied } from "./RuleNotApplied";
 import { useDecision } from "./use-decision";
 
@@ -211,36 +212,5 @@ export function PendingCard({ command, api }: { command: CommandView; api: DeskA
         </p>
       )}
     </CardFrame>
-  );
-}
-
-/** The parsed commands of the line and its risky constructs, in words (the text view marks them). */
-function RiskList({ command }: { command: CommandView }) {
-  const t = useT();
-  return (
-    <>
-      {command.parts.length > 1 && (
-        <div className="command-parts">
-          <span className="muted">{t.command.parts}: </span>
-          {command.parts.map((part) => (
-            <code key={`${part.start}-${part.end}`} className="part-chip">
-              {part.text}
-            </code>
-          ))}
-        </div>
-      )}
-      {command.risks.length > 0 && (
-        <div className="command-risks">
-          <strong>{t.command.risks}</strong>
-          <ul>
-            {command.risks.map((risk) => (
-              <li key={`${risk.kind}-${risk.start}-${risk.end}`}>
-                <code className="risk-chip">{risk.text}</code> {risk.note}
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
-    </>
   );
 }

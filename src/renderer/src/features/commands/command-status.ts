@@ -40,12 +40,17 @@ export function pendingCommands(session: SessionState | null | undefined): Comma
   return ordered;
 }
 
+/** Whether the edit waits for the person: pending, with an approval id issued, and not yet answered. */
+export function editAwaitsPerson(edit: EditView): boolean {
+  return edit.status === "pending" && edit.approvalId !== undefined && edit.decidedBy === undefined;
+}
+
 /** The edits waiting for the person, in the order the agent asked for them. */
 export function pendingEdits(session: SessionState | null | undefined): EditView[] {
   if (!session?.edits) return [];
   return session.transcript.flatMap((item) => {
     if (item.kind !== "edit" || !Object.hasOwn(session.edits, item.id)) return [];
     const edit = session.edits[item.id] as EditView;
-    return edit.status === "pending" && edit.approvalId && !edit.decidedBy ? [edit] : [];
+    return editAwaitsPerson(edit) ? [edit] : [];
   });
 }
