@@ -85,9 +85,15 @@ export class SessionProjection {
   /** Cards of a reopened chat whose change records are gone (pruned since): they stop offering undo. */
   markDropped(recorded: (id: string) => boolean): void {
     const commands = [...this.views.byId.values()].filter((view) => view.details?.changes?.recorded);
-    this.views.changesDropped(commands.filter((view) => !recorded(view.id)).map((view) => view.id), false);
+    this.views.changesDropped(
+      commands.filter((view) => !recorded(view.id)).map((view) => view.id),
+      false,
+    );
     const edits = [...this.edits.byId.values()].filter((view) => view.changes?.recorded);
-    this.edits.changesDropped(edits.filter((view) => !recorded(view.id)).map((view) => view.id), false);
+    this.edits.changesDropped(
+      edits.filter((view) => !recorded(view.id)).map((view) => view.id),
+      false,
+    );
   }
 
   /** Every command's view by id (what the cards show). */
