@@ -1,7 +1,7 @@
 import type { BackgroundState } from "./background";
 import type { CommandChanges, RevertEntry } from "./changes";
 import type { ProposedDiff } from "./edits";
-import type { RiskText } from "./host-text";
+import type { RefusalText, RiskText } from "./host-text";
 import type { HostTally, NetworkChoice } from "./network";
 import type { ArgumentEffect, RuleNotApplied } from "./rules";
 
@@ -97,6 +97,8 @@ export interface RunCommandDetails {
   totalLines: number;
   /** Why it was denied or refused, or could not start. */
   reason?: string;
+  /** A refusal's reason as a kind and its parameters, for the page to word in its language (`reason` is the fallback). */
+  reasonSay?: RefusalText;
   /** Asked (and approved) to keep running in the background. */
   background?: boolean;
   /** TCP ports its processes listened on when the tool returned (background commands). */

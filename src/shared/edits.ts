@@ -3,6 +3,7 @@
  * happen: the proposed diff, the decision, and what was written. Plain data, so it crosses to the renderer.
  */
 import type { CommandChanges, RevertEntry } from "./changes";
+import type { EditRefusalText } from "./host-text";
 
 /** Which of Pi's tools proposed the edit. */
 export type EditTool = "edit" | "write";
@@ -90,6 +91,8 @@ export interface FileEditDetails {
   changedByPerson?: boolean;
   /** Why it was denied, refused or failed. */
   reason?: string;
+  /** That reason as a kind and its parameters, for the page to word in its language (`reason` is the fallback). */
+  reasonSay?: EditRefusalText;
   /** What it changed in the workspace's files, as recorded by the change engine (absent when not applied). */
   changes?: CommandChanges;
 }
@@ -120,6 +123,8 @@ export interface EditView {
   rule?: string;
   /** Why it was denied, refused or failed. */
   reason?: string;
+  /** That reason as a kind and its parameters, for the page to word in its language (`reason` is the fallback). */
+  reasonSay?: EditRefusalText;
   /** The person changed the agent's proposal before applying it. */
   changedByPerson?: boolean;
   /** What it changed, once applied. */

@@ -38,3 +38,84 @@ export type RiskText =
 export type NoticeText =
   /** A background command stopped or exited: its command line and how it ended. */
   { id: "background-ended"; command: string; state: BackgroundState };
+
+/**
+ * One thing the command policy refused in a line, as a kind and its parameters (the host's phrase for it is
+ * one part of the policy's English sentence).
+ */
+export type PolicyProblem =
+  /** A command name that is not on the allowlist. */
+  | { id: "not-allowed"; name: string }
+  /** A command named by a path rather than a name looked up on PATH. */
+  | { id: "path-name"; name: string }
+  /** A command name only known when the line runs (`$CMD`, `$(...)`). */
+  | { id: "dynamic-name"; text: string }
+  /** An empty command name (`""`). */
+  | { id: "empty-name" }
+  /** An allowed name that PATH does not find. */
+  | { id: "not-found"; name: string }
+  /** An allowed name that PATH finds inside the workspace, at `path`. */
+  | { id: "in-workspace"; name: string; path: string }
+  /** PATH has a relative `entry` and the line changes directory, so `name` could be any file. */
+  | { id: "relative-entry"; name: string; entry: string }
+  /** An allowed command that runs code the policy cannot check, by its group (see `UNCHECKABLE_GROUPS`). */
+  | { id: "unchecked"; name: string; group: string }
+  /** An argument of a checked command that is only known when the line runs (`dynamic`) or expands to file names. */
+  | { id: "unreadable-argument"; name: string; text: string; dynamic: boolean }
+  /** A redirection (`text`) that reads a file named only when the line runs. */
+  | { id: "redirect-dynamic-read"; text: string }
+  /** A redirection from bash's /dev/tcp or /dev/udp, which opens a network connection. */
+  | { id: "redirect-network"; text: string }
+  /** A redirection that writes to a file (other than 2>&1 and >/dev/null). */
+  | { id: "redirect-write"; text: string }
+  /** A redirection that opens a file for writing some other way (`<>`, `>&file`). */
+  | { id: "redirect-open"; text: string }
+  /** A construct refused whatever runs in it: background `&`, a function, arithmetic or evaluation of a variable. */
+  | { id: "construct"; text: string; kind: "background" | "function" | "arithmetic" | "evaluation" };
+
+/**
+ * Why `run_command` refused a command, as a kind and its parameters, for the page to word in its language.
+ * The host's English sentence (`RunCommandDetails.reason`, also the model's text) stays beside it as the
+ * fallback for a kind the page does not know.
+ */
+export type RefusalText =
+  /** The command policy refused parts of the line; `allowed` is the allowlist, in its order. */
+  | { id: "policy"; problems: PolicyProblem[]; allowed: string[] }
+  /** The command was empty. */
+  | { id: "empty-command" }
+  /** The timeout asked for is not a number of seconds above 0; `given` is it as JSON. */
+  | { id: "invalid-timeout"; given: string; maxSeconds: number; defaultSeconds: number }
+  /** The workspace runs commands sandboxed and Pi Desk has no sandbox for this platform (`platform` as named). */
+  | { id: "no-sandbox"; platform: string }
+  /** The workspace runs commands sandboxed and macOS's sandbox-exec, at `path`, is missing. */
+  | { id: "no-sandbox-exec"; path: string }
+  /** The workspace runs commands sandboxed and bubblewrap is not installed or not on the PATH. */
+  | { id: "no-bubblewrap" }
+  /** The chat already runs `running` background commands, the most it allows. */
+  | { id: "background-full"; running: number }
+  /** Background commands are not available where this tool runs. */
+  | { id: "background-unavailable" };
+
+/** Why an `edit` or `write` was refused or failed, as a kind and its parameters, for the page to word. */
+export type EditRefusalText =
+  /** The target (`asked`, as the agent named it) may not be edited; `why` says which rule, `root` is the workspace. */
+  | {
+      id: "target";
+      asked: string;
+      root: string;
+      why: "dangling-link" | "outside" | "private" | "workspace-itself" | "git";
+    }
+  /** The new content of `path` is `bytes` bytes, over the limit of `limitBytes`. */
+  | { id: "too-large"; path: string; bytes: number; limitBytes: number }
+  /** The new content of `path` holds NUL bytes. */
+  | { id: "nul-bytes"; path: string }
+  /** The person's own version of `path` is over the limit of `limitBytes` or holds NUL bytes. */
+  | { id: "persons-version"; path: string; limitBytes: number }
+  /** `path` changed on disk while the edit waited for the person. */
+  | { id: "changed-on-disk"; path: string }
+  /** `path` is a binary file or not UTF-8 text. */
+  | { id: "binary"; path: string }
+  /** The turn was stopped before the edit was applied. */
+  | { id: "cancelled" }
+  /** The person denied the edit of `path`, with their reason in their own words when they gave one. */
+  | { id: "denied"; path: string; why?: string };

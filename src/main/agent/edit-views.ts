@@ -51,6 +51,7 @@ export class EditViews {
             ...(details.shape ? { shape: details.shape } : {}),
             ...(details.diff ? { diff: details.diff } : {}),
             ...(details.reason ? { reason: details.reason } : {}),
+            ...(details.reason && details.reasonSay ? { reasonSay: details.reasonSay } : {}),
             ...(details.changedByPerson ? { changedByPerson: true } : {}),
             ...(details.changes ? { changes: details.changes } : {}),
           }

@@ -1,5 +1,6 @@
 import { formatSize } from "@earendil-works/pi-coding-agent";
 import type { CommandStatus, RunCommandDetails } from "../../shared/commands";
+import type { RefusalText } from "../../shared/host-text";
 import type { ProcessOutcome } from "./process/process-runner";
 
 /** A `run_command` result as Pi's agent loop takes it. */
@@ -23,6 +24,8 @@ export function notRunResult(
   status: Extract<CommandStatus, "refused" | "denied" | "cancelled">,
   text: string,
   reason?: string,
+  /** The reason as a kind and its parameters, for the page to word. */
+  reasonSay?: RefusalText,
 ): RunCommandResult {
   return {
     content: [{ type: "text", text }],
@@ -37,6 +40,7 @@ export function notRunResult(
       totalBytes: 0,
       totalLines: 0,
       ...(reason ? { reason } : {}),
+      ...(reason && reasonSay ? { reasonSay } : {}),
     },
     isError: true,
   };

@@ -1,3 +1,5 @@
+import type { RefusalText } from "../../shared/host-text";
+
 /** The host's limits on how long a command may run, in seconds. */
 export interface TimeoutLimits {
   /** Used when the model gives none. */
@@ -10,7 +12,9 @@ export interface TimeoutLimits {
 export const DEFAULT_TIMEOUT_LIMITS: TimeoutLimits = { defaultSeconds: 30, maxSeconds: 120 };
 
 /** The effective timeout of a command, or why the requested one is refused. */
-export type TimeoutDecision = { ok: true; seconds: number; capped: boolean } | { ok: false; error: string };
+export type TimeoutDecision =
+  | { ok: true; seconds: number; capped: boolean }
+  | { ok: false; error: string; say: RefusalText };
 
 /**
  * Decides a command's timeout from an untrusted request: absent means the default, a larger value than the
@@ -22,11 +26,18 @@ export function resolveTimeout(requested: unknown, limits: TimeoutLimits): Timeo
     return { ok: true, seconds: Math.min(limits.defaultSeconds, limits.maxSeconds), capped: false };
   }
   if (typeof requested !== "number" || !Number.isFinite(requested) || requested <= 0) {
+    const given = JSON.stringify(requested) ?? String(requested);
     return {
       ok: false,
       error:
-        `Invalid timeout: ${JSON.stringify(requested) ?? String(requested)}. Give a number of seconds above 0 ` +
+        `Invalid timeout: ${given}. Give a number of seconds above 0 ` +
         `(at most ${limits.maxSeconds}), or leave it out for the default of ${limits.defaultSeconds}.`,
+      say: {
+        id: "invalid-timeout",
+        given,
+        maxSeconds: limits.maxSeconds,
+        defaultSeconds: limits.defaultSeconds,
+      },
     };
   }
   if (requested > limits.maxSeconds) return { ok: true, seconds: limits.maxSeconds, capped: true };

@@ -8,6 +8,7 @@ import type {
   RunCommandDetails,
   RunCommandProgress,
 } from "../../shared/commands";
+import type { RefusalText } from "../../shared/host-text";
 import type { NetworkChoice } from "../../shared/network";
 import type { BackgroundCommands } from "./background/background-commands";
 import { DEFAULT_BACKGROUND_CAP_SECONDS } from "./background/background-commands";
@@ -150,19 +151,28 @@ export function createRunCommandTool(options: RunCommandOptions) {
     const cap = options.background?.capSeconds;
     return (typeof cap === "function" ? cap() : cap) ?? DEFAULT_BACKGROUND_CAP_SECONDS;
   };
-  /** Why a background command may not start now; undefined when it may. */
-  const backgroundRefusal = (): string | undefined =>
-    options.background
-      ? options.background.commands.refusal()
-      : "Background commands are not available here; run it without background: true.";
+  /** Why a background command may not start now, in English and as a kind; undefined when it may. */
+  const backgroundRefusal = (): Refusal | undefined => {
+    if (!options.background)
+      return {
+        refusal: "Background commands are not available here; run it without background: true.",
+        say: { id: "background-unavailable" },
+      };
+    const refusal = options.background.commands.refusal();
+    return refusal ? { refusal, say: options.background.commands.refusalSay() } : undefined;
+  };
 
   /** Validation and policy, run on the model's command and again on an edited one. Null when it may go on. */
-  const check = async (command: string): Promise<{ parsed: ParsedCommandLine } | { refusal: string }> => {
-    if (command.trim() === "") return { refusal: "The command is empty. Give a shell command to run." };
+  const check = async (command: string): Promise<{ parsed: ParsedCommandLine } | Refusal> => {
+    if (command.trim() === "")
+      return { refusal: "The command is empty. Give a shell command to run.", say: { id: "empty-command" } };
     const parsed = await parseCommandLine(command);
     const verdict = checkAllowlist(parsed, { allowedBinaries, workspaceRoot, pathEnv: env.PATH ?? "" });
-    return verdict.allowed ? { parsed } : { refusal: verdict.reason };
+    return verdict.allowed ? { parsed } : { refusal: verdict.reason, say: verdict.say };
   };
+  /** The result of a refusal: the model reads the English sentence, the card words it from `say`. */
+  const refused = (facts: CommandFacts, { refusal, say }: Refusal, text = refusal) =>
+    notRunResult(facts, "refused", text, refusal, say);
 
   return defineTool<typeof parameters, RunCommandDetails | RunCommandProgress>({
     name: "run_command",
@@ -185,23 +195,23 @@ export function createRunCommandTool(options: RunCommandOptions) {
         cwd: workspaceRoot,
         timeoutSeconds: timeout.ok ? timeout.seconds : limits.defaultSeconds,
       };
-      if (!timeout.ok) return notRunResult(facts, "refused", timeout.error, timeout.error);
+      if (!timeout.ok) return refused(facts, { refusal: timeout.error, say: timeout.say });
       let asked = timeout.capped ? (params.timeout as number) : undefined;
 
       const checked = await check(params.command);
-      if ("refusal" in checked) return notRunResult(facts, "refused", checked.refusal, checked.refusal);
+      if ("refusal" in checked) return refused(facts, checked);
       // Fail closed before asking: a command that cannot run sandboxed must not run at all.
       const settings = sandboxSettings();
       const sandboxOn = settings?.enabled === true;
       const sandbox = sandboxFor(settings);
       const noSandbox = sandbox?.unavailable();
-      if (noSandbox) return notRunResult(facts, "refused", noSandbox, noSandbox);
+      if (noSandbox) return refused(facts, { refusal: noSandbox, say: sandbox?.unavailableSay() });
       const offered = offerNetwork(settings, params.network, sandbox?.kind === "bubblewrap");
       if ("refusal" in offered) return notRunResult(facts, "refused", offered.refusal, offered.refusal);
       let networkChoice: boolean | NetworkChoice | undefined;
       let background = params.background === true;
       const full = background ? backgroundRefusal() : undefined;
-      if (full) return notRunResult(facts, "refused", full, full);
+      if (full) return refused(facts, full);
 
       if (options.approve) {
         const request: CommandRequest = {
@@ -234,14 +244,13 @@ export function createRunCommandTool(options: RunCommandOptions) {
         networkChoice = decision.network;
         if (decision.background !== undefined) background = decision.background;
         const edited = applyEdit(facts, decision, limits);
-        if ("refusal" in edited) return notRunResult(facts, "refused", edited.refusal, edited.refusal);
+        if ("refusal" in edited) return refused(facts, edited);
         if (edited.facts.edited) {
           facts = edited.facts;
           asked = undefined;
           const recheck = await check(facts.command);
           if ("refusal" in recheck) {
-            const text = `The user's edited command was refused: ${recheck.refusal}`;
-            return notRunResult(facts, "refused", text, recheck.refusal);
+            return refused(facts, recheck, `The user's edited command was refused: ${recheck.refusal}`);
           }
         }
       }
@@ -262,7 +271,7 @@ export function createRunCommandTool(options: RunCommandOptions) {
       if (background) {
         // Checked again: others may have started while the person decided.
         const refusal = backgroundRefusal();
-        if (refusal) return notRunResult(facts, "refused", refusal, refusal);
+        if (refusal) return refused(facts, refusal);
         facts = { ...facts, timeoutSeconds: backgroundCap() };
       }
       // The before-state is taken first: the card turns to running (and offers Keep running) once the
@@ -333,6 +342,12 @@ export function createRunCommandTool(options: RunCommandOptions) {
 
 type PersonsAnswer = ApprovalDecision | { kind: "cancelled" };
 
+/** Why the host refuses a command: the English sentence, and the same as a kind when it has one. */
+interface Refusal {
+  refusal: string;
+  say?: RefusalText;
+}
+
 /** Waits for the person, or for the turn to be stopped, whichever comes first. */
 async function askPerson(
   approve: NonNullable<RunCommandOptions["approve"]>,
@@ -352,12 +367,12 @@ function applyEdit(
   facts: CommandFacts,
   decision: Extract<ApprovalDecision, { kind: "approve" }>,
   limits: TimeoutLimits,
-): { facts: CommandFacts } | { refusal: string } {
+): { facts: CommandFacts } | Refusal {
   let { command, timeoutSeconds } = facts;
   if (decision.command !== undefined) command = decision.command;
   if (decision.timeoutSeconds !== undefined) {
     const timeout = resolveTimeout(decision.timeoutSeconds, limits);
-    if (!timeout.ok) return { refusal: timeout.error };
+    if (!timeout.ok) return { refusal: timeout.error, say: timeout.say };
     timeoutSeconds = timeout.seconds;
   }
   const edited = command !== facts.command || timeoutSeconds !== facts.timeoutSeconds;

@@ -1,6 +1,27 @@
 import { lstatSync, realpathSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
+import type { EditRefusalText } from "../../../shared/host-text";
 import { isInside } from "../../base/paths";
+
+/** Why a target may not be edited: the English sentence as the message, and the same as a kind in `say`. */
+export class EditTargetRefused extends Error {
+  constructor(
+    message: string,
+    /** The refusal as a kind and its parameters, for the page to word. */
+    readonly say: Extract<EditRefusalText, { id: "target" }>,
+  ) {
+    super(message);
+  }
+}
+
+/** The phrase for each rule a target breaks, completing "it …". */
+const TARGET_WHY: Record<Extract<EditRefusalText, { id: "target" }>["why"], string> = {
+  "dangling-link": "is reached through a symbolic link that points nowhere",
+  outside: "is outside the workspace",
+  private: "is in a folder Pi Desk keeps private",
+  "workspace-itself": "is the workspace folder itself",
+  git: "is inside a .git folder (git's own data)",
+};
 
 /** A file an edit may write: where it really is, and how the card names it. */
 export interface EditTarget {
@@ -44,18 +65,19 @@ export function editTarget(
   what: "file" | "folder" = "file",
 ): EditTarget {
   const real = realTarget(asked);
-  const refuse = (why: string): never => {
-    throw new Error(
-      `Pi Desk does not let the agent edit ${asked}: it ${why}. Edit files inside the workspace (${root}) only; ` +
+  const refuse = (why: keyof typeof TARGET_WHY): never => {
+    throw new EditTargetRefused(
+      `Pi Desk does not let the agent edit ${asked}: it ${TARGET_WHY[why]}. Edit files inside the workspace (${root}) only; ` +
         "for anything else, ask the user.",
+      { id: "target", asked, root, why },
     );
   };
-  if (real === undefined) return refuse("is reached through a symbolic link that points nowhere");
-  if (!isInside(root, real)) return refuse("is outside the workspace");
-  if (hidden.contains(real)) return refuse("is in a folder Pi Desk keeps private");
+  if (real === undefined) return refuse("dangling-link");
+  if (!isInside(root, real)) return refuse("outside");
+  if (hidden.contains(real)) return refuse("private");
   const path = relative(root, real).split(sep).join("/");
-  if (path === "" && what === "file") return refuse("is the workspace folder itself");
-  if (path.split("/").includes(".git")) return refuse("is inside a .git folder (git's own data)");
+  if (path === "" && what === "file") return refuse("workspace-itself");
+  if (path.split("/").includes(".git")) return refuse("git");
   return { absolute: real, path, protected: PROTECTED_EDIT_PATHS.some((pattern) => pattern.test(path)) };
 }
 

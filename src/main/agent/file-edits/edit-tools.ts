@@ -52,6 +52,7 @@ export function createEditTools(context: EditCallContext): ToolDefinition[] {
             path: stopped?.target?.path ?? asked,
             tool,
             reason: message,
+            ...(stopped?.say ? { reasonSay: stopped.say } : {}),
           };
           return { content: [{ type: "text", text: message }], details, isError: true };
         }

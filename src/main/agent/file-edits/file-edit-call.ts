@@ -10,10 +10,11 @@ import {
   MAX_EDIT_BYTES,
   type ProposedDiff,
 } from "../../../shared/edits";
+import type { EditRefusalText } from "../../../shared/host-text";
 import type { GateAnswer } from "../../approvals/approval-gate";
 import type { EditRequest } from "../../approvals/approval-kinds";
 import type { CommandRecorder } from "../../run-command";
-import { type EditTarget, editTarget, type HiddenPaths } from "./edit-target";
+import { type EditTarget, EditTargetRefused, editTarget, type HiddenPaths } from "./edit-target";
 import { proposedDiff } from "./proposed-diff";
 
 /** What one edit call needs of its chat. */
@@ -49,6 +50,8 @@ export class EditStopped extends Error {
     message: string,
     /** The file as resolved, when it got that far. */
     readonly target?: EditTarget,
+    /** The message as a kind and its parameters, for the page to word in its language. */
+    readonly say?: EditRefusalText,
   ) {
     super(message);
   }
@@ -107,7 +110,8 @@ export class FileEditCall {
     try {
       return editTarget(this.context.root, this.context.hidden, path, what);
     } catch (error) {
-      throw this.stop("failed", (error as Error).message);
+      const say = error instanceof EditTargetRefused ? error.say : undefined;
+      throw this.stop("failed", (error as Error).message, undefined, say);
     }
   }
 
@@ -120,6 +124,7 @@ export class FileEditCall {
         `The new content of ${target.path} is ${bytesText(bytes)}, over the ${LIMIT_TEXT} an edit may write. ` +
           "Write large or generated files with a command the user approves.",
         target,
+        { id: "too-large", path: target.path, bytes, limitBytes: MAX_EDIT_BYTES },
       );
     }
     if (content.includes("\u0000")) {
@@ -127,6 +132,7 @@ export class FileEditCall {
         "failed",
         `The new content of ${target.path} holds NUL bytes: edits write text files only.`,
         target,
+        { id: "nul-bytes", path: target.path },
       );
     }
     const before = this.read.get(target.absolute) ?? (await currentBytes(target.absolute));
@@ -150,6 +156,7 @@ export class FileEditCall {
         "cancelled",
         "The turn was stopped before the edit was applied; nothing was written.",
         target,
+        { id: "cancelled" },
       );
     }
     if (answer.kind === "deny") {
@@ -158,6 +165,7 @@ export class FileEditCall {
         "denied",
         `The user denied this edit of ${target.path}; nothing was written.${why ? ` Their reason: ${why}` : ""}`,
         target,
+        { id: "denied", path: target.path, ...(why ? { why } : {}) },
       );
     }
     const final = answer.content === undefined ? content : withLineEndingsOf(content, answer.content);
@@ -167,6 +175,7 @@ export class FileEditCall {
         "failed",
         `The version given for ${target.path} is over ${LIMIT_TEXT} or holds NUL bytes; nothing was written.`,
         target,
+        { id: "persons-version", path: target.path, limitBytes: MAX_EDIT_BYTES },
       );
     }
     // Checked again after the wait: a link swapped in meanwhile, or the file changed by someone else.
@@ -178,6 +187,7 @@ export class FileEditCall {
         `${target.path} changed on disk while the edit waited for the user (another command, or the user's editor); ` +
           "nothing was written, so no change was lost. Read the file again and propose the edit anew.",
         target,
+        { id: "changed-on-disk", path: target.path },
       );
     }
     const recorder = this.context.recorder;
@@ -200,12 +210,18 @@ export class FileEditCall {
         "failed",
         `${target.path} is a binary file (or not UTF-8 text): edit and write change text files only. Use a command the user approves.`,
         target,
+        { id: "binary", path: target.path },
       );
     }
   }
 
-  private stop(status: EditStopped["status"], message: string, target?: EditTarget): EditStopped {
-    this.stopped = new EditStopped(status, message, target);
+  private stop(
+    status: EditStopped["status"],
+    message: string,
+    target?: EditTarget,
+    say?: EditRefusalText,
+  ): EditStopped {
+    this.stopped = new EditStopped(status, message, target, say);
     return this.stopped;
   }
 }

@@ -1,4 +1,5 @@
 import type { BackgroundState, BackgroundStopper } from "../../../shared/commands";
+import type { RefusalText } from "../../../shared/host-text";
 import type { OutputSnapshot } from "../output/output-collector";
 import type { ProcessOutcome } from "../process/process-runner";
 import { listeningPorts } from "./listening-ports";
@@ -68,12 +69,18 @@ export class BackgroundCommands {
 
   /** Why one more background command may not start now; undefined when it may. */
   refusal(): string | undefined {
-    const running = [...this.entries.values()].filter((entry) => entry.state.status === "running");
-    if (running.length < this.max) return undefined;
+    const say = this.refusalSay();
+    if (!say) return undefined;
     return (
-      `${running.length} commands already run in the background, the most this chat allows. Stop one ` +
+      `${say.running} commands already run in the background, the most this chat allows. Stop one ` +
       "(stop_command with its id) or run this one in the foreground."
     );
+  }
+
+  /** The same as a kind and its parameters, for the page to word in its language. */
+  refusalSay(): Extract<RefusalText, { id: "background-full" }> | undefined {
+    const running = [...this.entries.values()].filter((entry) => entry.state.status === "running");
+    return running.length < this.max ? undefined : { id: "background-full", running: running.length };
   }
 
   /** Lets "Keep running" move a running foreground command here; returns what forgets it once it ended. */

@@ -1,6 +1,12 @@
+import type { PolicyProblem, RefusalText } from "../../../shared/host-text";
 import { clip } from "../../base/text";
-import { readWrapper, UNCHECKABLE_COMMANDS, UNWRAPPED_WRAPPERS } from "../shell/command-wrappers";
-import type { ParsedCommand, ParsedCommandLine, ShellRedirect, ShellRisk } from "../shell/parsed-line";
+import {
+  readWrapper,
+  UNCHECKABLE_COMMANDS,
+  UNCHECKABLE_GROUPS,
+  UNWRAPPED_WRAPPERS,
+} from "../shell/command-wrappers";
+import type { ParsedCommand, ParsedCommandLine, ShellRedirect } from "../shell/parsed-line";
 import type { ShellWord } from "../shell/shell-words";
 import { ARGUMENT_CHECKED, argumentProblem } from "./argument-rules";
 import { resolveBinary } from "./binary-resolver";
@@ -27,6 +33,8 @@ export type AllowlistVerdict =
       allowed: false;
       /** What was refused and what is allowed, in words for the model and the person. */
       reason: string;
+      /** The same as a kind and its parameters, for the page to word; absent when a part has no such kind yet. */
+      say?: RefusalText;
       /** The refused parts as written: command names, redirections, assignments, constructs. */
       refused: string[];
     };
@@ -49,7 +57,7 @@ const SHELL_BUILTINS = new Set([
 const DECLARATIONS = new Set(["export", "declare", "typeset", "local", "readonly", "unset"]);
 
 /** Constructs refused whatever the commands in them are. */
-const REFUSED_RISKS: Partial<Record<ShellRisk["kind"], string>> = {
+const REFUSED_RISKS: Partial<Record<Extract<PolicyProblem, { id: "construct" }>["kind"], string>> = {
   background: "runs a command in the background, where it outlives the run and its time limit",
   function: "defines a shell function, a new name that runs other commands",
   arithmetic: "evaluates a variable as arithmetic, where a value such as a[$(cmd)] runs cmd",
@@ -59,12 +67,21 @@ const REFUSED_RISKS: Partial<Record<ShellRisk["kind"], string>> = {
 /** bash's network pseudo-files: "reading" one opens a connection to any host. */
 const NETWORK_FILE = /^\/dev\/(tcp|udp)\//;
 
-interface Refusal {
-  /** The refused part as written. */
-  what: string;
+/** Why one part of a line is refused: the English phrase, and the same as a kind when it has one. */
+interface Problem {
   /** A phrase saying why: `"cat" is not on the allowlist`. */
   why: string;
+  /** The phrase as a kind and its parameters, for the page. */
+  say?: PolicyProblem;
 }
+
+interface Refusal extends Problem {
+  /** The refused part as written. */
+  what: string;
+}
+
+/** A problem with its page wording. */
+const said = (why: string, say: PolicyProblem): Problem => ({ why, say });
 
 /**
  * Decides, failing closed, whether a parsed line may run under an allowlist: every command that would
@@ -84,16 +101,21 @@ export function checkAllowlist(parsed: ParsedCommandLine, options: AllowlistOpti
         (command.name === "env" && command.args.some((arg) => /^(-C|--chdir)/.test(arg))),
     );
     for (const risk of parsed.risks) {
-      const why = REFUSED_RISKS[risk.kind];
-      if (why) refusals.push({ what: risk.text, why: `"${clip(risk.text)}" ${risk.refusal ?? why}` });
+      const kind = risk.kind as keyof typeof REFUSED_RISKS;
+      const why = REFUSED_RISKS[kind];
+      if (!why) continue;
+      const text = clip(risk.text);
+      // A refusal the expansion rules wrote for this construct (what to write instead) has no page wording yet.
+      const say: PolicyProblem | undefined = risk.refusal ? undefined : { id: "construct", text, kind };
+      refusals.push({ what: risk.text, why: `"${text}" ${risk.refusal ?? why}`, say });
     }
     for (const command of parsed.commands) {
-      const why = commandProblem(command, allowed, options, changesDirectory);
-      if (why) refusals.push({ what: command.name || command.nameWord.text, why });
+      const problem = commandProblem(command, allowed, options, changesDirectory);
+      if (problem) refusals.push({ what: command.name || command.nameWord.text, ...problem });
     }
     for (const redirect of parsed.redirects) {
-      const why = redirectProblem(redirect);
-      if (why) refusals.push({ what: redirect.text, why });
+      const problem = redirectProblem(redirect);
+      if (problem) refusals.push({ what: redirect.text, ...problem });
     }
     for (const assignment of parsed.assignments) {
       const why = assignmentProblem(assignment);
@@ -101,10 +123,16 @@ export function checkAllowlist(parsed: ParsedCommandLine, options: AllowlistOpti
     }
   }
   if (refusals.length === 0) return { allowed: true };
-  const reasons = [...new Set(refusals.map((refusal) => refusal.why))];
+  const reasons = new Map<string, PolicyProblem | undefined>();
+  for (const refusal of refusals) if (!reasons.has(refusal.why)) reasons.set(refusal.why, refusal.say);
+  const problems = [...reasons.values()];
+  const list = [...allowed];
   return {
     allowed: false,
-    reason: `Refused by the command policy: ${reasons.join("; ")} (allowed: ${[...allowed].join(", ")}). Ask the user to run it, or use an allowed command.`,
+    reason: `Refused by the command policy: ${[...reasons.keys()].join("; ")} (allowed: ${list.join(", ")}). Ask the user to run it, or use an allowed command.`,
+    ...(problems.every((problem) => problem !== undefined)
+      ? { say: { id: "policy", problems: problems as PolicyProblem[], allowed: list } }
+      : {}),
     refused: [...new Set(refusals.map((refusal) => refusal.what))],
   };
 }
@@ -114,20 +142,27 @@ function commandProblem(
   allowed: ReadonlySet<string>,
   options: AllowlistOptions,
   changesDirectory: boolean,
-): string | undefined {
+): Problem | undefined {
   const { name, nameWord } = command;
   if (!nameWord.literal) {
-    return `the command name ${nameWord.text} is only known when the line runs`;
+    return said(`the command name ${nameWord.text} is only known when the line runs`, {
+      id: "dynamic-name",
+      text: nameWord.text,
+    });
   }
-  if (name === "") return "an empty command name cannot be checked";
+  if (name === "") return said("an empty command name cannot be checked", { id: "empty-name" });
   if (name.includes("/")) {
-    return `"${name}" is a path; only allowed names, looked up on PATH, may run`;
+    return said(`"${name}" is a path; only allowed names, looked up on PATH, may run`, {
+      id: "path-name",
+      name,
+    });
   }
-  if (!allowed.has(name)) return `"${name}" is not on the allowlist`;
+  if (!allowed.has(name)) return said(`"${name}" is not on the allowlist`, { id: "not-allowed", name });
   const uncheckable = UNCHECKABLE_COMMANDS.get(name);
-  if (uncheckable) return `"${name}" ${uncheckable}`;
+  const group = UNCHECKABLE_GROUPS.get(name);
+  if (uncheckable && group) return said(`"${name}" ${uncheckable}`, { id: "unchecked", name, group });
   const wrapper = readWrapper(name, command.argWords);
-  if (wrapper?.kind === "unclear") return wrapper.reason;
+  if (wrapper?.kind === "unclear") return { why: wrapper.reason };
   if (
     ARGUMENT_CHECKED.has(name) ||
     UNWRAPPED_WRAPPERS.has(name) ||
@@ -137,16 +172,23 @@ function commandProblem(
     const unreadable = command.argWords.find((word) => !readableArgument(word));
     if (unreadable) {
       const what = unreadable.dynamic ? "is only known when the line runs" : "expands to file names";
-      return `the argument ${unreadable.text} of "${name}" ${what}, so its options cannot be checked`;
+      return said(`the argument ${unreadable.text} of "${name}" ${what}, so its options cannot be checked`, {
+        id: "unreadable-argument",
+        name,
+        text: unreadable.text,
+        dynamic: unreadable.dynamic,
+      });
     }
   }
   if (DECLARATIONS.has(name) || VARIABLE_SETTERS.has(name)) {
     const element = command.args.find((arg) => !arg.startsWith("-") && /[[\]]/.test(arg));
     if (element)
-      return `"${name}" would name the array element ${element}, whose subscript bash evaluates as code`;
+      return {
+        why: `"${name}" would name the array element ${element}, whose subscript bash evaluates as code`,
+      };
   }
   const argumentWhy = argumentProblem(name, command.args) ?? variableTargetProblem(command);
-  if (argumentWhy) return argumentWhy;
+  if (argumentWhy) return { why: argumentWhy };
   // The shell runs its builtins itself; a wrapper (env, timeout, ...) execs a file from PATH instead.
   if (SHELL_BUILTINS.has(name) && command.wrapper === undefined) return undefined;
   const found = resolveBinary(name, { ...options, changesDirectory });
@@ -154,11 +196,21 @@ function commandProblem(
     case "found":
       return undefined;
     case "not-found":
-      return `"${name}" is not found on PATH`;
+      return said(`"${name}" is not found on PATH`, { id: "not-found", name });
     case "in-workspace":
-      return `"${name}" resolves to ${found.path}, inside the workspace, where the agent can change it`;
+      return said(
+        `"${name}" resolves to ${found.path}, inside the workspace, where the agent can change it`,
+        {
+          id: "in-workspace",
+          name,
+          path: found.path,
+        },
+      );
     case "relative-entry":
-      return `PATH has the relative entry "${found.entry}" and the line changes directory, so "${name}" could resolve to any file`;
+      return said(
+        `PATH has the relative entry "${found.entry}" and the line changes directory, so "${name}" could resolve to any file`,
+        { id: "relative-entry", name, entry: found.entry },
+      );
   }
 }
 
@@ -171,19 +223,25 @@ function readableArgument(word: ShellWord): boolean {
   return !word.dynamic && /^[A-Za-z0-9_./]/.test(word.text);
 }
 
-function redirectProblem(redirect: ShellRedirect): string | undefined {
+function redirectProblem(redirect: ShellRedirect): Problem | undefined {
   if (redirect.harmless) return undefined;
-  const target = redirect.target;
+  const { target, text } = redirect;
   switch (redirect.kind) {
     case "read":
       if (!target?.literal)
-        return `the redirection "${redirect.text}" reads a file named only when the line runs`;
+        return said(`the redirection "${text}" reads a file named only when the line runs`, {
+          id: "redirect-dynamic-read",
+          text,
+        });
       if (NETWORK_FILE.test(target.value))
-        return `the redirection "${redirect.text}" opens a network connection`;
+        return said(`the redirection "${text}" opens a network connection`, { id: "redirect-network", text });
       return undefined;
     case "write":
-      return `the redirection "${redirect.text}" writes to a file (only 2>&1 and >/dev/null are allowed)`;
+      return said(`the redirection "${text}" writes to a file (only 2>&1 and >/dev/null are allowed)`, {
+        id: "redirect-write",
+        text,
+      });
     default:
-      return `the redirection "${redirect.text}" opens a file for writing`;
+      return said(`the redirection "${text}" opens a file for writing`, { id: "redirect-open", text });
   }
 }

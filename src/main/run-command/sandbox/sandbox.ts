@@ -2,6 +2,7 @@ import { accessSync, constants, mkdirSync, mkdtempSync, realpathSync, rmSync, st
 import { homedir, tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import type { SandboxKind } from "../../../shared/host-state";
+import type { RefusalText } from "../../../shared/host-text";
 import { errorMessage } from "../../base/errors";
 import { type ProcessOutcome, type RunProcessOptions, runProcess } from "../process/process-runner";
 import {
@@ -78,6 +79,8 @@ export interface CommandSandbox {
   readonly kind: SandboxKind;
   /** Why no command can run sandboxed now (no bwrap on PATH, an unsupported platform); cheap, so asked per command. */
   unavailable(): string | undefined;
+  /** The same as a kind and its parameters, for the page to word in its language. */
+  unavailableSay(): RefusalText | undefined;
   /** Runs one command (`run.argv` is the unsandboxed argv) inside the sandbox; `true` is the full network. */
   run(run: RunProcessOptions, network: boolean | NetworkPolicy): Promise<SandboxedOutcome>;
 }
@@ -129,27 +132,36 @@ export function createSandbox(setup: SandboxSetup = {}): CommandSandbox {
     located ??= { path: kind === "bubblewrap" ? findBubblewrap(searchPath) : executable(SANDBOX_EXEC) };
     return located.path;
   };
-  const unavailable = (): string | undefined => {
+  const missing = (): { text: string; say: RefusalText } | undefined => {
     if (kind === "none") {
       const name = platform === "win32" ? "Windows" : platform;
-      return (
-        `Commands are set to run in a sandbox, but Pi Desk has no sandbox for ${name}, so the command did not run. ` +
-        "Turn the sandbox off for this workspace in settings to run commands without it."
-      );
+      return {
+        text:
+          `Commands are set to run in a sandbox, but Pi Desk has no sandbox for ${name}, so the command did not run. ` +
+          "Turn the sandbox off for this workspace in settings to run commands without it.",
+        say: { id: "no-sandbox", platform: name },
+      };
     }
     if (launcher() !== undefined) return undefined;
     if (kind === "seatbelt") {
-      return (
-        `Commands are set to run in a sandbox, but ${SANDBOX_EXEC} is missing, so the command did not run. ` +
-        "Turn the sandbox off for this workspace in settings to run commands without it."
-      );
+      return {
+        text:
+          `Commands are set to run in a sandbox, but ${SANDBOX_EXEC} is missing, so the command did not run. ` +
+          "Turn the sandbox off for this workspace in settings to run commands without it.",
+        say: { id: "no-sandbox-exec", path: SANDBOX_EXEC },
+      };
     }
-    return `Commands are set to run in a sandbox, but bubblewrap (bwrap) is not installed or not on the PATH, so the command did not run. ${INSTALL_BUBBLEWRAP}`;
+    return {
+      text: `Commands are set to run in a sandbox, but bubblewrap (bwrap) is not installed or not on the PATH, so the command did not run. ${INSTALL_BUBBLEWRAP}`,
+      say: { id: "no-bubblewrap" },
+    };
   };
+  const unavailable = (): string | undefined => missing()?.text;
 
   return {
     kind,
     unavailable,
+    unavailableSay: () => missing()?.say,
     async run(run, network) {
       const problem = unavailable();
       if (problem) return { failure: problem };

@@ -2,6 +2,7 @@ import type { ArgumentEffect } from "../../../shared/rules";
 import { changesEn } from "./changes.en";
 import { editsEn } from "./edits.en";
 import { layoutEn } from "./layout.en";
+import { editRefusalTextEn, refusalTextEn } from "./refusals.en";
 import { riskTextEn } from "./risks.en";
 
 /** What a prefix rule leaves out, completing "except ones that …". */
@@ -236,6 +237,8 @@ export const en = {
   edits: editsEn,
   layout: layoutEn,
   risk: riskTextEn,
+  refusal: refusalTextEn,
+  editRefusal: editRefusalTextEn,
   fullOutput: {
     title: "Full output",
     close: "Close",

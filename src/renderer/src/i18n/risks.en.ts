@@ -27,7 +27,8 @@ const REDIRECT: Record<string, string> = {
   herestring: "Feeds this text to the command's input.",
 };
 
-const UNCHECKED: Record<string, string> = {
+/** What each group of uncheckable commands does, completing `"name" …` (the refusals use it too). */
+export const UNCHECKED: Record<string, string> = {
   "shell-code": "runs its arguments as shell code or bypasses the shell's lookup",
   "shell-meaning": "changes what names or signals mean to the shell, or runs code later",
   shell: "is a shell: it runs a script or string of commands the policy cannot check",

@@ -27,7 +27,8 @@ const REDIRECT: Record<string, string> = {
   herestring: "把这段文本作为命令的输入。",
 };
 
-const UNCHECKED: Record<string, string> = {
+/** 每组无法检查的命令做什么，接在“名字”之后（拒绝原因也用它）。 */
+export const UNCHECKED: Record<string, string> = {
   "shell-code": "会把参数当作 shell 代码运行，或绕过 shell 的命令查找",
   "shell-meaning": "会改变名字或信号对 shell 的含义，或稍后运行代码",
   shell: "是一个 shell：它运行的脚本或命令字符串无法被策略检查",

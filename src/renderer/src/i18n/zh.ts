@@ -3,6 +3,7 @@ import { changesZh } from "./changes.zh";
 import { editsZh } from "./edits.zh";
 import type { Messages } from "./en";
 import { layoutZh } from "./layout.zh";
+import { editRefusalTextZh, refusalTextZh } from "./refusals.zh";
 import { riskTextZh } from "./risks.zh";
 
 /** What a prefix rule leaves out, completing "不包括…的参数". */
@@ -225,6 +226,8 @@ export const zh: Messages = {
   edits: editsZh,
   layout: layoutZh,
   risk: riskTextZh,
+  refusal: refusalTextZh,
+  editRefusal: editRefusalTextZh,
   fullOutput: {
     title: "完整输出",
     close: "关闭",

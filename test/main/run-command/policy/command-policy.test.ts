@@ -35,6 +35,7 @@ describe("checkAllowlist", () => {
       allowed: false,
       reason:
         'Refused by the command policy: "cat" is not on the allowlist (allowed: npm, git). Ask the user to run it, or use an allowed command.',
+      say: { id: "policy", problems: [{ id: "not-allowed", name: "cat" }], allowed: ["npm", "git"] },
       refused: ["cat"],
     });
   });

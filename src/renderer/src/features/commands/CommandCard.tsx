@@ -216,7 +216,7 @@ function FinishedCard({ command, api }: { command: CommandView; api: DeskApi }) 
           data-testid={tid("command-reason")}
         >
           <strong>{t.command.reason}: </strong>
-          {details.reason}
+          {(details.reasonSay && t.refusal(details.reasonSay)) || details.reason}
         </p>
       )}
       {details?.truncated && details.fullOutputPath && (

@@ -113,7 +113,7 @@ export const EditCard = memo(function EditCard({ edit, api }: { edit: EditView; 
       {edit.changedByPerson && <p className="muted">{t.edits.changedByPerson}</p>}
       {edit.reason && edit.status !== "applied" && (
         <p className={edit.status === "failed" ? "error" : "muted"} data-testid={tid("edit-error")}>
-          {edit.reason}
+          {(edit.reasonSay && t.editRefusal(edit.reasonSay)) || edit.reason}
         </p>
       )}
       {edit.status === "applied" && (

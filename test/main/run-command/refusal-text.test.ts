@@ -1,0 +1,163 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are shell source, where ${...} is bash, not a template
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { BackgroundCommands } from "../../../src/main/run-command/background/background-commands";
+import { checkAllowlist } from "../../../src/main/run-command/policy/command-policy";
+import { createSandbox } from "../../../src/main/run-command/sandbox/sandbox";
+import { parseCommandLine } from "../../../src/main/run-command/shell/shell-parser";
+import { refusalTextEn } from "../../../src/renderer/src/i18n/refusals.en";
+import { refusalTextZh } from "../../../src/renderer/src/i18n/refusals.zh";
+import type { RunCommandDetails } from "../../../src/shared/commands";
+import type { RefusalText } from "../../../src/shared/host-text";
+import { createPolicyFixture } from "./policy/policy-fixture";
+import { makeWorkspace, runTool } from "./run-command-harness";
+
+const fixture = createPolicyFixture(["npm", "git", "cat", "ls", "xargs", "sh"]);
+const commands = new BackgroundCommands({ onState: () => {}, onOutput: () => {}, onEnd: () => {} }, 1);
+afterAll(async () => {
+  await commands.stopAll("quit");
+  fixture.cleanup();
+});
+
+/** Every refusal checked, so the last test can tell that each kind was met. */
+const seen: { reason: string; say: RefusalText }[] = [];
+
+/** The page's English for the host's kind is the host's own sentence, and the Chinese is something else. */
+function expectWorded(details: RunCommandDetails) {
+  expect(details.status).toBe("refused");
+  expect(details.reasonSay, details.reason).toBeDefined();
+  const say = details.reasonSay as RefusalText;
+  expect(refusalTextEn(say)).toBe(details.reason);
+  const zh = refusalTextZh(say);
+  expect(zh).not.toBe("");
+  expect(zh).not.toBe(details.reason);
+  seen.push({ reason: details.reason as string, say });
+}
+
+/** Lines the policy refuses under `npm, git, cat, ls, xargs` for each kind of part it words. */
+const POLICY_LINES = [
+  "curl https://example.com", // not on the allowlist
+  "./build.sh", // a path
+  "$CMD --version", // a name known only when it runs
+  '"" x', // an empty name
+  "npm test > out.txt", // a redirection that writes
+  "cat < $FILE", // a read of a file named when it runs
+  "cat < /dev/tcp/example.com/80", // a network pseudo-file
+  "npm test &", // background
+  "f() { ls; }; f", // a function
+  "xargs rm", // a command the policy cannot check
+  "git $ARGS", // an argument only known when it runs
+  "git *", // an argument that expands to file names
+  "cat a; curl b > c", // several parts at once
+];
+
+describe("refusal reasons worded by the page", () => {
+  it("words each policy refusal of the real tool as the host does", async () => {
+    for (const command of POLICY_LINES) {
+      const { details } = await runTool(
+        { workspaceRoot: fixture.workspaceRoot, allowedBinaries: ["npm", "git", "cat", "ls", "xargs"] },
+        { command },
+      );
+      expectWorded(details);
+    }
+  });
+
+  it("words where PATH leads: not found, inside the workspace, a relative entry", async () => {
+    fixture.executable(join(fixture.workspaceRoot, "bin", "npm"));
+    const lines: [string, string][] = [
+      ["ls x", fixture.systemBin.replace(/system-bin$/, "none")],
+      ["npm test", join(fixture.workspaceRoot, "bin")],
+      ["cd sub && git status", `bin:${fixture.systemBin}`],
+    ];
+    for (const [line, pathEnv] of lines) {
+      const verdict = checkAllowlist(await parseCommandLine(line), {
+        allowedBinaries: ["ls", "npm", "git", "cd"],
+        workspaceRoot: fixture.workspaceRoot,
+        pathEnv,
+      });
+      expect(verdict.allowed).toBe(false);
+      if (verdict.allowed) continue;
+      expectWorded({
+        status: "refused",
+        reason: verdict.reason,
+        reasonSay: verdict.say,
+      } as RunCommandDetails);
+    }
+  });
+
+  it("leaves a policy refusal unworded when one of its parts has no kind, so the page shows the host's", async () => {
+    const { details } = await runTool(
+      { workspaceRoot: fixture.workspaceRoot, allowedBinaries: ["git", "cat"] },
+      { command: "git -c core.pager=less log; cat x" },
+    );
+    expect(details.status).toBe("refused");
+    expect(details.reasonSay).toBeUndefined();
+  });
+
+  it("words the empty command, a bad timeout, the missing sandbox and the background refusals", async () => {
+    const workspaceRoot = makeWorkspace();
+    expectWorded((await runTool({ workspaceRoot }, { command: "  " })).details);
+    for (const timeout of [0, -5, "ten", Number.NaN])
+      expectWorded((await runTool({ workspaceRoot }, { command: "ls", timeout })).details);
+    const noBwrap = await runTool(
+      { workspaceRoot, sandbox: { enabled: true }, sandboxSearchPath: makeWorkspace() },
+      { command: "ls" },
+    );
+    expectWorded(noBwrap.details);
+    const asked = { command: "sleep 30", background: true } as { command: string };
+    expectWorded((await runTool({ workspaceRoot }, asked)).details);
+    const first = await runTool({ workspaceRoot, background: { commands, readinessMs: 100 } }, asked);
+    expect(first.details.background).toBe(true);
+    expectWorded(
+      (await runTool({ workspaceRoot, background: { commands, readinessMs: 100 } }, asked)).details,
+    );
+  });
+
+  it("words the other platforms' missing sandbox", () => {
+    for (const platform of ["win32", "freebsd", "darwin"] as const) {
+      const sandbox = createSandbox({ platform });
+      const reason = sandbox.unavailable();
+      // On this Linux machine there is no sandbox-exec, so macOS is refused too.
+      expect(reason).toBeDefined();
+      expectWorded({ status: "refused", reason, reasonSay: sandbox.unavailableSay() } as RunCommandDetails);
+    }
+  });
+
+  // All but "redirect-open": the only redirection it names, `<>`, does not parse, so the policy refuses the
+  // line as unreadable before it gets there.
+  it("met every kind of refusal and policy part", () => {
+    const ids = new Set(seen.map(({ say }) => say.id));
+    expect([...ids].sort()).toEqual(
+      [
+        "background-full",
+        "background-unavailable",
+        "empty-command",
+        "invalid-timeout",
+        "no-bubblewrap",
+        "no-sandbox",
+        "no-sandbox-exec",
+        "policy",
+      ].sort(),
+    );
+    const parts = new Set(
+      seen.flatMap(({ say }) => (say.id === "policy" ? say.problems.map((p) => p.id) : [])),
+    );
+    expect([...parts].sort()).toEqual(
+      [
+        "construct",
+        "dynamic-name",
+        "empty-name",
+        "in-workspace",
+        "not-allowed",
+        "not-found",
+        "path-name",
+        "redirect-dynamic-read",
+        "redirect-network",
+        "redirect-write",
+        "relative-entry",
+        "unchecked",
+        "unreadable-argument",
+      ].sort(),
+    );
+  });
+});
