@@ -70,6 +70,21 @@ export type PolicyProblem =
   | { id: "redirect-write"; text: string }
   /** A redirection that opens a file for writing some other way (`<>`, `>&file`). */
   | { id: "redirect-open"; text: string }
+  /**
+   * An argument of an allowed program that makes it run another program or write a file (a row of the
+   * argument table): `does` is the row's phrase, which the page also uses as the key of its own wording.
+   */
+  | { id: "argument"; name: string; argument: string; does: string }
+  /** A shell variable the line sets whose name is the shell's or the environment's (upper-case). */
+  | { id: "shell-variable"; name: string }
+  /** A variable put in a command's environment that is not one of the `safe` ones. */
+  | { id: "environment-variable"; name: string; safe: string[] }
+  /** An environment variable whose value (`text`) is only known when the line runs. */
+  | { id: "dynamic-value"; name: string; text: string }
+  /** A builtin (`read`, `printf -v`, ...) that would set a variable that can change what later commands run. */
+  | { id: "sets-variable"; builtin: string; name: string }
+  /** A declaration builtin (`export`, `unset`, ...) that would change such a variable; `safe` when it exports. */
+  | { id: "declares-variable"; builtin: string; name: string; safe?: string[] }
   /** A construct refused whatever runs in it: background `&`, a function, arithmetic or evaluation of a variable. */
   | { id: "construct"; text: string; kind: "background" | "function" | "arithmetic" | "evaluation" };
 

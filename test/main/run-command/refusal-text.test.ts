@@ -2,6 +2,7 @@
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BackgroundCommands } from "../../../src/main/run-command/background/background-commands";
+import { ARGUMENT_TABLE } from "../../../src/main/run-command/policy/argument-table";
 import { checkAllowlist } from "../../../src/main/run-command/policy/command-policy";
 import { createSandbox } from "../../../src/main/run-command/sandbox/sandbox";
 import { parseCommandLine } from "../../../src/main/run-command/shell/shell-parser";
@@ -49,13 +50,24 @@ const POLICY_LINES = [
   "git $ARGS", // an argument only known when it runs
   "git *", // an argument that expands to file names
   "cat a; curl b > c", // several parts at once
+  "find . -exec rm {} +", // an argument that runs another program
+  "git -c core.pager=less log", // one that sets configuration
+  "IFS=: ; ls", // an upper-case shell variable
+  "EDITOR=vim git commit", // a variable in the environment that is not a safe one
+  "NODE_ENV=$MODE npm test", // a safe one whose value is known only when it runs
+  "read PATH", // a builtin that sets a variable
+  "export PATH", // a declaration that exports one
+  "unset PATH", // one that changes a shell variable
 ];
+
+/** The allowlist those lines run under. */
+const ALLOWED = ["npm", "git", "cat", "ls", "xargs", "find", "read", "export", "unset"];
 
 describe("refusal reasons worded by the page", () => {
   it("words each policy refusal of the real tool as the host does", async () => {
     for (const command of POLICY_LINES) {
       const { details } = await runTool(
-        { workspaceRoot: fixture.workspaceRoot, allowedBinaries: ["npm", "git", "cat", "ls", "xargs"] },
+        { workspaceRoot: fixture.workspaceRoot, allowedBinaries: ALLOWED },
         { command },
       );
       expectWorded(details);
@@ -88,7 +100,7 @@ describe("refusal reasons worded by the page", () => {
   it("leaves a policy refusal unworded when one of its parts has no kind, so the page shows the host's", async () => {
     const { details } = await runTool(
       { workspaceRoot: fixture.workspaceRoot, allowedBinaries: ["git", "cat"] },
-      { command: "git -c core.pager=less log; cat x" },
+      { command: "git --bogus log; cat x" },
     );
     expect(details.status).toBe("refused");
     expect(details.reasonSay).toBeUndefined();
@@ -125,6 +137,17 @@ describe("refusal reasons worded by the page", () => {
 
   // All but "redirect-open": the only redirection it names, `<>`, does not parse, so the policy refuses the
   // line as unreadable before it gets there.
+  it("has a Chinese wording for every row of the argument table the policy uses", () => {
+    for (const entry of ARGUMENT_TABLE.filter((row) => !row.rulesOnly)) {
+      const say: RefusalText = {
+        id: "policy",
+        problems: [{ id: "argument", name: entry.programs[0] as string, argument: "-x", does: entry.does }],
+        allowed: ["x"],
+      };
+      expect(refusalTextZh(say), entry.does).not.toBe("");
+    }
+  });
+
   it("met every kind of refusal and policy part", () => {
     const ids = new Set(seen.map(({ say }) => say.id));
     expect([...ids].sort()).toEqual(
@@ -144,9 +167,13 @@ describe("refusal reasons worded by the page", () => {
     );
     expect([...parts].sort()).toEqual(
       [
+        "argument",
         "construct",
+        "declares-variable",
         "dynamic-name",
+        "dynamic-value",
         "empty-name",
+        "environment-variable",
         "in-workspace",
         "not-allowed",
         "not-found",
@@ -155,6 +182,8 @@ describe("refusal reasons worded by the page", () => {
         "redirect-network",
         "redirect-write",
         "relative-entry",
+        "sets-variable",
+        "shell-variable",
         "unchecked",
         "unreadable-argument",
       ].sort(),

@@ -9,6 +9,7 @@
 
 import { mapfileCallback, shellOptionProblem } from "../shell/expansion-rules";
 import { ARGUMENT_TABLE, argumentHits } from "./argument-table";
+import { type Problem, said } from "./policy-problem";
 
 type Rule = (args: readonly string[]) => string | undefined;
 
@@ -101,8 +102,12 @@ export const ARGUMENT_CHECKED: ReadonlySet<string> = new Set([
 ]);
 
 /** Why these arguments make `name` run or write something the allowlist does not cover; undefined if nothing. */
-export function argumentProblem(name: string, args: readonly string[]): string | undefined {
+export function argumentProblem(name: string, args: readonly string[]): Problem | undefined {
   const [hit] = argumentHits(name, args);
-  if (hit) return `${name} ${hit.argument} ${hit.entry.does}`;
-  return RULES[name]?.(args);
+  if (hit) {
+    const { does } = hit.entry;
+    return said(`${name} ${hit.argument} ${does}`, { id: "argument", name, argument: hit.argument, does });
+  }
+  const why = RULES[name]?.(args);
+  return why === undefined ? undefined : { why };
 }

@@ -10,6 +10,7 @@ import type { ParsedCommand, ParsedCommandLine, ShellRedirect } from "../shell/p
 import type { ShellWord } from "../shell/shell-words";
 import { ARGUMENT_CHECKED, argumentProblem } from "./argument-rules";
 import { resolveBinary } from "./binary-resolver";
+import { type Problem, said } from "./policy-problem";
 import { assignmentProblem, VARIABLE_SETTERS, variableTargetProblem } from "./variable-rules";
 
 /** What an allowlist check needs besides the parsed line. */
@@ -67,21 +68,10 @@ const REFUSED_RISKS: Partial<Record<Extract<PolicyProblem, { id: "construct" }>[
 /** bash's network pseudo-files: "reading" one opens a connection to any host. */
 const NETWORK_FILE = /^\/dev\/(tcp|udp)\//;
 
-/** Why one part of a line is refused: the English phrase, and the same as a kind when it has one. */
-interface Problem {
-  /** A phrase saying why: `"cat" is not on the allowlist`. */
-  why: string;
-  /** The phrase as a kind and its parameters, for the page. */
-  say?: PolicyProblem;
-}
-
 interface Refusal extends Problem {
   /** The refused part as written. */
   what: string;
 }
-
-/** A problem with its page wording. */
-const said = (why: string, say: PolicyProblem): Problem => ({ why, say });
 
 /**
  * Decides, failing closed, whether a parsed line may run under an allowlist: every command that would
@@ -118,8 +108,8 @@ export function checkAllowlist(parsed: ParsedCommandLine, options: AllowlistOpti
       if (problem) refusals.push({ what: redirect.text, ...problem });
     }
     for (const assignment of parsed.assignments) {
-      const why = assignmentProblem(assignment);
-      if (why) refusals.push({ what: assignment.text, why });
+      const problem = assignmentProblem(assignment);
+      if (problem) refusals.push({ what: assignment.text, ...problem });
     }
   }
   if (refusals.length === 0) return { allowed: true };
@@ -188,7 +178,7 @@ function commandProblem(
       };
   }
   const argumentWhy = argumentProblem(name, command.args) ?? variableTargetProblem(command);
-  if (argumentWhy) return { why: argumentWhy };
+  if (argumentWhy) return argumentWhy;
   // The shell runs its builtins itself; a wrapper (env, timeout, ...) execs a file from PATH instead.
   if (SHELL_BUILTINS.has(name) && command.wrapper === undefined) return undefined;
   const found = resolveBinary(name, { ...options, changesDirectory });

@@ -1,4 +1,5 @@
 import type { ParsedCommand, ShellAssignment } from "../shell/parsed-line";
+import { type Problem, said } from "./policy-problem";
 
 /**
  * Variables a line may put in a command's environment. Everything else is refused under an allowlist:
@@ -28,16 +29,28 @@ export function isSafeShellVariable(name: string): boolean {
 }
 
 /** Why an assignment may not run under an allowlist; undefined when it may. */
-export function assignmentProblem(assignment: ShellAssignment): string | undefined {
+export function assignmentProblem(assignment: ShellAssignment): Problem | undefined {
   const { name, scope, value } = assignment;
   if (scope === "shell" || scope === "loop") {
     if (isSafeShellVariable(name)) return undefined;
-    return `setting the shell variable ${name} can change what later commands run (use a lower-case name)`;
+    return said(
+      `setting the shell variable ${name} can change what later commands run (use a lower-case name)`,
+      { id: "shell-variable", name },
+    );
   }
   if (!SAFE_ENVIRONMENT_VARIABLES.has(name)) {
-    return `setting ${name} in a command's environment can change what it runs (only ${[...SAFE_ENVIRONMENT_VARIABLES].join(", ")} may be set)`;
+    const safe = [...SAFE_ENVIRONMENT_VARIABLES];
+    return said(
+      `setting ${name} in a command's environment can change what it runs (only ${safe.join(", ")} may be set)`,
+      { id: "environment-variable", name, safe },
+    );
   }
-  if (value && !value.literal) return `the value of ${name} (${value.text}) is only known when the line runs`;
+  if (value && !value.literal)
+    return said(`the value of ${name} (${value.text}) is only known when the line runs`, {
+      id: "dynamic-value",
+      name,
+      text: value.text,
+    });
   return undefined;
 }
 
@@ -69,7 +82,7 @@ const DECLARERS: ReadonlySet<string> = new Set([
  * commands resolve. Every argument shaped like a variable name is taken as one, so a prompt text
  * such as `read -p Name x` may be refused too: better than missing one.
  */
-export function variableTargetProblem(command: ParsedCommand): string | undefined {
+export function variableTargetProblem(command: ParsedCommand): Problem | undefined {
   if (DECLARERS.has(command.name)) return declaredNameProblem(command.name, command.args);
   if (!VARIABLE_SETTERS.has(command.name)) return undefined;
   const { args } = command;
@@ -85,11 +98,15 @@ export function variableTargetProblem(command: ParsedCommand): string | undefine
   const unsafe = targets.find((target) => !isSafeShellVariable(target));
   return unsafe === undefined
     ? undefined
-    : `${command.name} would set the variable ${unsafe}, which can change what later commands run`;
+    : said(`${command.name} would set the variable ${unsafe}, which can change what later commands run`, {
+        id: "sets-variable",
+        builtin: command.name,
+        name: unsafe,
+      });
 }
 
 /** Why a bare name given to a declaration builtin may not be: one the line could not assign either. */
-function declaredNameProblem(builtin: string, args: readonly string[]): string | undefined {
+function declaredNameProblem(builtin: string, args: readonly string[]): Problem | undefined {
   const options = args.filter((arg) => /^[-+]/.test(arg));
   // `declare -p NAME` only prints.
   if (options.some((option) => /^-\w*p/.test(option))) return undefined;
@@ -98,7 +115,11 @@ function declaredNameProblem(builtin: string, args: readonly string[]): string |
     options.some((option) => /^-\w*x/.test(option));
   for (const name of args.filter((arg) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(arg))) {
     if (exports ? !SAFE_ENVIRONMENT_VARIABLES.has(name) : !isSafeShellVariable(name)) {
-      return `${builtin} would change the variable ${name}, which can change what later commands run (${exports ? `only ${[...SAFE_ENVIRONMENT_VARIABLES].join(", ")} may be exported` : "use a lower-case name"})`;
+      const safe = exports ? [...SAFE_ENVIRONMENT_VARIABLES] : undefined;
+      return said(
+        `${builtin} would change the variable ${name}, which can change what later commands run (${safe ? `only ${safe.join(", ")} may be exported` : "use a lower-case name"})`,
+        { id: "declares-variable", builtin, name, ...(safe ? { safe } : {}) },
+      );
     }
   }
   return undefined;

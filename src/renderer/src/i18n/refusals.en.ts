@@ -40,6 +40,18 @@ function problemEn(problem: PolicyProblem): string {
       return `the redirection "${problem.text}" opens a file for writing`;
     case "construct":
       return CONSTRUCT[problem.kind] === undefined ? "" : `"${problem.text}" ${CONSTRUCT[problem.kind]}`;
+    case "argument":
+      return `${problem.name} ${problem.argument} ${problem.does}`;
+    case "shell-variable":
+      return `setting the shell variable ${problem.name} can change what later commands run (use a lower-case name)`;
+    case "environment-variable":
+      return `setting ${problem.name} in a command's environment can change what it runs (only ${problem.safe.join(", ")} may be set)`;
+    case "dynamic-value":
+      return `the value of ${problem.name} (${problem.text}) is only known when the line runs`;
+    case "sets-variable":
+      return `${problem.builtin} would set the variable ${problem.name}, which can change what later commands run`;
+    case "declares-variable":
+      return `${problem.builtin} would change the variable ${problem.name}, which can change what later commands run (${problem.safe ? `only ${problem.safe.join(", ")} may be exported` : "use a lower-case name"})`;
     default:
       return "";
   }

@@ -1,4 +1,5 @@
 import type { EditRefusalText, PolicyProblem, RefusalText } from "../../../shared/host-text";
+import { DOES_ZH } from "./arguments.zh";
 import { UNCHECKED } from "./risks.zh";
 
 /** 每种被拒绝的结构做什么，接在它的文本之后。 */
@@ -40,6 +41,20 @@ function problemZh(problem: PolicyProblem): string {
       return `重定向“${problem.text}”会以写入方式打开文件`;
     case "construct":
       return CONSTRUCT[problem.kind] === undefined ? "" : `“${problem.text}”${CONSTRUCT[problem.kind]}`;
+    case "argument":
+      return DOES_ZH[problem.does] === undefined
+        ? ""
+        : `${problem.name} ${problem.argument} ${DOES_ZH[problem.does]}`;
+    case "shell-variable":
+      return `设置 shell 变量 ${problem.name} 可能改变后面的命令运行什么（请用小写名字）`;
+    case "environment-variable":
+      return `在命令的环境中设置 ${problem.name} 可能改变它运行什么（只能设置 ${problem.safe.join("、")}）`;
+    case "dynamic-value":
+      return `${problem.name} 的值（${problem.text}）要到运行时才知道`;
+    case "sets-variable":
+      return `${problem.builtin} 会设置变量 ${problem.name}，这可能改变后面的命令运行什么`;
+    case "declares-variable":
+      return `${problem.builtin} 会改变变量 ${problem.name}，这可能改变后面的命令运行什么（${problem.safe ? `只能导出 ${problem.safe.join("、")}` : "请用小写名字"}）`;
     default:
       return "";
   }
