@@ -83,10 +83,47 @@ export type PolicyProblem =
   | { id: "dynamic-value"; name: string; text: string }
   /** A builtin (`read`, `printf -v`, ...) that would set a variable that can change what later commands run. */
   | { id: "sets-variable"; builtin: string; name: string }
+  /** A builtin given an array element (`element`) whose subscript bash evaluates as code. */
+  | { id: "names-element"; name: string; element: string }
+  /** `mapfile -C`/`readarray -C`: a callback run as shell code. */
+  | { id: "callback"; name: string }
+  /**
+   * `set` or `shopt` changing an option (`option`, as written: `-k`, `-s expand_aliases`) that changes how the
+   * shell reads or runs later commands; `letters` and `options` are the ones that may be changed.
+   */
+  | { id: "shell-option"; name: "set" | "shopt"; option: string; letters?: string; options: string[] }
   /** A declaration builtin (`export`, `unset`, ...) that would change such a variable; `safe` when it exports. */
   | { id: "declares-variable"; builtin: string; name: string; safe?: string[] }
-  /** A construct refused whatever runs in it: background `&`, a function, arithmetic or evaluation of a variable. */
-  | { id: "construct"; text: string; kind: "background" | "function" | "arithmetic" | "evaluation" };
+  /**
+   * A construct refused whatever runs in it: background `&`, a function, arithmetic or evaluation of a
+   * variable; `refusal` says why and what to write instead, where the shell's rules say more than the kind.
+   */
+  | {
+      id: "construct";
+      text: string;
+      kind: "background" | "function" | "arithmetic" | "evaluation";
+      refusal?: EvaluationText;
+    };
+
+/**
+ * Where bash would evaluate text from a variable as code, and what to write instead (expansion-rules.ts),
+ * completing `"<construct>" …`.
+ */
+export type EvaluationText =
+  /** An arithmetic context; `context` is the grammar's node that makes it one, naming what to write instead. */
+  | { id: "arithmetic"; context?: string }
+  /** An array element whose subscript bash evaluates (`a=([$x]=1)`). */
+  | { id: "array-element"; element: string }
+  /** `[[ -v a[$i] ]]` and the like: a variable looked up by a name with a subscript. */
+  | { id: "name-subscript" }
+  /** `${x@P}`: the value expanded as a prompt string. */
+  | { id: "prompt-transform"; name: string }
+  /** `${x@op}` with a transformation not known to be safe. */
+  | { id: "transform"; operator: string; name: string }
+  /** `${!x}`: x's value used as the name of another variable. */
+  | { id: "indirection"; name: string }
+  /** `declare a="$x"` and its kin, which re-read a value starting with `(` as an array assignment. */
+  | { id: "rereads"; keyword: string };
 
 /**
  * Why `run_command` refused a command, as a kind and its parameters, for the page to word in its language.

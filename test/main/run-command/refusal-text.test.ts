@@ -10,10 +10,13 @@ import { refusalTextEn } from "../../../src/renderer/src/i18n/refusals.en";
 import { refusalTextZh } from "../../../src/renderer/src/i18n/refusals.zh";
 import type { RunCommandDetails } from "../../../src/shared/commands";
 import type { RefusalText } from "../../../src/shared/host-text";
-import { createPolicyFixture } from "./policy/policy-fixture";
+import { ARGUMENT_CASES } from "./policy/fixtures/argument-corpus";
+import { BROAD, NARROW, REFUSED_UNDER_BROAD, REFUSED_UNDER_NARROW } from "./policy/fixtures/bypass-corpus";
+import { EVALUATES_AS_CODE, EVALUATION_ALLOWED } from "./policy/fixtures/evaluation-corpus";
+import { createPolicyFixture, STAND_IN_BINARIES } from "./policy/policy-fixture";
 import { makeWorkspace, runTool } from "./run-command-harness";
 
-const fixture = createPolicyFixture(["npm", "git", "cat", "ls", "xargs", "sh"]);
+const fixture = createPolicyFixture(STAND_IN_BINARIES);
 const commands = new BackgroundCommands({ onState: () => {}, onOutput: () => {}, onEnd: () => {} }, 1);
 afterAll(async () => {
   await commands.stopAll("quit");
@@ -58,10 +61,42 @@ const POLICY_LINES = [
   "read PATH", // a builtin that sets a variable
   "export PATH", // a declaration that exports one
   "unset PATH", // one that changes a shell variable
+  "read 'a[$(cat x)]'", // a builtin given an array element
+  "mapfile -C 'cat x' lines", // a callback run as code
+  "set -k", // a shell option that changes how later words are read
+  "shopt -s expand_aliases", // and one of shopt's
+];
+
+/** Lines where bash would evaluate a variable's text as code, one for each way the expansion rules word. */
+const EVALUATION_LINES = [
+  "echo $((x + 1))",
+  "(( x > 1 ))",
+  "for ((i = 0; i < n; i++)); do echo $i; done",
+  "echo ${a[$i]}",
+  "echo ${s:x}",
+  "[[ $x -eq 1 ]]",
+  "a=([$x]=1)",
+  "[[ -v $x ]]",
+  "echo ${x@P}",
+  "echo ${!x}",
+  'declare a="$x"',
 ];
 
 /** The allowlist those lines run under. */
-const ALLOWED = ["npm", "git", "cat", "ls", "xargs", "find", "read", "export", "unset"];
+const ALLOWED = [
+  "npm",
+  "git",
+  "cat",
+  "ls",
+  "xargs",
+  "find",
+  "read",
+  "export",
+  "unset",
+  "mapfile",
+  "set",
+  "shopt",
+];
 
 describe("refusal reasons worded by the page", () => {
   it("words each policy refusal of the real tool as the host does", async () => {
@@ -72,6 +107,70 @@ describe("refusal reasons worded by the page", () => {
       );
       expectWorded(details);
     }
+  });
+
+  // All but "transform": the grammar reads only the operators bash knows, and all but @P are safe.
+  it("words the expansion rules' refusals, with what to write instead", async () => {
+    const contexts = new Set<string>();
+    for (const command of EVALUATION_LINES) {
+      const { details } = await runTool(
+        { workspaceRoot: fixture.workspaceRoot, allowedBinaries: ["echo", "declare"] },
+        { command },
+      );
+      expectWorded(details);
+      const say = details.reasonSay;
+      if (say?.id !== "policy") continue;
+      for (const problem of say.problems)
+        if (problem.id === "construct" && problem.refusal)
+          contexts.add(
+            problem.refusal.id === "arithmetic"
+              ? `arithmetic:${problem.refusal.context}`
+              : problem.refusal.id,
+          );
+    }
+    expect([...contexts].sort()).toEqual(
+      [
+        "arithmetic:arithmetic_expansion",
+        "arithmetic:binary_expression",
+        "arithmetic:c_style_for_statement",
+        "arithmetic:compound_statement",
+        "arithmetic:expansion",
+        "arithmetic:subscript",
+        "array-element",
+        "indirection",
+        "name-subscript",
+        "prompt-transform",
+        "rereads",
+      ].sort(),
+    );
+  });
+
+  it("words every refusal of the policy's corpora that it gives a kind as the host does", async () => {
+    const cases: [string[], string][] = [
+      ...Object.values(REFUSED_UNDER_NARROW).flatMap((lines) =>
+        lines.map((line) => [NARROW, line] as [string[], string]),
+      ),
+      ...REFUSED_UNDER_BROAD.map((line) => [BROAD, line] as [string[], string]),
+      ...Object.values(EVALUATES_AS_CODE).flatMap(({ lines }) =>
+        lines.map((line) => [EVALUATION_ALLOWED, line] as [string[], string]),
+      ),
+      ...ARGUMENT_CASES.map(({ allow, line }) => [allow, line] as [string[], string]),
+    ];
+    let worded = 0;
+    for (const [allowedBinaries, line] of cases) {
+      const verdict = checkAllowlist(await parseCommandLine(line), {
+        allowedBinaries,
+        workspaceRoot: fixture.workspaceRoot,
+        pathEnv: fixture.systemBin,
+      });
+      expect(verdict.allowed, line).toBe(false);
+      if (verdict.allowed || !verdict.say) continue;
+      expect(refusalTextEn(verdict.say), line).toBe(verdict.reason);
+      expect(refusalTextZh(verdict.say), line).not.toBe("");
+      worded += 1;
+    }
+    // Most of them: what is left are parse errors, wrappers the policy cannot read and a few rules in code.
+    expect(worded / cases.length).toBeGreaterThan(0.9);
   });
 
   it("words where PATH leads: not found, inside the workspace, a relative entry", async () => {
@@ -168,6 +267,7 @@ describe("refusal reasons worded by the page", () => {
     expect([...parts].sort()).toEqual(
       [
         "argument",
+        "callback",
         "construct",
         "declares-variable",
         "dynamic-name",
@@ -175,6 +275,7 @@ describe("refusal reasons worded by the page", () => {
         "empty-name",
         "environment-variable",
         "in-workspace",
+        "names-element",
         "not-allowed",
         "not-found",
         "path-name",
@@ -183,6 +284,7 @@ describe("refusal reasons worded by the page", () => {
         "redirect-write",
         "relative-entry",
         "sets-variable",
+        "shell-option",
         "shell-variable",
         "unchecked",
         "unreadable-argument",

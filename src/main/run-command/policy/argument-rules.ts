@@ -7,11 +7,30 @@
  * make) runs whatever its program says.
  */
 
-import { mapfileCallback, shellOptionProblem } from "../shell/expansion-rules";
+import { mapfileCallback, shellOptionProblem, shellOptionText } from "../shell/expansion-rules";
 import { ARGUMENT_TABLE, argumentHits } from "./argument-table";
 import { type Problem, said } from "./policy-problem";
 
-type Rule = (args: readonly string[]) => string | undefined;
+type Rule = (args: readonly string[]) => Problem | string | undefined;
+
+/** `mapfile -C` and `readarray -C`. */
+const callback =
+  (name: string): Rule =>
+  (args) =>
+    mapfileCallback(args)
+      ? said(`${name} -C runs its callback as shell code; read the lines without -C`, {
+          id: "callback",
+          name,
+        })
+      : undefined;
+
+/** `set` and `shopt` options that change how later commands are read. */
+const shellOption =
+  (name: "set" | "shopt"): Rule =>
+  (args) => {
+    const problem = shellOptionProblem(name, args);
+    return problem && said(shellOptionText(problem), problem);
+  };
 
 const GIT_VALUED = ["-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--attr-source"];
 const GIT_FLAGS = new Set([
@@ -89,10 +108,10 @@ const RULES: Record<string, Rule> = {
   git,
   pnpm: packageManager("pnpm"),
   yarn: packageManager("yarn"),
-  mapfile: (args) => mapfileCallback("mapfile", args),
-  readarray: (args) => mapfileCallback("readarray", args),
-  set: (args) => shellOptionProblem("set", args),
-  shopt: (args) => shellOptionProblem("shopt", args),
+  mapfile: callback("mapfile"),
+  readarray: callback("readarray"),
+  set: shellOption("set"),
+  shopt: shellOption("shopt"),
 };
 
 /** Binaries whose arguments these rules read; their arguments must be plain text for the reading to hold. */
@@ -108,6 +127,6 @@ export function argumentProblem(name: string, args: readonly string[]): Problem 
     const { does } = hit.entry;
     return said(`${name} ${hit.argument} ${does}`, { id: "argument", name, argument: hit.argument, does });
   }
-  const why = RULES[name]?.(args);
-  return why === undefined ? undefined : { why };
+  const found = RULES[name]?.(args);
+  return typeof found === "string" ? { why: found } : found;
 }

@@ -95,8 +95,12 @@ export function checkAllowlist(parsed: ParsedCommandLine, options: AllowlistOpti
       const why = REFUSED_RISKS[kind];
       if (!why) continue;
       const text = clip(risk.text);
-      // A refusal the expansion rules wrote for this construct (what to write instead) has no page wording yet.
-      const say: PolicyProblem | undefined = risk.refusal ? undefined : { id: "construct", text, kind };
+      // The expansion rules' own refusal (what to write instead) goes with its kind, or leaves the line unworded.
+      const say: PolicyProblem | undefined = !risk.refusal
+        ? { id: "construct", text, kind }
+        : risk.refusalSay
+          ? { id: "construct", text, kind, refusal: risk.refusalSay }
+          : undefined;
       refusals.push({ what: risk.text, why: `"${text}" ${risk.refusal ?? why}`, say });
     }
     for (const command of parsed.commands) {
@@ -173,9 +177,14 @@ function commandProblem(
   if (DECLARATIONS.has(name) || VARIABLE_SETTERS.has(name)) {
     const element = command.args.find((arg) => !arg.startsWith("-") && /[[\]]/.test(arg));
     if (element)
-      return {
-        why: `"${name}" would name the array element ${element}, whose subscript bash evaluates as code`,
-      };
+      return said(
+        `"${name}" would name the array element ${element}, whose subscript bash evaluates as code`,
+        {
+          id: "names-element",
+          name,
+          element,
+        },
+      );
   }
   const argumentWhy = argumentProblem(name, command.args) ?? variableTargetProblem(command);
   if (argumentWhy) return argumentWhy;

@@ -1,5 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are shell source, where ${...} is bash, not a template
 import type { Node } from "web-tree-sitter";
+import type { EvaluationText, PolicyProblem } from "../../../shared/host-text";
 import { evaluatesVariablesAsArithmetic } from "./shell-grammar";
 import { readWord, type ShellWord } from "./shell-words";
 
@@ -16,6 +17,14 @@ export interface Evaluation {
   kind: "arithmetic" | "evaluation";
   /** Why, and what to write instead; completes `"<construct>" ...`. */
   refusal: string;
+  /** The same, as a kind and parameters, for the page to word. */
+  say: EvaluationText;
+}
+
+/** A refusal phrase with its page wording. */
+interface Said {
+  text: string;
+  say: EvaluationText;
 }
 
 const ARITHMETIC = "evaluates variables as arithmetic, where a value such as a[$(cmd)] runs cmd";
@@ -42,8 +51,8 @@ const SAFE_TRANSFORMS = new Set(["Q", "E", "A", "K", "k", "a", "U", "u", "L"]);
 /** Says whether, and why, bash evaluates text as code at `node`; undefined when it does not. */
 export function evaluationAt(node: Node): Evaluation | undefined {
   if (node.type === "expansion") {
-    const refusal = transformation(node) ?? indirection(node);
-    if (refusal) return { kind: "evaluation", refusal };
+    const found = transformation(node) ?? indirection(node);
+    if (found) return { kind: "evaluation", refusal: found.text, say: found.say };
   }
   if (node.type === "array") {
     const element = node.namedChildren.find(
@@ -53,6 +62,7 @@ export function evaluationAt(node: Node): Evaluation | undefined {
       return {
         kind: "arithmetic",
         refusal: `sets the element ${element.text}, whose subscript bash evaluates as arithmetic, ${NAME_LOOKUP}; use literal indices ([0]=x) or a plain list (x y)`,
+        say: { id: "array-element", element: element.text },
       };
     }
   }
@@ -61,14 +71,19 @@ export function evaluationAt(node: Node): Evaluation | undefined {
     return {
       kind: "arithmetic",
       refusal: `looks a variable up by a name whose subscript bash evaluates as code, ${NAME_LOOKUP}; test the value instead: [ -n "\${x+set}" ]`,
+      say: { id: "name-subscript" },
     };
   }
   const instead = ARITHMETIC_INSTEAD[node.type];
-  return { kind: "arithmetic", refusal: instead ? `${ARITHMETIC}; ${instead}` : ARITHMETIC };
+  return {
+    kind: "arithmetic",
+    refusal: instead ? `${ARITHMETIC}; ${instead}` : ARITHMETIC,
+    say: instead ? { id: "arithmetic", context: node.type } : { id: "arithmetic" },
+  };
 }
 
 /** `${x@P}` and any transformation not known to be safe. */
-function transformation(node: Node): string | undefined {
+function transformation(node: Node): Said | undefined {
   const children = node.children;
   const at = children.findIndex((child) => child?.type === "@");
   const operator = at >= 0 ? children[at + 1]?.type : undefined;
@@ -78,7 +93,10 @@ function transformation(node: Node): string | undefined {
     operator === "P"
       ? `expands ${name} as a prompt string, which runs any $(...) or backquote in its value`
       : `applies @${operator}, a transformation not known to be safe`;
-  return `${what}; write "\${${name}}" (or \${${name}@Q} to quote it) instead`;
+  return {
+    text: `${what}; write "\${${name}}" (or \${${name}@Q} to quote it) instead`,
+    say: operator === "P" ? { id: "prompt-transform", name } : { id: "transform", operator, name },
+  };
 }
 
 /**
@@ -86,7 +104,7 @@ function transformation(node: Node): string | undefined {
  * arithmetic. `${!prefix@}`, `${!prefix*}` (names starting with prefix) and `${!a[@]}`, `${!a[*]}`
  * (an array's keys) only list names, so they pass.
  */
-function indirection(node: Node): string | undefined {
+function indirection(node: Node): Said | undefined {
   if (!node.children.some((child) => child?.type === "!")) return undefined;
   const types = node.children.map((child) => child?.type);
   const listsNames =
@@ -99,7 +117,10 @@ function indirection(node: Node): string | undefined {
     /^[@*]$/.test(target.childForFieldName("index")?.text ?? "");
   if (listsNames || listsKeys) return undefined;
   const name = variableOf(node);
-  return `uses the value of ${name} as the name of another variable, ${NAME_LOOKUP}; name that variable directly ("\${name}")`;
+  return {
+    text: `uses the value of ${name} as the name of another variable, ${NAME_LOOKUP}; name that variable directly ("\${name}")`,
+    say: { id: "indirection", name },
+  };
 }
 
 function variableOf(node: Node): string {
@@ -175,21 +196,21 @@ export function declarationArgument(keyword: string, node: Node): DeclarationArg
 /** Options of `mapfile`/`readarray` that take a value (attached, `-n5`, or as the next argument). */
 const MAPFILE_VALUED = "dnOsuCc";
 
-/** `mapfile -C callback` evaluates the callback as shell code every few lines; bundled (`-tC'cmd'`) too. */
-export function mapfileCallback(name: string, args: readonly string[]): string | undefined {
+/** Whether `mapfile -C callback` is asked: it evaluates the callback as shell code every few lines; bundled (`-tC'cmd'`) too. */
+export function mapfileCallback(args: readonly string[]): boolean {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
-    if (arg === "--" || !arg.startsWith("-")) return undefined;
+    if (arg === "--" || !arg.startsWith("-")) return false;
     for (let j = 1; j < arg.length; j++) {
       const letter = arg[j] as string;
-      if (letter === "C") return `${name} -C runs its callback as shell code; read the lines without -C`;
+      if (letter === "C") return true;
       if (MAPFILE_VALUED.includes(letter)) {
         if (j === arg.length - 1) i++;
         break;
       }
     }
   }
-  return undefined;
+  return false;
 }
 
 /** `set` options that change nothing about which commands run or how later words are read. */
@@ -215,15 +236,24 @@ const SAFE_SHOPT_OPTIONS = new Set([
  * set after it; `shopt -s expand_aliases` or a `compat` level changes how later lines are read. Only
  * options known to be harmless may be set or unset.
  */
-export function shellOptionProblem(name: string, args: readonly string[]): string | undefined {
-  const refused =
-    name === "set" ? refusedSetOption(args) : name === "shopt" ? refusedShoptOption(args) : undefined;
-  if (refused === undefined) return undefined;
+export function shellOptionProblem(
+  name: "set" | "shopt",
+  args: readonly string[],
+): Extract<PolicyProblem, { id: "shell-option" }> | undefined {
+  const option = name === "set" ? refusedSetOption(args) : refusedShoptOption(args);
+  if (option === undefined) return undefined;
+  return name === "set"
+    ? { id: "shell-option", name, option, letters: SAFE_SET_LETTERS, options: [...SAFE_SET_OPTIONS] }
+    : { id: "shell-option", name, option, options: [...SAFE_SHOPT_OPTIONS] };
+}
+
+/** The English phrase of a `set`/`shopt` refusal. */
+export function shellOptionText(problem: Extract<PolicyProblem, { id: "shell-option" }>): string {
   const safe =
-    name === "set"
-      ? `-${SAFE_SET_LETTERS} and -o ${[...SAFE_SET_OPTIONS].join("/")}`
-      : [...SAFE_SHOPT_OPTIONS].join(", ");
-  return `${name} ${refused} changes how the shell reads or runs later commands (only ${safe} may be changed here)`;
+    problem.letters !== undefined
+      ? `-${problem.letters} and -o ${problem.options.join("/")}`
+      : problem.options.join(", ");
+  return `${problem.name} ${problem.option} changes how the shell reads or runs later commands (only ${safe} may be changed here)`;
 }
 
 function refusedSetOption(args: readonly string[]): string | undefined {

@@ -1,4 +1,4 @@
-import type { RiskText } from "../../../shared/host-text";
+import type { EvaluationText, RiskText } from "../../../shared/host-text";
 /**
  * What the parser makes of a command line: the data model every check reads (policy, rules, the approval
  * card), kept apart from the parser itself so the walker and the rules can import it without a circle.
@@ -85,6 +85,8 @@ export interface ShellRisk {
   say?: RiskText;
   /** For a construct a policy refuses: why, and what to write instead, completing `"<text>" ...`. */
   refusal?: string;
+  /** The same, as a kind and parameters, for the page to word in its language. */
+  refusalSay?: EvaluationText;
 }
 
 /** What a redirection does with the file or descriptor it names. */

@@ -1,5 +1,5 @@
 import type { Node } from "web-tree-sitter";
-import type { RiskText } from "../../../shared/host-text";
+import type { EvaluationText, RiskText } from "../../../shared/host-text";
 import { clip } from "../../base/text";
 import { assignmentRecord, type CommandPlace, commandRecords } from "./command-records";
 import { assignedByExpansion, declarationArgument, evaluationAt, redirectVariable } from "./expansion-rules";
@@ -66,7 +66,8 @@ class ShellWalker {
     const unread = unreadExpansion(node);
     if (unread) this.result.problems.push(unread);
     const evaluation = evaluationAt(node);
-    if (evaluation) this.risk(evaluation.kind, node, undefined, evaluation.refusal);
+    if (evaluation)
+      this.risk(evaluation.kind, node, undefined, evaluation.refusal, undefined, evaluation.say);
     if (type === "command") this.command(node, context, []);
     else if (type === "redirected_statement") this.redirectedStatement(node, context);
     else if (type === "declaration_command" || type === "unset_command") this.declaration(node, context);
@@ -247,7 +248,11 @@ class ShellWalker {
       const declared = declarationArgument(keyword.type, child);
       if (declared.assigns)
         this.recordAssignment(declared.assigns.name, declared.assigns.value, scope, child);
-      if (declared.rereads) this.risk("evaluation", child, undefined, declared.rereads);
+      if (declared.rereads)
+        this.risk("evaluation", child, undefined, declared.rereads, undefined, {
+          id: "rereads",
+          keyword: keyword.type,
+        });
     }
     const place = { start: node.startIndex, end: node.endIndex, context, assignments: [] };
     this.addCommand(tokenWord(keyword), argWords, place);
@@ -326,7 +331,14 @@ class ShellWalker {
   }
 
   /** Records a risk; a note of its own comes with its `say` (else the kind's fixed note is meant). */
-  private risk(kind: ShellRiskKind, node: Span, note?: string, refusal?: string, say?: RiskText): void {
+  private risk(
+    kind: ShellRiskKind,
+    node: Span,
+    note?: string,
+    refusal?: string,
+    say?: RiskText,
+    refusalSay?: EvaluationText,
+  ): void {
     const at = { text: node.text, start: node.startIndex, end: node.endIndex };
     const words: RiskText = say ?? { id: "fixed", kind };
     this.result.risks.push({
@@ -335,6 +347,7 @@ class ShellWalker {
       note: note ?? RISK_NOTES[kind] ?? "",
       say: words,
       ...(refusal ? { refusal } : {}),
+      ...(refusal && refusalSay ? { refusalSay } : {}),
     });
   }
 }

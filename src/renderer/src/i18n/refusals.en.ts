@@ -1,4 +1,5 @@
 import type { EditRefusalText, PolicyProblem, RefusalText } from "../../../shared/host-text";
+import { evaluationTextEn } from "./evaluations.en";
 import { UNCHECKED } from "./risks.en";
 
 /** What each refused construct does, after its text in quotes. */
@@ -38,10 +39,23 @@ function problemEn(problem: PolicyProblem): string {
       return `the redirection "${problem.text}" writes to a file (only 2>&1 and >/dev/null are allowed)`;
     case "redirect-open":
       return `the redirection "${problem.text}" opens a file for writing`;
-    case "construct":
-      return CONSTRUCT[problem.kind] === undefined ? "" : `"${problem.text}" ${CONSTRUCT[problem.kind]}`;
+    case "construct": {
+      const why = problem.refusal ? evaluationTextEn(problem.refusal) : CONSTRUCT[problem.kind];
+      return why ? `"${problem.text}" ${why}` : "";
+    }
     case "argument":
       return `${problem.name} ${problem.argument} ${problem.does}`;
+    case "names-element":
+      return `"${problem.name}" would name the array element ${problem.element}, whose subscript bash evaluates as code`;
+    case "callback":
+      return `${problem.name} -C runs its callback as shell code; read the lines without -C`;
+    case "shell-option": {
+      const safe =
+        problem.letters !== undefined
+          ? `-${problem.letters} and -o ${problem.options.join("/")}`
+          : problem.options.join(", ");
+      return `${problem.name} ${problem.option} changes how the shell reads or runs later commands (only ${safe} may be changed here)`;
+    }
     case "shell-variable":
       return `setting the shell variable ${problem.name} can change what later commands run (use a lower-case name)`;
     case "environment-variable":

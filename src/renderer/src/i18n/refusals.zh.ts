@@ -1,5 +1,6 @@
 import type { EditRefusalText, PolicyProblem, RefusalText } from "../../../shared/host-text";
 import { DOES_ZH } from "./arguments.zh";
+import { evaluationTextZh } from "./evaluations.zh";
 import { UNCHECKED } from "./risks.zh";
 
 /** 每种被拒绝的结构做什么，接在它的文本之后。 */
@@ -39,8 +40,21 @@ function problemZh(problem: PolicyProblem): string {
       return `重定向“${problem.text}”会写入文件（只允许 2>&1 和 >/dev/null）`;
     case "redirect-open":
       return `重定向“${problem.text}”会以写入方式打开文件`;
-    case "construct":
-      return CONSTRUCT[problem.kind] === undefined ? "" : `“${problem.text}”${CONSTRUCT[problem.kind]}`;
+    case "construct": {
+      const why = problem.refusal ? evaluationTextZh(problem.refusal) : CONSTRUCT[problem.kind];
+      return why ? `“${problem.text}”${why}` : "";
+    }
+    case "names-element":
+      return `“${problem.name}”会指定数组元素 ${problem.element}，bash 会把它的下标当作代码求值`;
+    case "callback":
+      return `${problem.name} -C 会把回调当作 shell 代码运行；请不带 -C 读取这些行`;
+    case "shell-option": {
+      const safe =
+        problem.letters !== undefined
+          ? `-${problem.letters} 和 -o ${problem.options.join("/")}`
+          : problem.options.join("、");
+      return `${problem.name} ${problem.option} 会改变 shell 读取或运行后面命令的方式（这里只能修改 ${safe}）`;
+    }
     case "argument":
       return DOES_ZH[problem.does] === undefined
         ? ""

@@ -58,6 +58,18 @@ describe("checkAllowlist", () => {
       allowed: false,
       reason:
         'Refused by the command policy: "${x@P}" expands x as a prompt string, which runs any $(...) or backquote in its value; write "${x}" (or ${x@Q} to quote it) instead (allowed: echo, ls, git, true). Ask the user to run it, or use an allowed command.',
+      say: {
+        id: "policy",
+        problems: [
+          {
+            id: "construct",
+            text: "${x@P}",
+            kind: "evaluation",
+            refusal: { id: "prompt-transform", name: "x" },
+          },
+        ],
+        allowed: ["echo", "ls", "git", "true"],
+      },
       refused: ["${x@P}"],
     });
   });
