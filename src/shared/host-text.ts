@@ -83,6 +83,17 @@ export type PolicyProblem =
   | { id: "dynamic-value"; name: string; text: string }
   /** A builtin (`read`, `printf -v`, ...) that would set a variable that can change what later commands run. */
   | { id: "sets-variable"; builtin: string; name: string }
+  /** A wrapper (`env`, `timeout`, ...) given an argument (`text`) that is not plain text. */
+  | { id: "wrapper-argument"; name: string; text: string }
+  /** A wrapper given an option the policy does not know, so it cannot tell which argument is the command. */
+  | { id: "wrapper-option"; name: string; option: string }
+  /** A wrapper given an option that changes what its arguments mean; `does` names which way. */
+  | {
+      id: "wrapper-refused";
+      name: string;
+      option: string;
+      does: "split-string" | "other-path" | "writes-report" | "running-processes";
+    }
   /** A builtin given an array element (`element`) whose subscript bash evaluates as code. */
   | { id: "names-element"; name: string; element: string }
   /** `mapfile -C`/`readarray -C`: a callback run as shell code. */

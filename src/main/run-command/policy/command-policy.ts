@@ -156,7 +156,7 @@ function commandProblem(
   const group = UNCHECKABLE_GROUPS.get(name);
   if (uncheckable && group) return said(`"${name}" ${uncheckable}`, { id: "unchecked", name, group });
   const wrapper = readWrapper(name, command.argWords);
-  if (wrapper?.kind === "unclear") return { why: wrapper.reason };
+  if (wrapper?.kind === "unclear") return said(wrapper.reason, wrapper.say);
   if (
     ARGUMENT_CHECKED.has(name) ||
     UNWRAPPED_WRAPPERS.has(name) ||

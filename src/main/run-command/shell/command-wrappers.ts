@@ -1,4 +1,16 @@
+import type { PolicyProblem } from "../../../shared/host-text";
 import type { ShellWord } from "./shell-words";
+
+/** Ways a wrapper's option changes what its arguments mean. */
+type WrapperRefusal = Extract<PolicyProblem, { id: "wrapper-refused" }>["does"];
+
+/** What each of them does, completing "<wrapper> <option> …". */
+const WRAPPER_REFUSALS: Record<WrapperRefusal, string> = {
+  "split-string": "splits a string into a command line, which the policy cannot check",
+  "other-path": "looks the command up on a different PATH",
+  "writes-report": "writes its report to a file the allowlist does not cover",
+  "running-processes": "acts on running processes",
+};
 
 /** How a wrapper's arguments read: which argument starts the command it runs, if any. */
 export type WrapperReading =
@@ -7,7 +19,7 @@ export type WrapperReading =
   /** The wrapper runs nothing with these arguments (`env` alone prints, `command -v` looks up). */
   | { kind: "none" }
   /** The arguments could not be read with confidence; a policy must refuse. */
-  | { kind: "unclear"; reason: string };
+  | { kind: "unclear"; reason: string; say: PolicyProblem };
 
 /** Option grammar of a wrapper that runs its remaining arguments as a command (through execvp, not a shell). */
 interface WrapperSpec {
@@ -16,7 +28,7 @@ interface WrapperSpec {
   /** Options that take a value: as the next argument, attached (`-n10`) or after `=` (`--signal=KILL`). */
   valued?: string[];
   /** Options that make the arguments mean something else; the value is why. */
-  refused?: Record<string, string>;
+  refused?: Record<string, WrapperRefusal>;
   /** Options after which nothing runs. */
   lookup?: string[];
   /** Positional arguments before the command (`timeout DURATION cmd`). */
@@ -27,7 +39,7 @@ interface WrapperSpec {
   numericFlag?: boolean;
 }
 
-const WRITES_FILE = "writes its report to a file the allowlist does not cover";
+const WRITES_FILE = "writes-report";
 
 /**
  * Wrappers the parser unwraps so the command they run is checked like any other. Unknown options are
@@ -38,9 +50,9 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     flags: ["-i", "-0", "-v", "-", "--ignore-environment", "--null", "--debug"],
     valued: ["-u", "--unset", "-C", "--chdir", "--default-signal", "--ignore-signal", "--block-signal"],
     refused: {
-      "-S": "splits a string into a command line, which the policy cannot check",
-      "--split-string": "splits a string into a command line, which the policy cannot check",
-      "-P": "looks the command up on a different PATH",
+      "-S": "split-string",
+      "--split-string": "split-string",
+      "-P": "other-path",
     },
     assignments: true,
   },
@@ -62,9 +74,9 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     flags: ["-t", "--ignore"],
     valued: ["-c", "--class", "-n", "--classdata"],
     refused: {
-      "-p": "acts on running processes",
-      "-P": "acts on running processes",
-      "-u": "acts on running processes",
+      "-p": "running-processes",
+      "-P": "running-processes",
+      "-u": "running-processes",
     },
   },
   // The next three are shell builtins a policy refuses anyway; unwrapping them shows a person what they run.
@@ -125,7 +137,11 @@ export function readWrapper(name: string, args: readonly ShellWord[]): WrapperRe
   for (; i < args.length; i++) {
     const word = args[i] as ShellWord;
     if (!word.literal) {
-      return { kind: "unclear", reason: `${name}'s argument ${word.text} is not plain text` };
+      return {
+        kind: "unclear",
+        reason: `${name}'s argument ${word.text} is not plain text`,
+        say: { id: "wrapper-argument", name, text: word.text },
+      };
     }
     const arg = word.value;
     if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(arg)) {
@@ -151,13 +167,18 @@ type OptionReading =
   | { kind: "flag" }
   | { kind: "valued-next" }
   | { kind: "none" }
-  | { kind: "unclear"; reason: string };
+  | { kind: "unclear"; reason: string; say: PolicyProblem };
 
 function readOption(name: string, spec: WrapperSpec, arg: string): OptionReading {
   const long = arg.startsWith("--");
   const key = long ? (arg.split("=")[0] as string) : arg.slice(0, 2);
   const refused = spec.refused?.[key];
-  if (refused) return { kind: "unclear", reason: `${name} ${key} ${refused}` };
+  if (refused)
+    return {
+      kind: "unclear",
+      reason: `${name} ${key} ${WRAPPER_REFUSALS[refused]}`,
+      say: { id: "wrapper-refused", name, option: key, does: refused },
+    };
   if (spec.lookup?.includes(arg)) return { kind: "none" };
   if (arg === "--help" || arg === "--version") return { kind: "none" };
   if (spec.flags?.includes(arg)) return { kind: "flag" };
@@ -168,5 +189,6 @@ function readOption(name: string, spec: WrapperSpec, arg: string): OptionReading
   return {
     kind: "unclear",
     reason: `${name}'s option ${arg} is not one the policy knows, so it cannot tell which argument is the command`,
+    say: { id: "wrapper-option", name, option: arg },
   };
 }

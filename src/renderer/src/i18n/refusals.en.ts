@@ -45,6 +45,14 @@ function problemEn(problem: PolicyProblem): string {
     }
     case "argument":
       return `${problem.name} ${problem.argument} ${problem.does}`;
+    case "wrapper-argument":
+      return `${problem.name}'s argument ${problem.text} is not plain text`;
+    case "wrapper-option":
+      return `${problem.name}'s option ${problem.option} is not one the policy knows, so it cannot tell which argument is the command`;
+    case "wrapper-refused":
+      return WRAPPER[problem.does] === undefined
+        ? ""
+        : `${problem.name} ${problem.option} ${WRAPPER[problem.does]}`;
     case "names-element":
       return `"${problem.name}" would name the array element ${problem.element}, whose subscript bash evaluates as code`;
     case "callback":
@@ -70,6 +78,14 @@ function problemEn(problem: PolicyProblem): string {
       return "";
   }
 }
+
+/** What a wrapper's refused option does, completing "<wrapper> <option> …". */
+const WRAPPER: Record<Extract<PolicyProblem, { id: "wrapper-refused" }>["does"], string> = {
+  "split-string": "splits a string into a command line, which the policy cannot check",
+  "other-path": "looks the command up on a different PATH",
+  "writes-report": "writes its report to a file the allowlist does not cover",
+  "running-processes": "acts on running processes",
+};
 
 const TURN_SANDBOX_OFF = "Turn the sandbox off for this workspace in settings to run commands without it.";
 

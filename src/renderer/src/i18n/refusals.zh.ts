@@ -44,6 +44,14 @@ function problemZh(problem: PolicyProblem): string {
       const why = problem.refusal ? evaluationTextZh(problem.refusal) : CONSTRUCT[problem.kind];
       return why ? `“${problem.text}”${why}` : "";
     }
+    case "wrapper-argument":
+      return `${problem.name} 的参数 ${problem.text} 不是纯文本`;
+    case "wrapper-option":
+      return `${problem.name} 的选项 ${problem.option} 不是策略认识的选项，所以无法判断哪个参数是要运行的命令`;
+    case "wrapper-refused":
+      return WRAPPER[problem.does] === undefined
+        ? ""
+        : `${problem.name} ${problem.option} ${WRAPPER[problem.does]}`;
     case "names-element":
       return `“${problem.name}”会指定数组元素 ${problem.element}，bash 会把它的下标当作代码求值`;
     case "callback":
@@ -73,6 +81,14 @@ function problemZh(problem: PolicyProblem): string {
       return "";
   }
 }
+
+/** 包装命令被拒绝的选项做什么，接在“包装命令 选项”之后。 */
+const WRAPPER: Record<Extract<PolicyProblem, { id: "wrapper-refused" }>["does"], string> = {
+  "split-string": "会把一个字符串拆成命令行，策略无法检查",
+  "other-path": "会在另一个 PATH 上查找命令",
+  "writes-report": "会把报告写入允许列表未涵盖的文件",
+  "running-processes": "会作用于正在运行的进程",
+};
 
 const TURN_SANDBOX_OFF = "如果要不经沙盒运行命令，请在设置中为这个工作区关闭沙盒。";
 
