@@ -190,9 +190,12 @@ describe("refusal reasons worded by the page", () => {
   it("leaves a policy refusal unworded when one of its parts has no kind, so the page shows the host's", async () => {
     const { details } = await runTool(
       { workspaceRoot: fixture.workspaceRoot, allowedBinaries: ["git", "cat"] },
-      { command: "git --bogus log; cat x" },
+      { command: "git --bogus log; curl x" },
     );
     expect(details.status).toBe("refused");
+    // Both parts are in the host's sentence; a half-worded one would drop git's.
+    expect(details.reason).toContain("git's option --bogus");
+    expect(details.reason).toContain('"curl" is not on the allowlist');
     expect(details.reasonSay).toBeUndefined();
   });
 
