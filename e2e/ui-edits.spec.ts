@@ -200,6 +200,9 @@ test("through Pi's real provider: the model's edit call, the approval, and the r
       model.requests[1]?.messages.filter((message) => message.role === "tool"),
     );
     expect(toolResult).toContain("Successfully replaced 1 block(s) in sum.js.");
+    // The model is told to change files with edit and write, and to run programs with run_command.
+    const system = JSON.stringify(model.requests[0]?.messages.filter((message) => message.role === "system"));
+    expect(system).toContain("Change files with the edit and write tools");
   } finally {
     await desk.cleanup();
     await model.close();

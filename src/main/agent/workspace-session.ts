@@ -33,7 +33,7 @@ import { commandRecorder } from "./command-changes";
 import { type CommandSettings, type FixedLimits, fixedLimits } from "./command-limits";
 import { createCommandTools } from "./command-tools";
 import { EDIT_TOOLS } from "./edit-views";
-import { createEditTools } from "./file-edits/edit-tools";
+import { createEditTools, EDITING_GUIDANCE } from "./file-edits/edit-tools";
 import { shellWritePreview } from "./file-edits/shell-write-preview";
 import { chatModelOf, startingModel } from "./model-choice";
 import type { DeskModels } from "./model-runtime";
@@ -196,6 +196,7 @@ export class WorkspaceSession {
       runCommandTool: tools.runCommand,
       backgroundTools: tools.backgroundTools,
       editTools,
+      appendSystemPrompt: [EDITING_GUIDANCE],
       open: options.open,
       hiddenPaths: options.hiddenPaths,
       ...(start.model ? { model: start.model } : {}),
