@@ -1,6 +1,7 @@
 import type { ArgumentEffect } from "../../../shared/rules";
 import { changesEn } from "./changes.en";
 import { editsEn } from "./edits.en";
+import { networkEn } from "./network.en";
 
 /** What a prefix rule leaves out, completing "except ones that …". */
 function exceptEn(except: readonly ArgumentEffect[]): string {
@@ -232,6 +233,7 @@ export const en = {
   },
   changes: changesEn,
   edits: editsEn,
+  network: networkEn,
   fullOutput: {
     title: "Full output",
     close: "Close",
@@ -319,6 +321,8 @@ export const en = {
       undone: "changes undone",
       restored: "workspace restored to before it",
       narrowed: "a saved rule no longer covered it",
+      "host-allowed": "host reached",
+      "host-refused": "host refused",
     },
     by: {
       person: "by you",

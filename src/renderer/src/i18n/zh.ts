@@ -2,6 +2,7 @@ import type { ArgumentEffect } from "../../../shared/rules";
 import { changesZh } from "./changes.zh";
 import { editsZh } from "./edits.zh";
 import type { Messages } from "./en";
+import { networkZh } from "./network.zh";
 
 /** What a prefix rule leaves out, completing "不包括…的参数". */
 function exceptZh(except: readonly ArgumentEffect[]): string {
@@ -221,6 +222,7 @@ export const zh: Messages = {
   },
   changes: changesZh,
   edits: editsZh,
+  network: networkZh,
   fullOutput: {
     title: "完整输出",
     close: "关闭",
@@ -301,6 +303,8 @@ export const zh: Messages = {
       undone: "改动已撤销",
       restored: "工作区已恢复到它之前",
       narrowed: "一条已保存的规则不再覆盖它",
+      "host-allowed": "已访问主机",
+      "host-refused": "已拒绝主机",
     },
     by: {
       person: "由你",
