@@ -64,6 +64,8 @@ export interface DeskApi {
    * list is refused, with one sentence per bad entry, when any entry is not valid. From the next command on.
    */
   setAllowedHosts(params: { hosts: string[] }): Promise<void>;
+  /** Add hosts to the workspace's allowed hosts (a card's "Allow for this workspace"), checked as `setAllowedHosts`. */
+  addAllowedHosts(params: { hosts: string[] }): Promise<void>;
   /** Move a running command to the background: it is not stopped at its timeout but runs on to the cap. */
   keepRunning(params: { commandId: string }): Promise<void>;
   /** How long a background command may run in this workspace, in seconds (kept for the workspace). */
@@ -123,6 +125,7 @@ export const DESK_METHODS = [
   "removeRule",
   "setSandbox",
   "setAllowedHosts",
+  "addAllowedHosts",
   "keepRunning",
   "setBackgroundCap",
   "getHistory",

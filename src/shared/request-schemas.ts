@@ -90,6 +90,7 @@ export const requestSchemas = {
   removeRule: Params({ id: Id }),
   setSandbox: Params({ enabled: Type.Boolean(), network: Type.Boolean() }),
   setAllowedHosts: Params({ hosts: Type.Array(HostEntry, { maxItems: MAX_HOST_ENTRIES }) }),
+  addAllowedHosts: Params({ hosts: Type.Array(HostEntry, { minItems: 1, maxItems: MAX_HOST_ENTRIES }) }),
   keepRunning: Params({ commandId: Id }),
   setBackgroundCap: Params({
     seconds: Type.Integer({

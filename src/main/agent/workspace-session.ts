@@ -313,6 +313,11 @@ export class WorkspaceSession {
     await this.saveSettings({ allowedHosts: check.patterns.map((pattern) => pattern.text) });
   }
 
+  /** Adds hosts to the workspace's list (a card's "Allow for this workspace"); from the next command on. */
+  async addAllowedHosts(hosts: readonly string[]): Promise<void> {
+    await this.setAllowedHosts([...(this.settings.allowedHosts ?? []), ...hosts]);
+  }
+
   /** Writes a change of the workspace's settings; writes go one at a time, each with all changes so far. */
   private saveSettings(patch: Partial<WorkspaceSettings>): Promise<void> {
     this.settings = { ...this.settings, ...patch };

@@ -118,7 +118,10 @@ describe.runIf(onLinux)("the session host: network by name", () => {
 
     // Allowed for the workspace: the next command reads the new list.
     await assistantSaid(host, "first done");
-    await host.handlers.setAllowedHosts({ hosts: ["registry.test", "other.test"] });
+    // The card's "Allow for this workspace": added to the list, as the person's call reaches the host.
+    const added = await routeRequest(host.handlers, "addAllowedHosts", { hosts: ["other.test"] });
+    expect(added.ok).toBe(true);
+    expect(host.state().limits?.sandbox.allowedHosts).toEqual(["registry.test", "other.test"]);
     await host.handlers.prompt({ text: "again" });
     const second = await pendingApproval(host, "c2");
     expect(commandOf(host, "c2")?.network?.allowedHosts).toEqual(["registry.test", "other.test"]);

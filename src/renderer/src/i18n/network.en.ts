@@ -43,5 +43,4 @@ export const networkEn = {
   add: "Add",
   remove: (host: string) => `Remove ${host}`,
   presets: "Add a preset:",
-  saveFailed: (reason: string) => `The allowed hosts were not changed: ${reason}`,
 };

@@ -41,5 +41,4 @@ export const networkZh: typeof networkEn = {
   add: "添加",
   remove: (host: string) => `移除 ${host}`,
   presets: "添加预设：",
-  saveFailed: (reason: string) => `允许的主机未更改：${reason}`,
 };
