@@ -97,12 +97,8 @@ describe.runIf(onLinux)("the session host: network by name", () => {
       askedHosts: ["other.test"],
       hostRules: true,
     });
-    // The decide call through the router: the choice object is part of the contract.
-    const decided = await routeRequest(host.handlers, "decide", {
-      approvalId: first,
-      decision: { kind: "approve", network: { mode: "hosts" } },
-    });
-    expect(decided.ok).toBe(true);
+    // Approved as offered: the agent's asked host is not granted unless the person grants it.
+    await host.handlers.decide({ approvalId: first, decision: { kind: "approve" } });
     const view = await waitFor(() => {
       const seen = commandOf(host, "c1");
       return seen?.details && seen;
@@ -125,7 +121,23 @@ describe.runIf(onLinux)("the session host: network by name", () => {
     await host.handlers.prompt({ text: "again" });
     const second = await pendingApproval(host, "c2");
     expect(commandOf(host, "c2")?.network?.allowedHosts).toEqual(["registry.test", "other.test"]);
-    await host.handlers.decide({ approvalId: second, decision: { kind: "approve" } });
+    // The decide call through the router: the choice object is part of the contract, and only it.
+    for (const network of [
+      { mode: "everything" },
+      { mode: "hosts", grantedHosts: "other.test" },
+      { mode: "off", extra: 1 },
+    ]) {
+      const refused = await routeRequest(host.handlers, "decide", {
+        approvalId: second,
+        decision: { kind: "approve", network },
+      });
+      expect(refused.ok ? "accepted" : refused.error.code).toBe("invalid-params");
+    }
+    const decided = await routeRequest(host.handlers, "decide", {
+      approvalId: second,
+      decision: { kind: "approve", network: { mode: "hosts" } },
+    });
+    expect(decided.ok).toBe(true);
     await assistantSaid(host, "all finished");
     expect(commandOf(host, "c2")?.output).toContain("upstream got /c");
 
