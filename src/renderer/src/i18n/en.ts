@@ -2,6 +2,7 @@ import type { ArgumentEffect } from "../../../shared/rules";
 import { changesEn } from "./changes.en";
 import { editsEn } from "./edits.en";
 import { layoutEn } from "./layout.en";
+import { networkEn } from "./network.en";
 import { riskTextEn } from "./risks.en";
 
 /** What a prefix rule leaves out, completing "except ones that …". */
@@ -236,6 +237,7 @@ export const en = {
   edits: editsEn,
   layout: layoutEn,
   risk: riskTextEn,
+  network: networkEn,
   fullOutput: {
     title: "Full output",
     close: "Close",
@@ -323,6 +325,8 @@ export const en = {
       undone: "changes undone",
       restored: "workspace restored to before it",
       narrowed: "a saved rule no longer covered it",
+      "host-allowed": "host reached",
+      "host-refused": "host refused",
     },
     by: {
       person: "by you",
