@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Locator, Page } from "@playwright/test";
-import { expect, openDesk, say, send, shot, UI_TEST_TIMEOUT_MS } from "../harness/desk-page";
+import { expect, expectPending, openDesk, say, send, shot, UI_TEST_TIMEOUT_MS } from "../harness/desk-page";
 import type { ScriptBlock } from "../harness/desk-server";
 import { startModelDesk } from "../harness/model-desk";
 import { startOpenAiServer } from "../harness/openai-server";
@@ -200,6 +200,9 @@ test("through Pi's real provider: the model's edit call, the approval, and the r
       model.requests[1]?.messages.filter((message) => message.role === "tool"),
     );
     expect(toolResult).toContain("Successfully replaced 1 block(s) in sum.js.");
+    // The model is told to change files with edit and write, and to run programs with run_command.
+    const system = JSON.stringify(model.requests[0]?.messages.filter((message) => message.role === "system"));
+    expect(system).toContain("Change files with the edit and write tools");
   } finally {
     await desk.cleanup();
     await model.close();
@@ -218,15 +221,14 @@ test("a command that writes a file with a quoted heredoc shows the diff before i
   writeFileSync(join(desk.workspace, "sum.js"), SUM);
   await openDesk(page, desk);
   await send(page, "fix it with a heredoc");
-  const pending = page.locator('[data-testid="command-card"][data-command-id="c1"]');
-  await expect(pending).toHaveAttribute("data-status", "pending");
-  const preview = pending.getByTestId("write-preview");
+  const pending = await expectPending(page, "c1");
+  const preview = pending.getByTestId("tray-write-preview");
   await expect(preview).toHaveAttribute("data-path", "sum.js");
   await expect(preview.getByTestId("diff-line").and(page.locator('[data-kind="add"]'))).toHaveCount(1);
   await expect(preview).toContainText("Preview");
   expect(read(desk.workspace, "sum.js")).toBe(SUM);
   await shot(page, testInfo, "a shell write previewed");
-  await pending.getByTestId("approve-button").click();
+  await pending.getByTestId("tray-approve-button").click();
   await expect(page.getByTestId("assistant-message").last()).toContainText("Written.");
   expect(read(desk.workspace, "sum.js")).toBe(FIXED);
 });

@@ -2,7 +2,7 @@ import type { BackgroundState } from "./background";
 import type { CommandChanges, RevertEntry } from "./changes";
 import type { ProposedDiff } from "./edits";
 import type { RefusalText, RiskText } from "./host-text";
-import type { HostTally, NetworkChoice } from "./network";
+import type { HostTally, NetworkChoice, NetworkMode } from "./network";
 import type { ArgumentEffect, RuleNotApplied } from "./rules";
 
 export type { BackgroundState, BackgroundStopper } from "./background";
@@ -39,6 +39,20 @@ export interface CommandSandboxView {
    * X11's): the sandbox's full network is the host's. Sockets bound to a path stay hidden either way.
    */
   localServices?: boolean;
+}
+
+/** A pending command's network choice, as the card offers it. */
+export interface CommandNetworkView {
+  /** What it runs with unless the person picks another ("hosts" when the workspace lists any, else "off"). */
+  mode: NetworkMode;
+  /** The workspace's allowed hosts, as written in Settings. */
+  allowedHosts: string[];
+  /** Hosts the agent asked for; they count only if the person grants them. */
+  askedHosts: string[];
+  /** Whether host rules can apply to it (sandboxed by bubblewrap); where not, "allowed hosts" is not offered. */
+  hostRules: boolean;
+  /** What the person chose, once decided. */
+  chosen?: NetworkMode;
 }
 
 /** The person's answer to a pending command. */
@@ -245,6 +259,10 @@ export interface CommandView {
   rule?: string;
   /** Whether it runs sandboxed, and with the network. */
   sandbox?: CommandSandboxView;
+  /** The network choice the pending card offers (sandboxed commands): the default, the workspace's hosts, the agent's asks. */
+  network?: CommandNetworkView;
+  /** The hosts it reached and was refused so far through the sandbox's proxy, updated as it runs. */
+  hosts?: HostTally[];
   /** Whether it is to run in the background: asked by the agent, switched by the person while pending. */
   runInBackground?: boolean;
   /** How long it may run in the background, in seconds (the host's cap), for the card to say. */

@@ -59,6 +59,13 @@ export interface DeskApi {
   removeRule(params: { id: string }): Promise<void>;
   /** Turn the sandbox on or off for this workspace, and its network (kept for the workspace). */
   setSandbox(params: { enabled: boolean; network: boolean }): Promise<void>;
+  /**
+   * Set the hosts this workspace's sandboxed commands may reach by name (kept for the workspace); the whole
+   * list is refused, with one sentence per bad entry, when any entry is not valid. From the next command on.
+   */
+  setAllowedHosts(params: { hosts: string[] }): Promise<void>;
+  /** Add hosts to the workspace's allowed hosts (a card's "Allow for this workspace"), checked as `setAllowedHosts`. */
+  addAllowedHosts(params: { hosts: string[] }): Promise<void>;
   /** Move a running command to the background: it is not stopped at its timeout but runs on to the cap. */
   keepRunning(params: { commandId: string }): Promise<void>;
   /** How long a background command may run in this workspace, in seconds (kept for the workspace). */
@@ -117,6 +124,8 @@ export const DESK_METHODS = [
   "updateRule",
   "removeRule",
   "setSandbox",
+  "setAllowedHosts",
+  "addAllowedHosts",
   "keepRunning",
   "setBackgroundCap",
   "getHistory",

@@ -114,6 +114,8 @@ export interface SandboxState {
   enabled: boolean;
   /** Whether they may use the network (otherwise only a command the person allows it for). */
   network: boolean;
+  /** Hosts sandboxed commands may reach by name through Pi Desk's proxy (bubblewrap only); empty: none. */
+  allowedHosts: string[];
 }
 
 /** A past conversation of the workspace. */

@@ -23,6 +23,11 @@ const NoParams = Type.Undefined();
 const Params = <T extends Record<string, TSchema>>(properties: T) =>
   Type.Object(properties, { additionalProperties: false });
 
+/** One allowed-host entry as the person writes it (`registry.npmjs.org`, `*.example.org:8443`); the host checks its syntax. */
+const HostEntry = Type.String({ minLength: 1, maxLength: 300 });
+/** The most entries a list of hosts may have in one call. */
+const MAX_HOST_ENTRIES = 500;
+
 const RuleDraftSchema = Params({
   effect: Type.Union([Type.Literal("allow"), Type.Literal("deny")]),
   match: Type.Union([
@@ -40,7 +45,15 @@ const DecisionSchema = Type.Union([
     kind: Type.Literal("approve"),
     command: Type.Optional(Type.String({ minLength: 1, maxLength: 64 * 1024 })),
     timeoutSeconds: Type.Optional(Type.Number()),
-    network: Type.Optional(Type.Boolean()),
+    network: Type.Optional(
+      Type.Union([
+        Type.Boolean(),
+        Params({
+          mode: Type.Union([Type.Literal("off"), Type.Literal("hosts"), Type.Literal("full")]),
+          grantedHosts: Type.Optional(Type.Array(HostEntry, { maxItems: MAX_HOST_ENTRIES })),
+        }),
+      ]),
+    ),
     background: Type.Optional(Type.Boolean()),
     // A file edit's approval: the person's own version of the whole file (the host checks its bytes).
     content: Type.Optional(Type.String({ maxLength: MAX_EDIT_BYTES })),
@@ -76,6 +89,8 @@ export const requestSchemas = {
   updateRule: Params({ id: Id, rule: RuleDraftSchema }),
   removeRule: Params({ id: Id }),
   setSandbox: Params({ enabled: Type.Boolean(), network: Type.Boolean() }),
+  setAllowedHosts: Params({ hosts: Type.Array(HostEntry, { maxItems: MAX_HOST_ENTRIES }) }),
+  addAllowedHosts: Params({ hosts: Type.Array(HostEntry, { minItems: 1, maxItems: MAX_HOST_ENTRIES }) }),
   keepRunning: Params({ commandId: Id }),
   setBackgroundCap: Params({
     seconds: Type.Integer({

@@ -1,3 +1,4 @@
+import type { HostRefusal } from "./network";
 /** Whether a rule lets a command run without asking, or refuses it without asking. */
 export type RuleEffect = "allow" | "deny";
 
@@ -73,8 +74,11 @@ export interface AuditEntry {
   sessionId: string;
   /** The command's or the file edit's id (its tool call id). */
   commandId: string;
-  /** What was decided: a command (absent means a command, as lines before file edits existed say) or a file edit. */
-  kind?: "command" | "file-edit";
+  /**
+   * What was decided: a command (absent means a command, as lines before file edits existed say), a file
+   * edit, or one host a sandboxed command's network proxy let through or refused (`commandId` is the command's).
+   */
+  kind?: "command" | "file-edit" | "host";
   /** The command as decided (after any edit); absent for a file edit. */
   command?: string;
   /** A file edit's tool (`edit` or `write`). */
@@ -99,7 +103,9 @@ export interface AuditEntry {
     | "exited"
     | "undone"
     | "restored"
-    | "narrowed";
+    | "narrowed"
+    | "host-allowed"
+    | "host-refused";
   /**
    * Who or what decided: the person, a rule, the host's policy, the agent's Stop, the host; for a stopped
    * background command also the agent (`stop_command`), the cap, its chat closing or the app quitting.
@@ -115,4 +121,16 @@ export interface AuditEntry {
   status?: string;
   /** The exit code, for `finished`. */
   exitCode?: number | null;
+  /** The host name a sandboxed command asked its proxy for, as it asked (`kind: "host"`). */
+  host?: string;
+  /** The port it asked for (0 when the request never said). */
+  port?: number;
+  /** Whether the proxy let the connection through (`host-allowed`) or refused it (`host-refused`). */
+  allowed?: boolean;
+  /** Bytes the command sent to the host over that connection (0 when refused). */
+  bytesUp?: number;
+  /** Bytes it received from the host over that connection (0 when refused). */
+  bytesDown?: number;
+  /** Why the proxy refused it, as a kind the page words itself (`host-refused` only). */
+  refusal?: HostRefusal;
 }

@@ -42,7 +42,7 @@ export function hostState(overrides: Partial<HostState> = {}): HostState {
       defaultTimeoutSeconds: 60,
       maxTimeoutSeconds: 600,
       environment: ["PATH", "HOME"],
-      sandbox: { kind: "bubblewrap", available: true, enabled: true, network: false },
+      sandbox: { kind: "bubblewrap", available: true, enabled: true, network: false, allowedHosts: [] },
       backgroundCapSeconds: 4 * 3600,
       maxBackgroundCommands: 8,
       changes: {

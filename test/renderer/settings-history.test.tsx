@@ -106,6 +106,7 @@ describe("settings", () => {
         problem: "bwrap is not installed: apt install bubblewrap.",
         enabled: false,
         network: false,
+        allowedHosts: [],
       },
     };
     render(<SettingsView host={{ ...host, limits }} api={fakeApi()} />);

@@ -5,6 +5,7 @@ import {
   MAX_BACKGROUND_COMMANDS,
   RUN_MARKER_ENV,
   type RunCommandOptions,
+  type SandboxSettings,
 } from "../run-command";
 
 /** The limits the host puts on commands; the person's settings, not the model's. */
@@ -18,6 +19,11 @@ export type CommandSettings = Pick<
   backgroundCapSeconds?: number;
   /** How long `run_command` waits for a background command to be ready before returning (default 10 s). */
   backgroundReadinessMs?: number;
+  /**
+   * For tests only: how the network proxy resolves allowed names, and whether it may reach loopback (fake
+   * upstreams on 127.0.0.2). Absent: the OS resolver, loopback and private addresses refused.
+   */
+  networkTestHooks?: Pick<SandboxSettings, "resolveHost" | "allowLoopbackTargets">;
 };
 
 /** The limits that hold for the whole session; the sandbox, the background cap and saved outputs change. */

@@ -7,6 +7,7 @@ import {
   createRunCommandTool,
   createStopCommandTool,
   describeBackground,
+  type HostDecisionEvent,
   type OutputQuota,
   type RunCommandOptions,
   type RunRegistry,
@@ -18,8 +19,10 @@ import type { SessionProjection } from "./session-projection";
 export interface CommandToolsChat {
   /** Asks the person (through the command gate). */
   approve(request: CommandRequest, signal: AbortSignal | undefined): Promise<ApprovalDecision>;
-  /** The workspace's sandbox choice now. */
-  sandbox(): { enabled: boolean; network: boolean };
+  /** The workspace's sandbox choice now, with its allowed hosts. */
+  sandbox(): { enabled: boolean; network: boolean; allowedHosts: string[] };
+  /** A sandboxed command's proxy decided on a host: audit it, and count it on the card. */
+  hostDecision?(commandId: string, event: HostDecisionEvent): void;
   /** How long a background command may run now, in seconds. */
   backgroundCapSeconds(): number;
   /** A background command ended: audit it. */
@@ -68,13 +71,15 @@ export function createCommandTools(options: CommandToolsOptions) {
       });
     },
   });
+  const { networkTestHooks, ...settings } = options.settings;
   const runOptions: RunCommandOptions = {
-    ...options.settings,
+    ...settings,
     workspaceRoot: options.workspaceRoot,
     outputDir: options.outputDir,
     outputQuota: options.outputQuota,
-    // Read at every call: the person can turn the sandbox off or on for the workspace at any time.
-    sandbox: () => chat.sandbox(),
+    // Read at every call: the person can turn the sandbox off or on, or change its hosts, at any time.
+    sandbox: () => ({ ...chat.sandbox(), ...networkTestHooks }),
+    onHostDecision: (commandId, event) => chat.hostDecision?.(commandId, event),
     hiddenPaths: options.hiddenPaths,
     // The record of a running command names this conversation and its audit log, so a start after a
     // crash can write down how the command ended.

@@ -14,7 +14,10 @@ import { errorMessage } from "../base/errors";
 import type { ChangeRecords } from "../changes";
 import {
   type BackgroundCommands,
+  checkAllowedHosts,
   DEFAULT_BACKGROUND_CAP_SECONDS,
+  type HostDecisionEvent,
+  HostLedger,
   OutputQuota,
   pruneFullOutputs,
   type RunRegistry,
@@ -33,7 +36,7 @@ import { commandRecorder } from "./command-changes";
 import { type CommandSettings, type FixedLimits, fixedLimits } from "./command-limits";
 import { createCommandTools } from "./command-tools";
 import { EDIT_TOOLS } from "./edit-views";
-import { createEditTools } from "./file-edits/edit-tools";
+import { createEditTools, EDITING_GUIDANCE } from "./file-edits/edit-tools";
 import { shellWritePreview } from "./file-edits/shell-write-preview";
 import { chatModelOf, startingModel } from "./model-choice";
 import type { DeskModels } from "./model-runtime";
@@ -78,6 +81,8 @@ export class WorkspaceSession {
   private readonly changeActions: ChangeActions | undefined;
   private unsubscribe: () => void = () => {};
   private settingsWrite: Promise<void> = Promise.resolve();
+  /** Each sandboxed command's hosts so far, by command id, for its card (a finished command's stays: the card keeps it). */
+  private readonly hostLedgers = new Map<string, HostLedger>();
   /** The person between the agent and every command. */
   readonly gate: ApprovalGate;
   /** The model this chat was meant to use and cannot (it is gone), until the person picks one. */
@@ -170,9 +175,10 @@ export class WorkspaceSession {
           if (writePreview) projection.updateCommand(request.toolCallId, { writePreview });
           return self.gate.approveCommand(request, signal);
         },
-        sandbox: () => self?.settings.sandbox ?? workspaceSettings.sandbox,
+        sandbox: () => sandboxSettings(self?.settings ?? workspaceSettings),
         backgroundCapSeconds: () => self?.backgroundCapSeconds ?? DEFAULT_BACKGROUND_CAP_SECONDS,
         backgroundEnded: (id, command, state) => self?.gate.recordBackgroundEnd(id, command, state),
+        hostDecision: (id, event) => self?.hostDecision(id, event),
         runOwner: () =>
           self ? { sessionId: self.session.sessionId, auditFile: auditFile(dataDir) } : undefined,
       },
@@ -196,6 +202,7 @@ export class WorkspaceSession {
       runCommandTool: tools.runCommand,
       backgroundTools: tools.backgroundTools,
       editTools,
+      appendSystemPrompt: [EDITING_GUIDANCE],
       open: options.open,
       hiddenPaths: options.hiddenPaths,
       ...(start.model ? { model: start.model } : {}),
@@ -238,7 +245,13 @@ export class WorkspaceSession {
     const { available, kind, problem } = this.options.sandbox;
     return {
       ...this.baseLimits,
-      sandbox: { kind, available, ...(problem ? { problem } : {}), ...this.settings.sandbox },
+      sandbox: {
+        kind,
+        available,
+        ...(problem ? { problem } : {}),
+        ...this.settings.sandbox,
+        allowedHosts: [...(this.settings.allowedHosts ?? [])],
+      },
       backgroundCapSeconds: this.backgroundCapSeconds,
       savedOutputs: this.outputQuota.state(),
       changes: this.options.changes?.state ?? {
@@ -259,6 +272,40 @@ export class WorkspaceSession {
       );
     }
     await this.saveSettings({ sandbox: { enabled, network } });
+  }
+
+  /** A sandboxed command's proxy decided on a host: one audit line, and the card's tally of hosts, live. */
+  hostDecision(commandId: string, event: HostDecisionEvent): void {
+    this.gate.recordHostDecision(commandId, event);
+    let ledger = this.hostLedgers.get(commandId);
+    if (!ledger) {
+      ledger = new HostLedger();
+      this.hostLedgers.set(commandId, ledger);
+    }
+    ledger.record(event);
+    this.projection.updateCommand(commandId, { hosts: ledger.list() });
+  }
+
+  /**
+   * Sets the hosts the workspace's sandboxed commands may reach (kept on disk), from the next command on.
+   * Refused as a whole, one sentence per bad entry, when any entry is not valid.
+   */
+  async setAllowedHosts(hosts: readonly string[]): Promise<void> {
+    const check = checkAllowedHosts(hosts);
+    if (check.errors.length > 0) {
+      throw new Error(
+        `The allowed hosts were not saved: ${check.errors.join(" ")} Correct or remove ${
+          check.errors.length === 1 ? "that entry" : "those entries"
+        } and save again.`,
+      );
+    }
+    // Duplicates dropped, each entry as the person wrote it (trimmed).
+    await this.saveSettings({ allowedHosts: check.patterns.map((pattern) => pattern.text) });
+  }
+
+  /** Adds hosts to the workspace's list (a card's "Allow for this workspace"); from the next command on. */
+  async addAllowedHosts(hosts: readonly string[]): Promise<void> {
+    await this.setAllowedHosts([...(this.settings.allowedHosts ?? []), ...hosts]);
   }
 
   /** Writes a change of the workspace's settings; writes go one at a time, each with all changes so far. */
@@ -390,4 +437,13 @@ export class WorkspaceSession {
       if (details?.piDesk === "file-edit") this.gate.recordEditEnd(event.toolCallId, details);
     }
   }
+}
+
+/** The sandbox settings a command reads at its call: the workspace's choice and its allowed hosts. */
+function sandboxSettings(settings: WorkspaceSettings): {
+  enabled: boolean;
+  network: boolean;
+  allowedHosts: string[];
+} {
+  return { ...settings.sandbox, allowedHosts: [...(settings.allowedHosts ?? [])] };
 }

@@ -6,7 +6,7 @@ import type {
 } from "../../shared/commands";
 import type { EditDecision, EditView, FileEditDetails } from "../../shared/edits";
 import type { AuditEntry, CommandRule, RuleDraft } from "../../shared/rules";
-import type { CommandRequest } from "../run-command";
+import type { CommandRequest, HostDecisionEvent } from "../run-command";
 import { ApprovalBroker } from "./approval-broker";
 import {
   type ApprovalCards,
@@ -143,6 +143,26 @@ export class ApprovalGate {
     } else {
       void this.write(commandId, "exited", "host", { command, exitCode: state.exitCode ?? null });
     }
+  }
+
+  /**
+   * Writes one of a sandboxed command's network decisions: a refused host at once, an allowed connection
+   * when it closes (with its bytes up and down). An opening is not a line of its own: its close says it all.
+   */
+  recordHostDecision(commandId: string, event: HostDecisionEvent): void {
+    if (event.phase === "opened") return;
+    const allowed = event.phase === "closed";
+    void this.write(commandId, allowed ? "host-allowed" : "host-refused", allowed ? "host" : "policy", {
+      kind: "host",
+      command: this.options.cards.commands.get(commandId)?.command,
+      host: event.host,
+      port: event.port,
+      allowed,
+      bytesUp: event.bytesUp,
+      bytesDown: event.bytesDown,
+      ...(event.refusal ? { refusal: event.refusal } : {}),
+      ...(event.reason ? { reason: event.reason } : {}),
+    });
   }
 
   /** Writes the person's undo of a command's (or an edit's) changes, or restore of the workspace to before it. */

@@ -5,6 +5,7 @@
  */
 import type { ApprovalDecision, CommandView } from "../../shared/commands";
 import type { EditDecision, EditShape, EditTool, EditView, ProposedDiff } from "../../shared/edits";
+import type { NetworkMode } from "../../shared/network";
 import type { AuditEntry } from "../../shared/rules";
 import type { CommandRequest, ParsedCommandLine } from "../run-command";
 import { ruleOffer } from "./rule-patterns";
@@ -101,7 +102,20 @@ export function decidedCard(
       ? { sandbox: { ...view.sandbox, network: true, localServices: view.sandbox.enabled } }
       : {}),
     ...(approve?.background !== undefined ? { runInBackground: approve.background } : {}),
+    ...(approve && view?.network
+      ? { network: { ...view.network, chosen: chosenMode(view.network.mode, approve.network) } }
+      : {}),
   };
+}
+
+/** The mode a decision picks for the command: its own, `true` for full, or the offer's when it says none. */
+function chosenMode(
+  offered: NetworkMode,
+  network: Extract<ApprovalDecision, { kind: "approve" }>["network"],
+): NetworkMode {
+  if (network === true) return "full";
+  if (typeof network === "object" && network !== null) return network.mode;
+  return offered;
 }
 
 /** The gate's subject for a command. */
@@ -135,6 +149,11 @@ export function commandCard(request: CommandRequest, why: string | undefined): P
     command: request.command,
     timeoutSeconds: request.timeoutSeconds,
     sandbox: request.sandbox,
+    network: {
+      ...request.network,
+      allowedHosts: [...request.network.allowedHosts],
+      askedHosts: [...request.network.askedHosts],
+    },
     runInBackground: request.background,
     backgroundCapSeconds: request.backgroundCapSeconds,
     parts: request.parsed.commands.map(({ name, text, start, end }) => ({ name, text, start, end })),

@@ -25,11 +25,18 @@ const FIELDS = [
   "edited",
   "status",
   "exitCode",
+  "host",
+  "port",
+  "allowed",
+  "bytesUp",
+  "bytesDown",
+  "refusal",
 ] as const satisfies readonly (keyof AuditEntry)[];
 
 /** The fields a query searches. */
 const SEARCHED = [
   "command",
+  "host",
   "path",
   "reason",
   "rule",

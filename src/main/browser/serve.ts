@@ -1,3 +1,5 @@
+import { lookup } from "node:dns/promises";
+import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -13,6 +15,11 @@ import { isLoopbackAddress } from "./request-guard";
  * The browser host's entry:
  * `npm run serve -- --workspace <folder> [--port <n>] [--host <address>] [--allow <program,program>]
  *  [--output-budget <MiB>] [--output-quota <MiB>] [--changes-budget <MiB>] [--no-changes]`.
+ *
+ * For tests only: `--resolve-host <name>=<address>` (repeatable) makes the sandbox's network proxy resolve
+ * that name to that address instead of asking the OS, and `--allow-loopback-targets` lets an allowed name
+ * lead to loopback and private addresses (fake upstreams on 127.0.0.2). Never for real use: both take away
+ * the proxy's guard against names that point at this machine or the LAN.
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -25,6 +32,8 @@ async function main(): Promise<void> {
       "output-quota": { type: "string" },
       "changes-budget": { type: "string" },
       "no-changes": { type: "boolean", default: false },
+      "resolve-host": { type: "string", multiple: true },
+      "allow-loopback-targets": { type: "boolean", default: false },
     },
   });
   if (!values.workspace) {
@@ -61,11 +70,17 @@ async function main(): Promise<void> {
     values["changes-budget"],
     "a workspace's change records",
   );
+  const networkTestHooks = testNetwork(values["resolve-host"], values["allow-loopback-targets"]);
   const host = await DeskHost.create({
     shell: "browser",
     version,
     workspace,
-    commands: { allowedBinaries, outputBudgetBytes, outputQuotaBytes },
+    commands: {
+      allowedBinaries,
+      outputBudgetBytes,
+      outputQuotaBytes,
+      ...(networkTestHooks ? { networkTestHooks } : {}),
+    },
     // What each command changed is recorded (for undo) unless the person says not to.
     changes: values["no-changes"] ? false : { ...(changesBudget ? { budgetBytes: changesBudget } : {}) },
   });
@@ -101,6 +116,42 @@ async function main(): Promise<void> {
 
 /** How long a stop waits for the commands and the session to end before the process leaves anyway. */
 const STOP_GRACE_MS = 15_000;
+
+/**
+ * The test-only network flags as the proxy's hooks; undefined when neither is given. A name given with
+ * `--resolve-host` resolves to its address only; every other name still goes to the OS resolver.
+ */
+function testNetwork(
+  resolves: string[] | undefined,
+  allowLoopbackTargets: boolean | undefined,
+): { resolveHost?: (name: string) => Promise<string[]>; allowLoopbackTargets?: boolean } | undefined {
+  if (!resolves?.length && !allowLoopbackTargets) return undefined;
+  const names = new Map<string, string>();
+  for (const pair of resolves ?? []) {
+    const [name, address] = pair.split("=");
+    if (!name || !address || isIP(address) === 0) {
+      throw new Error(
+        `--resolve-host takes <name>=<IP address> (for tests: --resolve-host registry.test=127.0.0.2), got "${pair}".`,
+      );
+    }
+    names.set(name.toLowerCase(), address);
+  }
+  console.warn(
+    "Warning: --resolve-host / --allow-loopback-targets are for tests: sandboxed commands' allowed names may lead to this machine.",
+  );
+  return {
+    ...(names.size > 0
+      ? {
+          resolveHost: async (name: string) => {
+            const known = names.get(name.toLowerCase());
+            if (known) return [known];
+            return (await lookup(name, { all: true })).map((entry) => entry.address);
+          },
+        }
+      : {}),
+    ...(allowLoopbackTargets ? { allowLoopbackTargets: true } : {}),
+  };
+}
 
 /** A flag given in MiB, as bytes; absent stays absent (the host's default). */
 function mebibytes(flag: string, value: string | undefined, what: string): number | undefined {

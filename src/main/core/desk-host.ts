@@ -204,6 +204,14 @@ export class DeskHost {
       await this.requireSession().setSandbox(enabled, network);
       this.emit({ type: "snapshot", state: this.state() });
     },
+    setAllowedHosts: async ({ hosts }) => {
+      await this.requireSession().setAllowedHosts(hosts);
+      this.emit({ type: "snapshot", state: this.state() });
+    },
+    addAllowedHosts: async ({ hosts }) => {
+      await this.requireSession().addAllowedHosts(hosts);
+      this.emit({ type: "snapshot", state: this.state() });
+    },
     keepRunning: async ({ commandId }) => this.requireSession().keepRunning(commandId),
     setBackgroundCap: async ({ seconds }) => {
       await this.requireSession().setBackgroundCap(seconds);

@@ -1,6 +1,6 @@
 import type { App } from "electron";
 import type { HostState } from "../../shared/host-state";
-import { commandsInFlight, stopQuestion } from "./work-in-flight";
+import { commandsInFlight, editsWaiting, stopQuestion } from "./work-in-flight";
 
 /** The parts of Electron and of the host the quit guard uses, passed in so it can be tested without Electron. */
 export interface QuitShell {
@@ -38,7 +38,11 @@ export function guardQuit(shell: QuitShell): { quitting(): boolean } {
     event.preventDefault();
     // A second Cmd+Q while the question shows or the host ends: the first one is being handled.
     if (state !== "open") return;
-    const question = stopQuestion("Quit", commandsInFlight(shell.host.state()));
+    const question = stopQuestion(
+      "Quit",
+      commandsInFlight(shell.host.state()),
+      editsWaiting(shell.host.state()),
+    );
     if (!question) return quit();
     state = "asking";
     const answered = (yes: boolean) => {

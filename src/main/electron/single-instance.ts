@@ -3,7 +3,7 @@ import type { App } from "electron";
 import type { HostState } from "../../shared/host-state";
 import { errorMessage } from "../base/errors";
 import type { DeskHandlers } from "../core/desk-host";
-import { commandsInFlight, stopQuestion } from "./work-in-flight";
+import { commandsInFlight, editsWaiting, stopQuestion } from "./work-in-flight";
 
 /** `pi-desk --workspace <folder>`: the folder asked for, resolved against where it was launched from. */
 export function workspaceArgument(argv: readonly string[], cwd: string = process.cwd()): string | undefined {
@@ -72,7 +72,7 @@ export async function answerSecondLaunch(shell: SecondLaunchShell, launch: Secon
   const path = workspaceArgument(launch.argv, launch.cwd);
   const state = shell.host.state();
   if (!path || path === state.workspace?.path) return;
-  const question = stopQuestion(`Open ${basename(path)}`, commandsInFlight(state));
+  const question = stopQuestion(`Open ${basename(path)}`, commandsInFlight(state), editsWaiting(state));
   if (question && !(await shell.ask(question))) return;
   try {
     await shell.host.handlers.openWorkspace({ path });

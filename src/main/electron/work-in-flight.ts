@@ -1,4 +1,5 @@
 import type { CommandView } from "../../shared/commands";
+import type { EditView } from "../../shared/edits";
 import type { HostState } from "../../shared/host-state";
 
 /*
@@ -30,17 +31,34 @@ const NAME_LENGTH = 40;
  * The question before `action` stops commands: "Quit and stop 2 running commands (npm run dev, npm test)?";
  * undefined when nothing would be stopped.
  */
-export function stopQuestion(action: string, commands: readonly CommandView[]): string | undefined {
-  if (commands.length === 0) return undefined;
+export function stopQuestion(
+  action: string,
+  commands: readonly CommandView[],
+  edits: readonly Pick<EditView, "tool" | "path">[] = [],
+): string | undefined {
+  if (commands.length + edits.length === 0) return undefined;
   const waiting = commands.filter((command) => command.phase === "pending").length;
   const running = commands.length - waiting;
   const counts = [
     running > 0 ? `${running} running ${plural(running)}` : "",
     waiting > 0 ? `${waiting} ${plural(waiting)} waiting for approval` : "",
+    // An edit waiting is only dropped (nothing was written), but the person may want to decide it first.
+    edits.length > 0
+      ? `${edits.length} file ${edits.length === 1 ? "edit" : "edits"} waiting for approval`
+      : "",
   ].filter(Boolean);
-  const names = commands.slice(0, NAMED).map((command) => shortName(command.command));
-  if (commands.length > NAMED) names.push(`${commands.length - NAMED} more`);
+  const all = [
+    ...commands.map((command) => command.command),
+    ...edits.map((edit) => `${edit.tool} ${edit.path}`),
+  ];
+  const names = all.slice(0, NAMED).map(shortName);
+  if (all.length > NAMED) names.push(`${all.length - NAMED} more`);
   return `${action} and stop ${counts.join(" and ")} (${names.join(", ")})?`;
+}
+
+/** The open chat's file edits waiting for the person (quitting drops them: nothing was written). */
+export function editsWaiting(state: Pick<HostState, "session">): EditView[] {
+  return Object.values(state.session?.edits ?? {}).filter((edit) => edit.status === "pending");
 }
 
 function plural(count: number): string {

@@ -14,7 +14,12 @@ export interface WorkspaceSettings {
   model?: { provider: string; id: string };
   /** The thinking level new chats start with: the one last picked here. */
   thinkingLevel?: ThinkingLevel;
+  /** Hosts sandboxed commands may reach by name (checked when set; a command re-checks them). Absent: none. */
+  allowedHosts?: string[];
 }
+
+/** The most entries a workspace's allowed hosts may hold. */
+export const MAX_ALLOWED_HOSTS = 500;
 
 /** The settings file of a workspace's data folder. */
 export function settingsFile(dir: string): string {
@@ -54,6 +59,11 @@ export async function loadWorkspaceSettings(
   if (typeof level === "string" && (THINKING_LEVELS as readonly string[]).includes(level)) {
     settings.thinkingLevel = level as ThinkingLevel;
   }
+  // Kept as written, even an entry that no longer passes the check: a command then refuses to run with
+  // hosts and says so, rather than this list silently shrinking.
+  const hosts = stored.allowedHosts;
+  if (Array.isArray(hosts) && hosts.length <= MAX_ALLOWED_HOSTS && hosts.every((h) => typeof h === "string"))
+    settings.allowedHosts = hosts;
   if (isBackgroundCap(stored.backgroundCapSeconds))
     settings.backgroundCapSeconds = stored.backgroundCapSeconds;
   return settings;

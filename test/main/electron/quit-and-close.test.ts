@@ -84,6 +84,9 @@ describe("quitting the desktop app with work in flight", () => {
     ).toBe(
       "Quit and stop 2 running commands and 2 commands waiting for approval (npm run dev, rm -rf build…, a, 1 more)?",
     );
+    expect(stopQuestion("Quit", [view("npm test", "running")], [{ tool: "edit", path: "src/sum.js" }])).toBe(
+      "Quit and stop 1 running command and 1 file edit waiting for approval (npm test, edit src/sum.js)?",
+    );
     expect(stopQuestion("Quit", [])).toBeUndefined();
   });
 });

@@ -14,6 +14,11 @@ const EDIT_NOTE =
   " In Pi Desk the user sees each edit as a diff and approves, changes or denies it before anything is " +
   "written. Change files with edit and write; use run_command to run programs, not to write files.";
 
+/** What the system prompt says of changing files, beside the tools' own descriptions. */
+export const EDITING_GUIDANCE =
+  "Change files with the edit and write tools: the user sees each change as a diff and approves it before it " +
+  "is written. Use run_command to run programs (tests, builds, git), not to write files with shell redirections.";
+
 /**
  * Pi's own `edit` and `write` tools, with their schemas and descriptions (so models use them as they know
  * them), whose every file access goes through a `FileEditCall`: checked paths, and a write that waits for

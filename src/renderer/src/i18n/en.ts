@@ -2,6 +2,7 @@ import type { ArgumentEffect } from "../../../shared/rules";
 import { changesEn } from "./changes.en";
 import { editsEn } from "./edits.en";
 import { layoutEn } from "./layout.en";
+import { networkEn } from "./network.en";
 import { editRefusalTextEn, refusalTextEn } from "./refusals.en";
 import { riskTextEn } from "./risks.en";
 
@@ -239,6 +240,7 @@ export const en = {
   risk: riskTextEn,
   refusal: refusalTextEn,
   editRefusal: editRefusalTextEn,
+  network: networkEn,
   fullOutput: {
     title: "Full output",
     close: "Close",
@@ -326,6 +328,8 @@ export const en = {
       undone: "changes undone",
       restored: "workspace restored to before it",
       narrowed: "a saved rule no longer covered it",
+      "host-allowed": "host reached",
+      "host-refused": "host refused",
     },
     by: {
       person: "by you",

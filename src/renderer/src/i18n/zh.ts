@@ -3,6 +3,7 @@ import { changesZh } from "./changes.zh";
 import { editsZh } from "./edits.zh";
 import type { Messages } from "./en";
 import { layoutZh } from "./layout.zh";
+import { networkZh } from "./network.zh";
 import { editRefusalTextZh, refusalTextZh } from "./refusals.zh";
 import { riskTextZh } from "./risks.zh";
 
@@ -228,6 +229,7 @@ export const zh: Messages = {
   risk: riskTextZh,
   refusal: refusalTextZh,
   editRefusal: editRefusalTextZh,
+  network: networkZh,
   fullOutput: {
     title: "完整输出",
     close: "关闭",
@@ -308,6 +310,8 @@ export const zh: Messages = {
       undone: "改动已撤销",
       restored: "工作区已恢复到它之前",
       narrowed: "一条已保存的规则不再覆盖它",
+      "host-allowed": "已访问主机",
+      "host-refused": "已拒绝主机",
     },
     by: {
       person: "由你",

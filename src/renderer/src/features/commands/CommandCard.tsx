@@ -15,6 +15,7 @@ import { CommandOutput } from "./CommandOutput";
 import { type CardPlace, CardPlaceContext, useTestId } from "./card-scope";
 import { cardStatus } from "./command-status";
 import { FullOutputDialog } from "./FullOutputDialog";
+import { HostsSeen } from "./HostsSeen";
 import { PendingCard } from "./PendingCard";
 
 /** One `run_command` call, drawn for where it is in its life: waiting, running, or ended. */
@@ -98,6 +99,7 @@ function RunningCard({ command, api }: { command: CommandView; api: DeskApi }) {
       <Decider command={command} />
       {/* The full output is saved once the command ends; until then the card holds the tail. */}
       <CommandOutput output={command.output} totalLines={command.totalLines} />
+      <HostsSeen command={command} api={api} />
       <div className="card-actions">
         <button
           type="button"
@@ -168,6 +170,7 @@ function BackgroundCard({ command, api }: { command: CommandView; api: DeskApi }
           </button>
         )}
       </div>
+      <HostsSeen command={command} api={api} />
       <ChangesSection command={changeRecordOf(command)} api={api} />
     </CardFrame>
   );
@@ -259,6 +262,7 @@ function FinishedCard({ command, api }: { command: CommandView; api: DeskApi }) 
         </details>
       )}
       {full.dialog}
+      <HostsSeen command={command} api={api} />
       <ChangesSection command={changeRecordOf(command)} api={api} />
     </CardFrame>
   );

@@ -8,6 +8,7 @@ import { formatCap } from "../background/format-cap";
 import { WritePreview } from "../edits/WritePreview";
 import { CardFrame } from "./CardFrame";
 import { useTestId } from "./card-scope";
+import { initialNetwork, NetworkChoice, networkDecision } from "./NetworkChoice";
 import { AlwaysAllowForm, DenyForm, EditForm, type RuleChoice } from "./PendingForms";
 import { RiskList } from "./RiskList";
 import { RuleNotApplied } from "./RuleNotApplied";
@@ -39,17 +40,16 @@ export function PendingCard({ command, api }: { command: CommandView; api: DeskA
   const [reason, setReason] = useState("");
   const [draft, setDraft] = useState({ command: command.command, timeout: String(command.timeoutSeconds) });
   const [choice, setChoice] = useState<RuleChoice>({ pattern: -1, scope: "session" });
-  const [network, setNetwork] = useState(false);
+  const [network, setNetwork] = useState(() => initialNetwork(command));
   const [background, setBackground] = useState(command.runInBackground === true);
-  // Offered only where the sandbox keeps commands off the network: elsewhere they have it already.
-  const offersNetwork = command.sandbox?.enabled === true && !command.sandbox.network;
   const { approvalId, ruleOffer } = command;
   const problem =
     mode === "edit" ? editProblem(t, draft.command, draft.timeout, command.maxTimeoutSeconds) : null;
 
   /** The person's choices beside the command itself: the network, the background. */
   const choices = (decision: Extract<ApprovalDecision, { kind: "approve" }>) => {
-    if (offersNetwork && network) decision.network = true;
+    const chosen = networkDecision(command, network);
+    if (chosen !== undefined) decision.network = chosen;
     if (background !== (command.runInBackground === true)) decision.background = background;
     return decision;
   };
@@ -128,22 +128,8 @@ export function PendingCard({ command, api }: { command: CommandView; api: DeskA
           busy={busy}
         />
       )}
-      {offersNetwork && (mode === "idle" || mode === "edit") && (
-        <label className="choice">
-          <input
-            type="checkbox"
-            checked={network}
-            onChange={(e) => setNetwork(e.target.checked)}
-            data-testid={tid("allow-network")}
-          />
-          {t.command.allowNetwork}
-        </label>
-      )}
-      {/* The network this box allows is the host's: say so while it is ticked, before the person approves. */}
-      {offersNetwork && network && (mode === "idle" || mode === "edit") && (
-        <p className="muted choice-note" data-testid={tid("network-local-services")}>
-          {t.command.localServices}
-        </p>
+      {(mode === "idle" || mode === "edit") && (
+        <NetworkChoice command={command} api={api} draft={network} onDraft={setNetwork} />
       )}
       {(mode === "idle" || mode === "edit") && (
         <>

@@ -5,7 +5,7 @@ import { useT } from "../../i18n/i18n";
 import { useTestId } from "./card-scope";
 
 /** Focuses the element once it is shown, so a form opened from the keyboard can be typed in at once. */
-function useFocusOnMount<T extends HTMLElement>() {
+export function useFocusOnMount<T extends HTMLElement>() {
   const ref = useRef<T>(null);
   useEffect(() => ref.current?.focus(), []);
   return ref;

@@ -1,8 +1,8 @@
-import { type FormEvent, useEffect, useId, useRef } from "react";
+import { type FormEvent, useId } from "react";
 import type { RuleDraft, RuleScope } from "../../../../shared/rules";
 import { useT } from "../../i18n/i18n";
 import { useTestId } from "../commands/card-scope";
-import { RuleScopeAndConfirm } from "../commands/PendingForms";
+import { RuleScopeAndConfirm, useFocusOnMount } from "../commands/PendingForms";
 
 /** What the person picks for an "always allow" of edits: this file or every edit, for the chat or the workspace. */
 export interface EditRuleChoice {
@@ -39,8 +39,7 @@ export function AlwaysAllowEditForm({
   const t = useT();
   const tid = useTestId();
   const name = useId();
-  const first = useRef<HTMLInputElement>(null);
-  useEffect(() => first.current?.focus(), []);
+  const first = useFocusOnMount<HTMLInputElement>();
   const options = [
     { value: "file" as const, label: t.edits.allowThisFile(path) },
     { value: "all" as const, label: t.edits.allowAllEdits },

@@ -1,8 +1,8 @@
 import { useEffect, useId, useState } from "react";
 import type { DeskApi } from "../../../../shared/desk-api";
 import type { AuditEntry } from "../../../../shared/rules";
-import { useI18n } from "../../i18n/i18n";
-import { reasonOf } from "../../lib/format";
+import { useI18n, useT } from "../../i18n/i18n";
+import { formatBytes, reasonOf } from "../../lib/format";
 
 /** How many entries a search shows; the audit log may hold far more. */
 const HISTORY_LIMIT = 200;
@@ -66,7 +66,8 @@ export function HistoryView({ api, refreshKey }: { api: DeskApi; refreshKey?: un
         <ol className="history-list">
           {entries.map((entry) => (
             <li
-              key={`${entry.commandId}-${entry.event}-${entry.at}`}
+              // Host lines of one command can share their millisecond: the host and port tell them apart.
+              key={`${entry.commandId}-${entry.event}-${entry.at}-${entry.host ?? ""}-${entry.port ?? ""}`}
               className="history-entry"
               data-testid="history-entry"
             >
@@ -83,6 +84,7 @@ export function HistoryView({ api, refreshKey }: { api: DeskApi; refreshKey?: un
                 </time>
               </div>
               <code className="history-command">{entry.command}</code>
+              {entry.host !== undefined && <HostLine entry={entry} />}
               {entry.rule && <p className="muted">{t.history.rule(entry.rule)}</p>}
               {entry.reason && <p className="history-reason">{entry.reason}</p>}
             </li>
@@ -90,5 +92,21 @@ export function HistoryView({ api, refreshKey }: { api: DeskApi; refreshKey?: un
         </ol>
       )}
     </div>
+  );
+}
+
+/** A host line of the audit log: which host, and the bytes (reached) or why (refused). */
+function HostLine({ entry }: { entry: AuditEntry }) {
+  const t = useT();
+  const where = entry.port ? `${entry.host}:${entry.port}` : entry.host;
+  return (
+    <p className="muted" data-testid="history-host">
+      <code>{where}</code>{" "}
+      {entry.allowed
+        ? t.network.bytes(formatBytes(entry.bytesUp ?? 0), formatBytes(entry.bytesDown ?? 0))
+        : entry.refusal
+          ? t.network.refusal[entry.refusal]
+          : ""}
+    </p>
   );
 }

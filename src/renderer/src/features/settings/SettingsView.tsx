@@ -4,6 +4,7 @@ import type { CommandLimits, HostState } from "../../../../shared/host-state";
 import { dictionaries, type Language, useI18n } from "../../i18n/i18n";
 import { formatBytes } from "../../lib/format";
 import { ModelSetup } from "../models/ModelSetup";
+import { AllowedHostsSettings } from "./AllowedHostsSettings";
 import { BackgroundCapSetting } from "./BackgroundCapSetting";
 import { NotificationSettings } from "./NotificationSettings";
 import { RulesEditor } from "./RulesEditor";
@@ -52,6 +53,7 @@ export function SettingsView({ host, api }: { host: HostState; api: DeskApi }) {
         <section className="settings-section">
           <h3>{t.settings.sandbox}</h3>
           <SandboxSettings sandbox={host.limits.sandbox} api={api} />
+          <AllowedHostsSettings sandbox={host.limits.sandbox} api={api} />
         </section>
       )}
       <section className="settings-section">
