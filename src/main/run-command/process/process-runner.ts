@@ -8,7 +8,13 @@ import { errorMessage } from "../../base/errors";
 import { type CollectedOutput, OutputCollector, type OutputSnapshot } from "../output/output-collector";
 import type { OutputSpace } from "../output/output-file";
 import { openOutputSocket } from "./output-socket";
-import { createRunMarker, killProcessTree, RUN_MARKER_ENV, readProcessStartTime } from "./process-tree";
+import {
+  createRunMarker,
+  killProcessTree,
+  RUN_MARKER_ENV,
+  readProcessStartTime,
+  readStartClock,
+} from "./process-tree";
 
 /** How to run one command. */
 export interface RunProcessOptions {
@@ -121,6 +127,8 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   const out = socket?.childEnd ?? "pipe";
 
   const marker = createRunMarker();
+  // Before the spawn: every process of the command starts after this (the tree scan's pre-filter).
+  const startedBefore = readStartClock();
   let child: ChildProcess;
   try {
     child = spawn(program, args, {
@@ -162,7 +170,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   let killing: Promise<void> | undefined;
   let giveUp: (exit: Exit) => void = () => {};
   const killTree = () => {
-    killing ??= killProcessTree(pid, { marker, rootStartTime }).then((result) => {
+    killing ??= killProcessTree(pid, { marker, rootStartTime, startedBefore }).then((result) => {
       // A root that survives SIGKILL (stuck in the kernel) would never report its exit: stop waiting.
       if (result.survivors.includes(pid)) giveUp({ code: null, signal: null });
     });
