@@ -43,11 +43,50 @@ export interface OutputSocket {
   reader: Socket;
 }
 
+/** A socket opened ahead of time; `onData` is whoever takes it. */
+interface SpareSocket extends OutputSocket {
+  route: { onData: (bytes: Buffer) => boolean };
+}
+
 /**
- * Opens an output socket, or rejects (the caller then uses an ordinary pipe). Not on Windows, where
- * these are named pipes and this was never tried.
+ * The next command's socket, opened while the last one runs. Opening one takes a temp folder, a listen,
+ * a connect and the token's round trip (about 1-2 ms of a small command's time on a loaded machine);
+ * kept ready, a command only takes it. Unreferenced while it waits, so it never keeps the process alive.
+ */
+let spare: Promise<SpareSocket> | undefined;
+
+/**
+ * An output socket for one command (the one opened ahead when it is ready and intact, else a new one), or
+ * a rejection (the caller then uses an ordinary pipe). Opens the next one ahead in the background. Not on
+ * Windows, where these are named pipes and this was never tried.
  */
 export async function openOutputSocket(onData: (bytes: Buffer) => boolean): Promise<OutputSocket> {
+  const ready = spare;
+  spare = undefined;
+  let socket = ready ? await ready.catch(() => undefined) : undefined;
+  if (!socket || socket.reader.destroyed || socket.childEnd.destroyed) socket = await openSocket();
+  socket.route.onData = onData;
+  socket.reader.ref();
+  socket.childEnd.ref();
+  openSpare();
+  return { childEnd: socket.childEnd, reader: socket.reader };
+}
+
+/** Starts opening the next command's socket, unless one is already waiting. */
+function openSpare(): void {
+  if (spare) return;
+  const next = openSocket().then((socket) => {
+    socket.reader.unref();
+    socket.childEnd.unref();
+    return socket;
+  });
+  // A failure here only means the next command opens its own (or falls back to a pipe).
+  next.catch(() => {});
+  spare = next;
+}
+
+/** Opens a new output socket, or rejects. */
+async function openSocket(): Promise<SpareSocket> {
   if (process.platform === "win32") throw new Error("Output sockets are not used on Windows.");
   const dir = await mkdtemp(join(tmpdir(), "pi-desk-out-"));
   const server = createServer();
@@ -60,14 +99,16 @@ export async function openOutputSocket(onData: (bytes: Buffer) => boolean): Prom
     const token = randomBytes(TOKEN_BYTES);
     const accepted = acceptOurs(server, token);
     const buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+    // Nothing arrives before a command has the child's end; until then a chunk would have nowhere to go.
+    const route = { onData: (_bytes: Buffer) => true };
     const reader = connect({
       path,
-      onread: { buffer, callback: (bytes) => onData(buffer.subarray(0, bytes)) },
+      onread: { buffer, callback: (bytes) => route.onData(buffer.subarray(0, bytes)) },
     });
     reader.on("error", () => {});
     reader.write(token);
     try {
-      return { childEnd: await accepted, reader };
+      return { childEnd: await accepted, reader, route };
     } catch (error) {
       reader.destroy();
       throw error;
@@ -89,6 +130,8 @@ function acceptOurs(server: Server, token: Buffer): Promise<Socket> {
       () => reject(new Error("The output socket did not connect.")),
       CONNECT_TIMEOUT_MS,
     );
+    // Never what keeps the process alive: a socket opened ahead may be waiting for nobody.
+    timer.unref();
     server.on("connection", (socket) => {
       let got = Buffer.alloc(0);
       socket.on("error", () => {});
