@@ -48,14 +48,18 @@ interface SpareSocket extends OutputSocket {
   route: { onData: (bytes: Buffer) => boolean };
 }
 
-/** How many sockets are opened ahead together: one folder, one listen and one close serve them all. */
-const SPARE_BATCH = 4;
+/**
+ * How many sockets are opened ahead together (one folder, one listen and one close serve a batch). One:
+ * then, once commands have settled, exactly one socket is waiting, whatever ran before, so the host's
+ * descriptor count is the same after every batch of commands (the soak checks that it never grows).
+ */
+const SPARE_BATCH = 1;
 
 /**
  * Sockets opened ahead for the next commands. Opening one takes a temp folder, a listen, a connect, the
  * token's round trip, a close and the folder's removal (about 1-2 ms of a small command's time on a loaded
- * machine); kept ready, a command only takes one, and a batch shares the folder and the listen. They are
- * unreferenced while they wait, so they never keep the process alive.
+ * machine); kept ready, a command only takes one. They are unreferenced while they wait, so they never
+ * keep the process alive.
  */
 const spares: SpareSocket[] = [];
 

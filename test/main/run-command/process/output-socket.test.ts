@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
 import { openOutputSocket } from "../../../../src/main/run-command/process/output-socket";
@@ -9,6 +10,11 @@ const run = (command: string) =>
 
 /** Handles that keep this process alive (unreferenced ones are not listed). */
 const liveSockets = () => process.getActiveResourcesInfo().filter((name) => name === "PipeWrap").length;
+
+/** Open descriptors of this process (Linux), the fewest of a few reads, as the soak counts them. */
+const openDescriptors = () => Math.min(...[0, 1, 2].map(() => readdirSync("/proc/self/fd").length));
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
 describe.runIf(process.platform !== "win32")("output socket opened ahead", () => {
   it("gives each of many back-to-back commands its own output, complete", async () => {
@@ -30,6 +36,19 @@ describe.runIf(process.platform !== "win32")("output socket opened ahead", () =>
       expect(outcome.output.text).toBe([1, 2, 3, 4, 5].map((n) => `cmd-${i}-${n}`).join("\n"));
     });
   });
+
+  it.runIf(process.platform === "linux")(
+    "holds the same descriptors after every command once it settled, whatever ran before",
+    async () => {
+      await run("true");
+      await settle();
+      const first = openDescriptors();
+      for (let i = 0; i < 5; i++) await run("echo one");
+      await Promise.all([run("echo a"), run("echo b")]);
+      await settle();
+      expect(openDescriptors()).toBe(first);
+    },
+  );
 
   it("does not keep the process alive while it waits for the next command", async () => {
     await run("true");
