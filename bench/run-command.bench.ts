@@ -9,6 +9,7 @@
  * main process with), deps left external, so the measured code is the code the app ships.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -26,7 +27,10 @@ import type {
 const MIB = 1024 * 1024;
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "..");
-const buildDir = join(repo, "node_modules", ".cache", "pi-desk-bench");
+// One folder per checkout: worktrees share node_modules, and two of them benching at once must not run
+// each other's bundle.
+const checkout = createHash("sha256").update(repo).digest("hex").slice(0, 8);
+const buildDir = join(repo, "node_modules", ".cache", `pi-desk-bench-${checkout}`);
 const ALL: ContenderId[] = ["a", "s", "b", "c", "d"];
 const NAMES: Record<ContenderId, string> = {
   a: "(a) run_command",

@@ -43,39 +43,119 @@ export interface OutputSocket {
   reader: Socket;
 }
 
+/** A socket opened ahead of time; `onData` is whoever takes it. */
+interface SpareSocket extends OutputSocket {
+  route: { onData: (bytes: Buffer) => boolean };
+}
+
 /**
- * Opens an output socket, or rejects (the caller then uses an ordinary pipe). Not on Windows, where
- * these are named pipes and this was never tried.
+ * How many sockets are opened ahead together (one folder, one listen and one close serve a batch). One:
+ * then, once commands have settled, exactly one socket is waiting, whatever ran before, so the host's
+ * descriptor count is the same after every batch of commands (the soak checks that it never grows).
+ */
+const SPARE_BATCH = 1;
+
+/**
+ * Sockets opened ahead for the next commands. Opening one takes a temp folder, a listen, a connect, the
+ * token's round trip, a close and the folder's removal (about 1-2 ms of a small command's time on a loaded
+ * machine); kept ready, a command only takes one. They are unreferenced while they wait, so they never
+ * keep the process alive.
+ */
+const spares: SpareSocket[] = [];
+
+/** The batch being opened, if any. */
+let refilling: Promise<void> | undefined;
+
+/**
+ * An output socket for one command (one opened ahead when there is one, intact, else a new one), or a
+ * rejection (the caller then uses an ordinary pipe). Opens the next batch ahead in the background when
+ * none is left. Not on Windows, where these are named pipes and this was never tried.
  */
 export async function openOutputSocket(onData: (bytes: Buffer) => boolean): Promise<OutputSocket> {
+  if (spares.length === 0 && refilling) await refilling;
+  let socket = takeSpare();
+  if (!socket) [socket] = await openSockets(1);
+  if (!socket) throw new Error("The output socket did not open.");
+  socket.route.onData = onData;
+  socket.reader.ref();
+  socket.childEnd.ref();
+  refill();
+  return { childEnd: socket.childEnd, reader: socket.reader };
+}
+
+/** The oldest intact spare; broken ones are closed and dropped. */
+function takeSpare(): SpareSocket | undefined {
+  for (let socket = spares.shift(); socket; socket = spares.shift()) {
+    if (!socket.reader.destroyed && !socket.childEnd.destroyed) return socket;
+    socket.reader.destroy();
+    socket.childEnd.destroy();
+  }
+  return undefined;
+}
+
+/** Starts opening the next batch when none is left and none is on its way. */
+function refill(): void {
+  if (spares.length > 0 || refilling) return;
+  refilling = openSockets(SPARE_BATCH)
+    .then((sockets) => {
+      for (const socket of sockets) {
+        socket.reader.unref();
+        socket.childEnd.unref();
+      }
+      spares.push(...sockets);
+    })
+    // A failure here only means the next command opens its own (or falls back to a pipe).
+    .catch(() => {})
+    .finally(() => {
+      refilling = undefined;
+    });
+}
+
+/** Opens `count` new output sockets through one listening socket, or rejects. */
+async function openSockets(count: number): Promise<SpareSocket[]> {
   if (process.platform === "win32") throw new Error("Output sockets are not used on Windows.");
   const dir = await mkdtemp(join(tmpdir(), "pi-desk-out-"));
   const server = createServer();
+  const opened: SpareSocket[] = [];
   try {
     const path = join(dir, "s");
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(path, resolve);
     });
-    const token = randomBytes(TOKEN_BYTES);
-    const accepted = acceptOurs(server, token);
-    const buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
-    const reader = connect({
-      path,
-      onread: { buffer, callback: (bytes) => onData(buffer.subarray(0, bytes)) },
-    });
-    reader.on("error", () => {});
-    reader.write(token);
-    try {
-      return { childEnd: await accepted, reader };
-    } catch (error) {
-      reader.destroy();
-      throw error;
+    for (let i = 0; i < count; i++) opened.push(await connectOne(server, path));
+    return opened;
+  } catch (error) {
+    for (const socket of opened) {
+      socket.reader.destroy();
+      socket.childEnd.destroy();
     }
+    throw error;
   } finally {
-    // The connection outlives both: closing the server removes its socket file, then the folder goes.
+    // The connections outlive both: closing the server removes its socket file, then the folder goes.
     server.close();
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Connects one reader to the listening `server` and returns it with the accepted end that proved itself. */
+async function connectOne(server: Server, path: string): Promise<SpareSocket> {
+  const token = randomBytes(TOKEN_BYTES);
+  const accepted = acceptOurs(server, token);
+  const buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+  // Nothing arrives before a command has the child's end; until then a chunk would have nowhere to go.
+  const route = { onData: (_bytes: Buffer) => true };
+  const reader = connect({
+    path,
+    onread: { buffer, callback: (bytes) => route.onData(buffer.subarray(0, bytes)) },
+  });
+  reader.on("error", () => {});
+  reader.write(token);
+  try {
+    return { childEnd: await accepted, reader, route };
+  } catch (error) {
+    reader.destroy();
+    throw error;
   }
 }
 
@@ -85,11 +165,18 @@ export async function openOutputSocket(onData: (bytes: Buffer) => boolean): Prom
  */
 function acceptOurs(server: Server, token: Buffer): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error("The output socket did not connect.")),
-      CONNECT_TIMEOUT_MS,
-    );
-    server.on("connection", (socket) => {
+    // One batch connects its sockets one after another through the same server: each waits for its own.
+    const done = () => {
+      clearTimeout(timer);
+      server.off("connection", onConnection);
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error("The output socket did not connect."));
+    }, CONNECT_TIMEOUT_MS);
+    // Never what keeps the process alive: a socket opened ahead may be waiting for nobody.
+    timer.unref();
+    const onConnection = (socket: Socket) => {
       let got = Buffer.alloc(0);
       socket.on("error", () => {});
       socket.on("data", (chunk: Buffer) => {
@@ -102,9 +189,10 @@ function acceptOurs(server: Server, token: Buffer): Promise<Socket> {
         }
         // Nothing more is read on this end: from now on only the child writes, into the reader.
         socket.pause();
-        clearTimeout(timer);
+        done();
         resolve(socket);
       });
-    });
+    };
+    server.on("connection", onConnection);
   });
 }

@@ -8,7 +8,14 @@ import { errorMessage } from "../../base/errors";
 import { type CollectedOutput, OutputCollector, type OutputSnapshot } from "../output/output-collector";
 import type { OutputSpace } from "../output/output-file";
 import { openOutputSocket } from "./output-socket";
-import { createRunMarker, killProcessTree, RUN_MARKER_ENV, readProcessStartTime } from "./process-tree";
+import {
+  createRunMarker,
+  killProcessTree,
+  RUN_MARKER_ENV,
+  readForkCount,
+  readProcessStartTime,
+  readStartClock,
+} from "./process-tree";
 
 /** How to run one command. */
 export interface RunProcessOptions {
@@ -121,6 +128,9 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   const out = socket?.childEnd ?? "pipe";
 
   const marker = createRunMarker();
+  // Before the spawn: every process of the command starts after this (the tree scan's pre-filter).
+  const startedBefore = readStartClock();
+  const forksBefore = readForkCount();
   let child: ChildProcess;
   try {
     child = spawn(program, args, {
@@ -162,7 +172,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   let killing: Promise<void> | undefined;
   let giveUp: (exit: Exit) => void = () => {};
   const killTree = () => {
-    killing ??= killProcessTree(pid, { marker, rootStartTime }).then((result) => {
+    killing ??= killProcessTree(pid, { marker, rootStartTime, startedBefore }).then((result) => {
       // A root that survives SIGKILL (stuck in the kernel) would never report its exit: stop waiting.
       if (result.survivors.includes(pid)) giveUp({ code: null, signal: null });
     });
@@ -192,8 +202,11 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   });
   exited = true;
   // The main process is gone; whatever it left behind (background jobs, daemons) goes too, so nothing
-  // outlives the command and the pipes close. Same path as timeout and cancel.
-  await killTree();
+  // outlives the command and the pipes close. Same path as timeout and cancel. Unless the root was the
+  // only process the whole machine created since the spawn (a builtin, or one program exec'd in place):
+  // then there is nothing it could have left, and the scan is skipped.
+  const onlyTheRoot = forksBefore !== undefined && readForkCount() === forksBefore + 1;
+  if (killing || !onlyTheRoot) await killTree();
   clearTimeout(timer);
   options.signal?.removeEventListener("abort", onAbort);
   forget?.();

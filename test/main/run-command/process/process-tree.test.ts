@@ -5,14 +5,18 @@ import {
   findTreePids,
   killProcessTree,
   RUN_MARKER_ENV,
+  readForkCount,
   readProcessStartTime,
+  readStartClock,
+  type StartClock,
 } from "../../../../src/main/run-command/process/process-tree";
 import { liveSleeps, TEST_ENV, uniqueSeconds, waitFor } from "./process-probe";
 
 const started: { child: ChildProcess; marker?: string }[] = [];
 
-/** Starts `script` the way the runner does: own group, marker in the environment. */
+/** Starts `script` the way the runner does: own group, marker in the environment, the clocks read before. */
 function startTree(script: string, marker = createRunMarker()) {
+  const startedBefore: StartClock = readStartClock();
   const child = spawn("/bin/bash", ["-c", script], {
     detached: true,
     stdio: "ignore",
@@ -20,7 +24,7 @@ function startTree(script: string, marker = createRunMarker()) {
   });
   started.push({ child, marker });
   const pid = child.pid as number;
-  return { pid, marker, rootStartTime: readProcessStartTime(pid) };
+  return { pid, marker, rootStartTime: readProcessStartTime(pid), startedBefore, child };
 }
 
 afterEach(async () => {
@@ -70,6 +74,29 @@ describe.runIf(process.platform === "linux")("process tree on Linux", () => {
     expect(await findTreePids(tree.pid, tree)).toContain(escapee);
     await killProcessTree(tree.pid, tree);
     expect(liveSleeps(escaped)).toEqual([]);
+  });
+
+  it("reads every process when the wall clock was stepped since the spawn (no inode-time shortcut)", async () => {
+    const escaped = uniqueSeconds(51);
+    const tree = startTree(`( ( setsid sleep ${escaped} & ) & ); sleep 30`);
+    expect(await waitFor(() => liveSleeps(escaped).length === 1)).toBe(true);
+    const [escapee] = liveSleeps(escaped);
+    // As if the clock had been an hour fast at the spawn and was then set right: every inode time of the
+    // tree is "before" the spawn. A scan that trusted the clock would skip the whole tree.
+    const stepped: StartClock = { wallMs: Date.now() + 3_600_000, monoMs: performance.now() };
+    expect(await findTreePids(tree.pid, { ...tree, startedBefore: stepped })).toContain(escapee);
+    const result = await killProcessTree(tree.pid, { ...tree, startedBefore: stepped });
+    expect(result.survivors).toEqual([]);
+    expect(liveSleeps(escaped)).toEqual([]);
+  });
+
+  it("counts every process the machine creates, so a command that forked is never taken for one that did not", async () => {
+    const before = readForkCount() as number;
+    expect(before).toBeGreaterThan(0);
+    const tree = startTree("sleep 0.05 & sleep 0.05 & wait");
+    await new Promise((resolve) => tree.child.once("exit", resolve));
+    // The root and its two sleeps at least (the rest of the machine may add more).
+    expect((readForkCount() as number) - before).toBeGreaterThanOrEqual(3);
   });
 
   it("follows the ppid chain to children that dropped the marker (env -i)", async () => {
