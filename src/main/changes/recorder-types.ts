@@ -8,11 +8,11 @@ export interface ChangeRecorderOptions {
   dataDir: string;
   /** Files larger than this are listed by size and time only; `DEFAULT_MAX_FILE_BYTES` (16 MiB) by default. */
   maxFileBytes?: number;
-  /** More files than this and recording turns off; `DEFAULT_MAX_FILES` (100,000) by default. */
+  /** More files than this and recording turns off; `DEFAULT_MAX_FILES` (500,000) by default. */
   maxFiles?: number;
   /** Ignore patterns on top of the workspace's `.gitignore` files; `DEFAULT_EXCLUDES` by default. */
   excludes?: readonly string[];
-  /** The first snapshot may take this long before recording turns off; 120 s by default. */
+  /** The first snapshot may take this long before recording turns off; 20 minutes by default. */
   firstSnapshotTimeoutMs?: number;
   /** Any other git call is stopped after this long; 60 s by default. */
   gitTimeoutMs?: number;

@@ -78,7 +78,7 @@ export class TooManyFilesError extends Error {
     super(
       `The workspace has more than ${limit.toLocaleString("en")} files not ignored ` +
         `(${found.toLocaleString("en")} found); recording changes is off for it. Add its heavy folders ` +
-        "to .gitignore to turn it on.",
+        "to .gitignore, or raise the limit (the host's --changes-max-files), to turn it on.",
     );
   }
 }
