@@ -1,4 +1,5 @@
 import type { ChangeSet, CommandWindow } from "../../shared/changes";
+import type { ScanProgress } from "./snapshot";
 
 /** How to record one workspace. */
 export interface ChangeRecorderOptions {
@@ -18,6 +19,10 @@ export interface ChangeRecorderOptions {
   gitTimeoutMs?: number;
   /** The git program; `git` from PATH by default. */
   gitBinary?: string;
+  /** Told how far the first snapshot has come (files scanned of the total), at most every 250 ms. */
+  onProgress?: (progress: ScanProgress) => void;
+  /** Most folders the watcher watches; by default half the user's inotify watches (at least 4,096). */
+  maxWatchedFolders?: number;
 }
 
 /** Whether the engine records, and if not, why not (shown to the person; commands run either way). */
