@@ -188,10 +188,11 @@ export class Snapshotter {
     this.lastHashed = scan.hashed;
     this.lastStartedAt = startedAt;
     if (first) this.onProgress?.({ scanned: found.files, total: found.files });
-    // After a full scan only: it is the one that walked every folder. A narrowed scan's changes are
-    // saved by the next full one (the idle scan) or by `saveCache` at close; a cache left older is
+    // After the first scan and the idle full scan (`full`) only, not each command's (a full one too
+    // where the watcher is off: writing the cache of 300,000 files costs about a second). What the
+    // others changed is saved by the next of those or by `saveCache` at close; a cache left older is
     // only slower, never wrong (a file changed since has other stat data, and is hashed again).
-    if (whole) await this.saveCache();
+    if (whole && (first || full)) await this.saveCache();
     return { tree, startedAt, endedAt: Date.now(), oversized: found.oversized, nested: found.nested.sort() };
   }
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DeskHost, type DeskHostOptions } from "../../../src/main/core/desk-host";
 import type { ChangesState } from "../../../src/shared/changes";
-import type { HostEvent } from "../../../src/shared/host-state";
+import type { HostEvent } from "../../../src/shared/host-events";
 import { waitFor } from "./host-harness";
 
 const cleanups: (() => Promise<void>)[] = [];
