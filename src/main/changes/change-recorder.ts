@@ -309,8 +309,14 @@ export class ChangeRecorder {
     clearTimeout(this.idleScan);
     await this.queue.catch(() => {});
     await this.store?.flush();
-    // What narrowed scans changed since the last full one: the next process then hashes less again.
-    await this.snapshots?.saveCache();
+    try {
+      // The trees the last scans kept in memory, then the stat data of the last one (the cache names
+      // its tree, and is trusted only where that tree is stored): the next process hashes less again.
+      this.objects?.flushTrees();
+      await this.snapshots?.saveCache();
+    } catch {
+      // A full disk: the next process hashes again, slower but right.
+    }
     this.snapshots?.close();
   }
 

@@ -218,7 +218,9 @@ export class Snapshotter {
   private async seedFromCache(): Promise<number | undefined> {
     this.cacheRead = true;
     const loaded = await this.cache?.load();
-    if (!loaded) return undefined;
+    // A cache whose tree the shadow repository does not hold (its records were removed, or the process
+    // ended before it stored the tree) may name blobs it does not hold either: not trusted.
+    if (!loaded || !(await this.objects.has(loaded.tree))) return undefined;
     // Not `whole`: the scan that follows is a full one, which trusts what has not moved.
     this.root = loaded.root;
     this.savedTree = loaded.tree;

@@ -48,6 +48,15 @@ export class StoredObjects {
     return id;
   }
 
+  /** Whether object `id` is stored, loose or packed (one `git cat-file -e` when it is not loose). */
+  async has(id: string): Promise<boolean> {
+    if (this.loose.has(id)) return true;
+    return this.repo.run(["cat-file", "-e", id]).then(
+      () => true,
+      () => false,
+    );
+  }
+
   /** Ends the worker thread. */
   close(): void {
     this.worker.close();

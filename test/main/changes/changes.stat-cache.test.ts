@@ -36,15 +36,19 @@ afterEach(async () => {
 });
 
 /** A Snapshotter as a new process has it: nothing in memory, the stat cache on disk. */
+const objectsOf = new WeakMap<Snapshotter, StoredObjects>();
+
 function process(): Snapshotter {
+  const objects = new StoredObjects(repo);
   const snapshots = new Snapshotter(
     scratch.workspace,
-    new StoredObjects(repo),
+    objects,
     { maxFileBytes: 1024 * 1024, maxFiles: 10_000 },
     DEFAULT_EXCLUDES,
     join(scratch.dataDir, "watch"),
     { statCacheFile: cacheFile },
   );
+  objectsOf.set(snapshots, objects);
   open.push(snapshots);
   return snapshots;
 }
@@ -53,6 +57,7 @@ function process(): Snapshotter {
 async function run(): Promise<{ tree: string; hashed: number }> {
   const snapshots = process();
   const { tree } = await snapshots.scan();
+  objectsOf.get(snapshots)?.flushTrees(); // as the recorder does before any git call and at close
   await snapshots.saveCache();
   snapshots.close();
   return { tree, hashed: snapshots.lastHashed };
@@ -192,5 +197,18 @@ describe("the stat cache", () => {
       expect(rebuilt.tree).toBe(gitsTree());
       expect(await run()).toEqual({ tree: rebuilt.tree, hashed: 0 });
     }
+  });
+});
+
+describe("the stat cache and the records it belongs to", () => {
+  it("is not trusted when the shadow repository does not hold its tree (records removed)", async () => {
+    const snapshots = process();
+    await snapshots.scan();
+    await snapshots.saveCache();
+    snapshots.close();
+    // The trees were never stored (no flush): as if the records were lost with the cache kept.
+    const again = await run();
+    expect(again.hashed).toBe(4);
+    expect(again.tree).toBe(gitsTree());
   });
 });
