@@ -2,7 +2,8 @@
  * `npm run bench:changes`: what recording a command's changes costs. On a generated workspace (20,000
  * files / 200 MiB, and 100 files), a command that changes one file runs N times with recording
  * (`before` + command + `after`, the change set and summary included) and N times without, alternating;
- * the table gives p50 and p95 of each, of the recording alone, and their ratio. See bench/README.md.
+ * the table gives p50 and p95 of each, of the recording alone, and their ratio. `--sizes huge` runs the
+ * big-repository phase instead (300,000 files, 3 GB: see changes-huge.ts). See bench/README.md.
  *
  * Runs directly on Node 22 (type stripping). src/ has extensionless imports Node cannot run as .ts, so
  * src/main/changes is bundled first with Vite (as the app's main process is), then imported.
@@ -18,6 +19,7 @@ import type * as Changes from "../src/main/changes/index.ts";
 import type * as ShadowRepoModule from "../src/main/changes/shadow-repo.ts";
 import type * as SnapshotterModule from "../src/main/changes/snapshot.ts";
 import type * as StoredObjectsModule from "../src/main/changes/stored-objects.ts";
+import { measureHuge } from "./changes-huge.ts";
 
 type SnapshotModule = typeof SnapshotterModule & typeof StoredObjectsModule & typeof ShadowRepoModule;
 
@@ -32,7 +34,11 @@ const { values: args } = parseArgs({
     iterations: { type: "string", default: "40" },
     "big-files": { type: "string", default: "20000" },
     "big-mib": { type: "string", default: "200" },
-    out: { type: "string", default: join(here, "results", "changes.json") },
+    "huge-dir": { type: "string", default: join(tmpdir(), "pi-desk-bench-huge") },
+    "keep-huge": { type: "boolean", default: false },
+    "huge-iterations": { type: "string", default: "40" },
+    "full-scan-iterations": { type: "string", default: "10" },
+    out: { type: "string" },
   },
 });
 const iterations = Number(args.iterations);
@@ -47,14 +53,23 @@ const loadAtStart = loadavg();
 const results: Record<string, unknown> = {};
 try {
   for (const size of args.sizes.split(",")) {
+    if (size === "huge") {
+      results.huge = await measureHuge(engine, args["huge-dir"], {
+        iterations: Number(args["huge-iterations"]),
+        fullScanIterations: Number(args["full-scan-iterations"]),
+        keep: args["keep-huge"],
+      });
+      continue;
+    }
     const spec = WORKSPACES[size];
-    if (!spec) throw new Error(`Unknown size ${size}: big or small.`);
+    if (!spec) throw new Error(`Unknown size ${size}: big, small or huge.`);
     results[size] = await measure(size, spec);
   }
 } finally {
   rmSync(tmpRoot, { recursive: true, force: true });
 }
-mkdirSync(dirname(args.out), { recursive: true });
+const out = args.out ?? join(here, "results", args.sizes === "huge" ? "changes-huge.json" : "changes.json");
+mkdirSync(dirname(out), { recursive: true });
 const summary = {
   machine: {
     cpus: cpus().length,
@@ -65,9 +80,9 @@ const summary = {
   iterations,
   results,
 };
-writeFileSync(args.out, `${JSON.stringify(summary, null, 2)}\n`);
+writeFileSync(out, `${JSON.stringify(summary, null, 2)}\n`);
 console.log(
-  `\nwrote ${args.out} (load average ${fmtLoad(loadAtStart)} at the start, ${fmtLoad(loadavg())} at the end)`,
+  `\nwrote ${out} (load average ${fmtLoad(loadAtStart)} at the start, ${fmtLoad(loadavg())} at the end)`,
 );
 
 async function measure(size: string, spec: { files: number; bytes: number; target: number }) {

@@ -167,4 +167,11 @@ export interface ChangesState {
   usageBytes: number;
   /** The most the records may take: the oldest are dropped past it. */
   budgetBytes: number;
+  /** While the first snapshot is taken (`state` "preparing"): files scanned so far of the total (0 while counting). */
+  progress?: { scanned: number; total: number };
+  /**
+   * Set when the workspace has more folders than the system's inotify watches allow: each command is
+   * then recorded by a full scan (slower). The message says so with the one-line fix.
+   */
+  watchLimit?: string;
 }

@@ -14,7 +14,8 @@ import { isLoopbackAddress } from "./request-guard";
 /**
  * The browser host's entry:
  * `npm run serve -- --workspace <folder> [--port <n>] [--host <address>] [--allow <program,program>]
- *  [--output-budget <MiB>] [--output-quota <MiB>] [--changes-budget <MiB>] [--no-changes]`.
+ *  [--output-budget <MiB>] [--output-quota <MiB>] [--changes-budget <MiB>] [--changes-max-files <n>]
+ *  [--no-changes]`.
  *
  * For tests only: `--resolve-host <name>=<address>` (repeatable) makes the sandbox's network proxy resolve
  * that name to that address instead of asking the OS, and `--allow-loopback-targets` lets an allowed name
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
       "output-budget": { type: "string" },
       "output-quota": { type: "string" },
       "changes-budget": { type: "string" },
+      "changes-max-files": { type: "string" },
       "no-changes": { type: "boolean", default: false },
       "resolve-host": { type: "string", multiple: true },
       "allow-loopback-targets": { type: "boolean", default: false },
@@ -71,6 +73,7 @@ async function main(): Promise<void> {
     "a workspace's change records",
   );
   const networkTestHooks = testNetwork(values["resolve-host"], values["allow-loopback-targets"]);
+  const changesMaxFiles = fileCount("--changes-max-files", values["changes-max-files"]);
   const host = await DeskHost.create({
     shell: "browser",
     version,
@@ -82,7 +85,12 @@ async function main(): Promise<void> {
       ...(networkTestHooks ? { networkTestHooks } : {}),
     },
     // What each command changed is recorded (for undo) unless the person says not to.
-    changes: values["no-changes"] ? false : { ...(changesBudget ? { budgetBytes: changesBudget } : {}) },
+    changes: values["no-changes"]
+      ? false
+      : {
+          ...(changesBudget ? { budgetBytes: changesBudget } : {}),
+          ...(changesMaxFiles ? { maxFiles: changesMaxFiles } : {}),
+        },
   });
   const rendererDir = fileURLToPath(new URL("../renderer", import.meta.url));
   const server = await startLoopbackServer({ host, rendererDir, port, bindAddress: values.host });
@@ -163,6 +171,19 @@ function mebibytes(flag: string, value: string | undefined, what: string): numbe
     );
   }
   return mib * 1024 * 1024;
+}
+
+/** `--changes-max-files`: the most files (not ignored) recording handles; absent stays the default. */
+function fileCount(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1 || count > 10_000_000) {
+    throw new Error(
+      `${flag} is the most files (not ignored) a workspace may hold with recording on: a whole number ` +
+        `from 1 to 10000000 (500000 by default), got "${value}".`,
+    );
+  }
+  return count;
 }
 
 main().catch((error: unknown) => {

@@ -11,6 +11,7 @@ import {
   DEFAULT_MAX_FILE_BYTES,
   DEFAULT_MAX_FILES,
 } from "./defaults";
+import type { WatchLimit } from "./folder-watcher";
 import { type PruneResult, pruneRecords } from "./prune";
 import type {
   AfterResult,
@@ -77,6 +78,11 @@ export class ChangeRecorder {
         },
         options.excludes ?? DEFAULT_EXCLUDES,
         join(options.dataDir, "watch"),
+        {
+          statCacheFile: join(options.dataDir, "stat-cache"),
+          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+          ...(options.maxWatchedFolders ? { maxWatchedFolders: options.maxWatchedFolders } : {}),
+        },
       );
       return new ChangeRecorder(options, { type: "on" }, repo, store, snapshots, objects);
     } catch (error) {
@@ -87,6 +93,19 @@ export class ChangeRecorder {
   /** Whether recording is on. */
   get state(): RecorderState {
     return this.stateNow;
+  }
+
+  /**
+   * Set when the folder watcher ran out of inotify watches (a tree with more folders than the system
+   * allows): each command is then recorded by a full scan; the message names the one-line fix.
+   */
+  get watchLimit(): WatchLimit | undefined {
+    return this.snapshots?.folderWatcher.limit;
+  }
+
+  /** Files the last scan read and hashed (the rest were trusted by their stat data): 0 for a reopen with nothing changed. */
+  get lastHashed(): number {
+    return this.snapshots?.lastHashed ?? 0;
   }
 
   /**
@@ -290,6 +309,14 @@ export class ChangeRecorder {
     clearTimeout(this.idleScan);
     await this.queue.catch(() => {});
     await this.store?.flush();
+    try {
+      // The trees the last scans kept in memory, then the stat data of the last one (the cache names
+      // its tree, and is trusted only where that tree is stored): the next process hashes less again.
+      this.objects?.flushTrees();
+      await this.snapshots?.saveCache();
+    } catch {
+      // A full disk: the next process hashes again, slower but right.
+    }
     this.snapshots?.close();
   }
 

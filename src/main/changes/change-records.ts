@@ -46,7 +46,15 @@ export class ChangeRecords {
 
   /** Opens the workspace's records and starts its first snapshot; never rejects (off, with the reason). */
   static async open(options: ChangeRecordsOptions): Promise<ChangeRecords> {
-    const records = new ChangeRecords(await ChangeRecorder.open(options), options);
+    let records: ChangeRecords | undefined;
+    const recorder = await ChangeRecorder.open({
+      ...options,
+      onProgress: (progress) => {
+        options.onProgress?.(progress);
+        records?.progressed(progress);
+      },
+    });
+    records = new ChangeRecords(recorder, options);
     if (records.recorder.state.type === "on") {
       records.prepared = records.recorder.prepare().then(() => records.measure());
     }
@@ -99,6 +107,13 @@ export class ChangeRecords {
     await this.recorder.close();
   }
 
+  /** The first snapshot came further: tell (the recorder tells at most every 250 ms). */
+  private progressed(progress: { scanned: number; total: number }): void {
+    if (this.closed || this.figures.state.type !== "preparing") return;
+    this.figures = { ...this.figures, progress: { ...progress } };
+    this.options.onState?.(this.figures);
+  }
+
   /** Reads the space the records take, drops the oldest past the budget, and tells when anything moved. */
   private async measure(): Promise<void> {
     if (this.closed) return;
@@ -111,8 +126,16 @@ export class ChangeRecords {
       }
     }
     const state = this.recorder.state;
-    if (usageBytes === this.figures.usageBytes && state.type === this.figures.state.type) return;
-    this.figures = { ...this.figures, state, usageBytes };
+    const watchLimit = this.recorder.watchLimit?.message;
+    if (
+      usageBytes === this.figures.usageBytes &&
+      state.type === this.figures.state.type &&
+      watchLimit === this.figures.watchLimit
+    ) {
+      return;
+    }
+    const { progress: _done, ...rest } = this.figures;
+    this.figures = { ...rest, state, usageBytes, ...(watchLimit ? { watchLimit } : {}) };
     this.options.onState?.(this.figures);
   }
 }

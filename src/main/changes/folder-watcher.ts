@@ -1,8 +1,25 @@
 import { type FSWatcher, mkdirSync, readFileSync, utimesSync, watch, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 
-/** Watch no more folders than this (inotify's watches are per user, shared with editors): full scans past it. */
-const MAX_FOLDERS = 4096;
+/**
+ * Watch no more folders than this share of the user's inotify watches (`max_user_watches`, shared
+ * with editors and other watchers): full scans past it. 8,192 on a system's default of 8,192 would leave
+ * editors nothing, so at most half, and at least 4,096 where the limit is not known.
+ */
+const WATCH_SHARE = 0.5;
+const MIN_FOLDERS = 4096;
+/** The kernel setting that bounds inotify watches per user. */
+export const MAX_USER_WATCHES_FILE = "/proc/sys/fs/inotify/max_user_watches";
+
+/** Why the watcher does not watch the whole workspace, for Settings (with the fix). */
+export interface WatchLimit {
+  /** Folders the workspace has (recorded ones) when the watcher gave up: at least this many. */
+  folders: number;
+  /** The user's inotify watches (`max_user_watches`); undefined where it cannot be read. */
+  maxUserWatches: number | undefined;
+  /** The message for Settings, with the one-line fix. */
+  message: string;
+}
 /** The file `settle` touches in the engine's own folder. */
 const BARRIER_FILE = "barrier";
 /** A barrier event that takes longer than this means the watcher cannot be trusted: full scans from then. */
@@ -45,11 +62,20 @@ export class FolderWatcher {
   /** Callers of `settle` waiting for their barrier event, oldest first. */
   private readonly waiting: (() => void)[] = [];
   private readonly barrierFile: string;
+  private readonly maxFolders: number;
+  private readonly maxUserWatches: number | undefined;
+  /** Set when the watcher gave up for want of watches: why, for Settings. */
+  limit: WatchLimit | undefined;
 
   constructor(
     private readonly workspace: string,
     private readonly barrierDir: string,
+    maxFolders?: number,
+    watchesFile = MAX_USER_WATCHES_FILE,
   ) {
+    this.maxUserWatches = readNumber(watchesFile);
+    this.maxFolders =
+      maxFolders ?? Math.max(MIN_FOLDERS, Math.floor((this.maxUserWatches ?? 0) * WATCH_SHARE));
     this.barrierFile = join(barrierDir, BARRIER_FILE);
     this.broken = process.platform !== "linux";
     this.maxEvents = Math.min(4096, Math.floor(queueLimit() / 4));
@@ -61,8 +87,8 @@ export class FolderWatcher {
     if (this.broken) return;
     if (this.stale.delete(rel)) this.unwatch(rel);
     if (this.watchers.has(rel)) return;
-    if (this.watchers.size >= MAX_FOLDERS) {
-      this.giveUp();
+    if (this.watchers.size >= this.maxFolders) {
+      this.tooMany();
       return;
     }
     try {
@@ -80,8 +106,10 @@ export class FolderWatcher {
       // A folder deleted or replaced: its parent saw that too; this watch is dead, drop it.
       watcher.on("error", () => this.unwatch(rel));
       this.watchers.set(rel, watcher);
-    } catch {
-      this.giveUp(); // ENOSPC: the user's inotify watches are used up
+    } catch (error) {
+      // ENOSPC: the user's inotify watches are used up (by us and by every other watcher of the user).
+      if ((error as NodeJS.ErrnoException).code === "ENOSPC") this.tooMany();
+      else this.giveUp();
     }
   }
 
@@ -157,17 +185,50 @@ export class FolderWatcher {
     }
   }
 
+  /** Out of watches: full scans from now on, and Settings says why and how to raise the limit. */
+  private tooMany(): void {
+    if (!this.broken) this.limit = watchLimit(this.watchers.size + 1, this.maxUserWatches);
+    this.giveUp();
+  }
+
   private giveUp(): void {
     this.broken = true;
     this.close();
   }
 }
 
+/**
+ * The message for a workspace with more folders than the watcher may watch: each command's changes are
+ * then found by a full scan (slower on a big tree), and the fix is one line. The new limit asked for
+ * leaves room for editors (the watcher takes at most half) and for the tree to grow.
+ */
+export function watchLimit(folders: number, maxUserWatches: number | undefined): WatchLimit {
+  const wanted = Math.max(524_288, 2 ** Math.ceil(Math.log2(folders * 4)));
+  const now =
+    maxUserWatches === undefined
+      ? ""
+      : ` (fs.inotify.max_user_watches is ${maxUserWatches.toLocaleString("en")})`;
+  return {
+    folders,
+    maxUserWatches,
+    message:
+      `The workspace has more folders (at least ${folders.toLocaleString("en")}) than the system lets Pi Desk ` +
+      `watch${now}, so each command's changes are found by scanning the whole workspace, which is slower. ` +
+      `To raise the limit, run: echo fs.inotify.max_user_watches=${wanted} | sudo tee /etc/sysctl.d/60-pi-desk.conf && sudo sysctl --system` +
+      " (then reopen the workspace).",
+  };
+}
+
 /** The kernel's inotify queue length (events beyond it are dropped), 16,384 unless configured. */
 function queueLimit(): number {
+  return readNumber("/proc/sys/fs/inotify/max_queued_events") ?? 16_384;
+}
+
+/** A number in a file of /proc, or undefined where it cannot be read (another OS). */
+function readNumber(file: string): number | undefined {
   try {
-    return Number(readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8").trim()) || 16_384;
+    return Number(readFileSync(file, "utf8").trim()) || undefined;
   } catch {
-    return 16_384;
+    return undefined;
   }
 }

@@ -41,12 +41,25 @@ export class LooseObjects {
    * and the next gc drops the copy), and cheaper than asking git which ids its packs hold.
    */
   write(type: ObjectType, content: Buffer, id = objectId(type, content)): string {
-    if (this.known.has(id)) return id;
+    if (this.has(id)) return id;
+    const header = Buffer.from(`${type} ${content.length}\0`);
+    // Level 1, as core.looseCompression=1: snapshots store every new file, speed matters more than size.
+    this.writeDeflated(id, deflateSync(Buffer.concat([header, content]), { level: 1 }));
+    return id;
+  }
+
+  /** Whether object `id` is stored loose (or known to be stored). */
+  has(id: string): boolean {
+    if (this.known.has(id)) return true;
+    if (!existsSync(this.pathOf(id))) return false;
+    this.known.add(id);
+    return true;
+  }
+
+  /** Stores object `id` from its loose-object bytes, deflated already (by `DeflateWorker`). */
+  writeDeflated(id: string, data: Buffer): void {
     const file = this.pathOf(id);
-    if (!existsSync(file)) {
-      const header = Buffer.from(`${type} ${content.length}\0`);
-      // Level 1, as core.looseCompression=1: snapshots store every new file, speed matters more than size.
-      const data = deflateSync(Buffer.concat([header, content]), { level: 1 });
+    if (!this.known.has(id) && !existsSync(file)) {
       // Synchronous: a small write costs far less so than four trips through the thread pool, and the
       // scan yields between batches (see WorkspaceScan). Beside and renamed, as git does: a reader (or a
       // crash) never sees half an object.
@@ -65,7 +78,6 @@ export class LooseObjects {
       }
     }
     this.known.add(id);
-    return id;
   }
 
   /**

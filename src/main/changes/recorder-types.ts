@@ -1,4 +1,5 @@
 import type { ChangeSet, CommandWindow } from "../../shared/changes";
+import type { ScanProgress } from "./snapshot";
 
 /** How to record one workspace. */
 export interface ChangeRecorderOptions {
@@ -8,16 +9,20 @@ export interface ChangeRecorderOptions {
   dataDir: string;
   /** Files larger than this are listed by size and time only; `DEFAULT_MAX_FILE_BYTES` (16 MiB) by default. */
   maxFileBytes?: number;
-  /** More files than this and recording turns off; `DEFAULT_MAX_FILES` (100,000) by default. */
+  /** More files than this and recording turns off; `DEFAULT_MAX_FILES` (500,000) by default. */
   maxFiles?: number;
   /** Ignore patterns on top of the workspace's `.gitignore` files; `DEFAULT_EXCLUDES` by default. */
   excludes?: readonly string[];
-  /** The first snapshot may take this long before recording turns off; 120 s by default. */
+  /** The first snapshot may take this long before recording turns off; 20 minutes by default. */
   firstSnapshotTimeoutMs?: number;
   /** Any other git call is stopped after this long; 60 s by default. */
   gitTimeoutMs?: number;
   /** The git program; `git` from PATH by default. */
   gitBinary?: string;
+  /** Told how far the first snapshot has come (files scanned of the total), at most every 250 ms. */
+  onProgress?: (progress: ScanProgress) => void;
+  /** Most folders the watcher watches; by default half the user's inotify watches (at least 4,096). */
+  maxWatchedFolders?: number;
 }
 
 /** Whether the engine records, and if not, why not (shown to the person; commands run either way). */

@@ -1,6 +1,7 @@
 import { FolderWatcher } from "./folder-watcher";
 import { IgnoreStack, parseIgnore } from "./ignore-rules";
 import { EMPTY_TREE } from "./loose-objects";
+import { StatCache } from "./stat-cache";
 import type { StoredObjects } from "./stored-objects";
 import { TREE_MODE, type TreeEntry } from "./tree-objects";
 import {
@@ -41,6 +42,17 @@ export interface SnapshotLimits {
   maxFiles: number;
 }
 
+/** How far a first snapshot has come: files scanned so far, of the total (counted first, or known from the stat cache). */
+export interface ScanProgress {
+  /** Files (and links) scanned so far. */
+  scanned: number;
+  /** Files (and links) in the workspace, not ignored; 0 while still being counted. */
+  total: number;
+}
+
+/** How often, at most, progress is told while a first scan runs. */
+const PROGRESS_EVERY_MS = 250;
+
 /**
  * Takes snapshots of the workspace into the shadow repository, in this process: no git process on a
  * command's path (one costs about 16 ms to start here, and the engine used to start five per command).
@@ -52,8 +64,10 @@ export interface SnapshotLimits {
  * to a change are written again, the rest reused. A scan that finds nothing changed writes nothing and
  * returns the same tree.
  *
- * The first scan of a process hashes every file (the stat data of an earlier process is not kept), and
- * stores what the shadow repository does not have yet: that is the slow one, taken by `prepare`.
+ * The stat data is kept on disk too (`StatCache`, as git keeps its index), written after each full
+ * scan that found a change: the first scan of a new process starts from it and hashes only the files
+ * whose stat data moved (or that were racy). Without one (the first time) the first scan hashes and
+ * stores every file: that is the slow one, taken by `prepare`, and it tells its progress.
  */
 export class Snapshotter {
   private root: FolderNode = emptyFolder();
@@ -65,6 +79,15 @@ export class Snapshotter {
   private whole = false;
   /** The tree of the last scan. */
   current: string | undefined;
+  /** Files read and hashed by the last scan (the rest were trusted by their stat data). */
+  lastHashed = 0;
+  private readonly cache: StatCache | undefined;
+  /** Whether the cache was read (it is, once, by the first scan of this process). */
+  private cacheRead = false;
+  /** The tree the cache on disk holds the stat data of. */
+  private savedTree: string | undefined;
+  /** The last scan's start, for the cache's racy rule. */
+  private lastStartedAt = 0;
 
   constructor(
     private readonly workspace: string,
@@ -72,9 +95,26 @@ export class Snapshotter {
     private readonly limits: SnapshotLimits,
     excludes: readonly string[],
     watchBarrierDir: string,
+    options: {
+      /** The stat cache's file; none: every new process hashes everything again. */
+      statCacheFile?: string;
+      /** Told how far a first scan has come, at most every 250 ms, and once at its end. */
+      onProgress?: (progress: ScanProgress) => void;
+      /** Most folders the watcher may watch (see `FolderWatcher`). */
+      maxWatchedFolders?: number;
+    } = {},
   ) {
     this.rules = IgnoreStack.root(parseIgnore(excludes));
-    this.watcher = new FolderWatcher(workspace, watchBarrierDir);
+    this.watcher = new FolderWatcher(workspace, watchBarrierDir, options.maxWatchedFolders);
+    this.cache = options.statCacheFile ? new StatCache(options.statCacheFile) : undefined;
+    this.onProgress = options.onProgress;
+  }
+
+  private readonly onProgress: ((progress: ScanProgress) => void) | undefined;
+
+  /** The folder watcher, for what it says about its limit (see `FolderWatcher.limit`). */
+  get folderWatcher(): FolderWatcher {
+    return this.watcher;
   }
 
   /**
@@ -84,18 +124,38 @@ export class Snapshotter {
    */
   async scan(deadline?: number, full = false): Promise<Snapshot> {
     const startedAt = Date.now();
+    const first = !this.cacheRead;
+    let total = first ? await this.seedFromCache() : undefined;
     await this.watcher.settle();
     // Taken before reading: what changes during the scan is an event for the next one.
     const report = this.watcher.take();
+    let told = 0;
+    const progress =
+      first && this.onProgress
+        ? (files: number) => {
+            if (performance.now() - told < PROGRESS_EVERY_MS) return;
+            told = performance.now();
+            this.onProgress?.({ scanned: files, total: Math.max(total ?? 0, files) });
+          }
+        : undefined;
+    const env = {
+      workspace: this.workspace,
+      maxFileBytes: this.limits.maxFileBytes,
+      objects: this.objects,
+      ignoreFiles: this.ignoreFiles,
+      generation: this.generation,
+      watcher: this.watcher,
+    };
+    if (first && total === undefined && this.onProgress) {
+      // No cache: count first (readdir only, no lstat of a file), so progress has a total to go by.
+      this.onProgress({ scanned: 0, total: 0 });
+      const count = new WorkspaceScan(env, startedAt, deadline);
+      count.limitFiles(0);
+      await count.folder(emptyFolder(), "", this.rules, true);
+      total = count.files;
+    }
     const scan = new WorkspaceScan(
-      {
-        workspace: this.workspace,
-        maxFileBytes: this.limits.maxFileBytes,
-        objects: this.objects,
-        ignoreFiles: this.ignoreFiles,
-        generation: this.generation,
-        watcher: this.watcher,
-      },
+      { ...env, ...(progress ? { onProgress: progress } : {}) },
       startedAt,
       deadline,
     );
@@ -125,12 +185,46 @@ export class Snapshotter {
       throw new TooManyFilesError(this.limits.maxFiles, found.files);
     }
     this.current = tree;
+    this.lastHashed = scan.hashed;
+    this.lastStartedAt = startedAt;
+    if (first) this.onProgress?.({ scanned: found.files, total: found.files });
+    // After the first scan and the idle full scan (`full`) only, not each command's (a full one too
+    // where the watcher is off: writing the cache of 300,000 files costs about a second). What the
+    // others changed is saved by the next of those or by `saveCache` at close; a cache left older is
+    // only slower, never wrong (a file changed since has other stat data, and is hashed again).
+    if (whole && (first || full)) await this.saveCache();
     return { tree, startedAt, endedAt: Date.now(), oversized: found.oversized, nested: found.nested.sort() };
   }
 
-  /** Stops watching the workspace. */
+  /** Writes the stat cache if the last scan's tree is not the one it holds. */
+  async saveCache(): Promise<void> {
+    if (!this.cache || !this.whole || this.current === undefined || this.current === this.savedTree) return;
+    const tree = this.current;
+    try {
+      await this.cache.save(this.root, this.lastStartedAt, tree);
+      this.savedTree = tree;
+    } catch {
+      // A full disk or a read-only data folder: the next process hashes again, slower but right.
+    }
+  }
+
+  /** Stops watching the workspace and ends the compression worker. */
   close(): void {
     this.watcher.close();
+    this.objects.close();
+  }
+
+  /** Seeds the in-memory state with the stat cache (once a process); returns how many files it names. */
+  private async seedFromCache(): Promise<number | undefined> {
+    this.cacheRead = true;
+    const loaded = await this.cache?.load();
+    // A cache whose tree the shadow repository does not hold (its records were removed, or the process
+    // ended before it stored the tree) may name blobs it does not hold either: not trusted.
+    if (!loaded || !(await this.objects.has(loaded.tree))) return undefined;
+    // Not `whole`: the scan that follows is a full one, which trusts what has not moved.
+    this.root = loaded.root;
+    this.savedTree = loaded.tree;
+    return loaded.files;
   }
 
   /**

@@ -3,7 +3,6 @@ import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import type { Ignore } from "ignore";
 import type { FolderWatcher } from "./folder-watcher";
 import { type IgnoreStack, parseIgnore } from "./ignore-rules";
-import { objectId } from "./loose-objects";
 import type { StoredObjects } from "./stored-objects";
 import { SYMLINK_MODE } from "./workspace-files";
 
@@ -78,7 +77,7 @@ export class TooManyFilesError extends Error {
     super(
       `The workspace has more than ${limit.toLocaleString("en")} files not ignored ` +
         `(${found.toLocaleString("en")} found); recording changes is off for it. Add its heavy folders ` +
-        "to .gitignore to turn it on.",
+        "to .gitignore, or raise the limit (the host's --changes-max-files), to turn it on.",
     );
   }
 }
@@ -116,6 +115,8 @@ export class WorkspaceScan {
   private sliceStart = performance.now();
   /** Files (and links) met so far, and the most a whole scan stores (past it, it only counts). */
   files = 0;
+  /** Files (and links) read and hashed: the ones whose stat data moved, or racy ones. */
+  hashed = 0;
   private maxFiles = Number.POSITIVE_INFINITY;
 
   constructor(
@@ -126,14 +127,17 @@ export class WorkspaceScan {
       ignoreFiles: Map<string, IgnoreFile>;
       generation: { value: number };
       watcher: FolderWatcher;
+      /** Told the files met so far each time the scan yields (about every 10 ms): the first snapshot's progress. */
+      onProgress?: (files: number) => void;
     },
     private readonly startedAt: number,
     private readonly deadline: number | undefined,
   ) {}
 
   /**
-   * Past `max` files a whole scan only counts the rest (lstat, no read, hash or store): a workspace too
-   * large to record is told apart in one walk, not after storing all of it.
+   * Past `max` files a whole scan only counts the rest (no lstat, read, hash or store): a workspace too
+   * large to record is told apart in one walk, not after storing all of it. `limitFiles(0)` only counts
+   * (the total the first snapshot's progress is told against).
    */
   limitFiles(max: number): void {
     this.maxFiles = max;
@@ -206,9 +210,13 @@ export class WorkspaceScan {
         if (result || child !== old) changed = true;
         continue;
       }
+      if (this.files >= this.maxFiles) {
+        this.files++;
+        continue;
+      }
       const stat = lstatSync(`${abs}/${name}`, { throwIfNoEntry: false });
       if (!stat || !(stat.isFile() || stat.isSymbolicLink())) continue; // changed under us: next scan
-      if (++this.files > this.maxFiles) continue;
+      this.files++;
       seen.add(name);
       if (stat.isFile() && stat.size > this.env.maxFileBytes) {
         const oversized = { size: stat.size, mtimeMs: Math.floor(stat.mtimeMs) };
@@ -231,7 +239,7 @@ export class WorkspaceScan {
       // Each file is read, hashed and stored in one go (a 16 MiB one takes about 0.1 s), then the
       // event loop gets its turn if a slice is used up.
       await this.pace();
-      const now = this.hash(`${abs}/${name}`, stat);
+      const now = await this.hash(`${abs}/${name}`, stat);
       if (!now) {
         // Vanished between lstat and read: as if not there (the next scan sees it again if it returns).
         changed ||= node.children.delete(name);
@@ -245,8 +253,11 @@ export class WorkspaceScan {
     return changed;
   }
 
-  /** Reads and stores a file or link, with the stat data taken before the read (a later write moves it). */
-  private hash(file: string, stat: Stats): StoredNode | undefined {
+  /**
+   * Reads and stores a file or link, with the stat data taken before the read (a later write moves it).
+   * A large file is hashed and deflated in a worker thread (see `DeflateWorker`), the rest here.
+   */
+  private async hash(file: string, stat: Stats): Promise<StoredNode | undefined> {
     const link = stat.isSymbolicLink();
     let content: Buffer;
     try {
@@ -254,8 +265,8 @@ export class WorkspaceScan {
     } catch {
       return undefined;
     }
-    const oid = objectId("blob", content);
-    this.env.objects.writeBlob(content, oid);
+    this.hashed++;
+    const oid = await this.env.objects.storeBlob(content);
     return {
       type: "stored",
       mode: link ? SYMLINK_MODE : stat.mode & 0o100 ? "100755" : "100644",
@@ -314,6 +325,7 @@ export class WorkspaceScan {
       throw new ScanTimeoutError("The scan of the workspace took longer than its time limit.");
     }
     if (performance.now() - this.sliceStart < SLICE_MS) return;
+    this.env.onProgress?.(this.files);
     await new Promise((resolve) => setImmediate(resolve));
     this.sliceStart = performance.now();
   }

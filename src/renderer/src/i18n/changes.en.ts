@@ -50,4 +50,11 @@ export const changesEn = {
   conflicts: "Changed since, left alone:",
   undoAnyway: "Undo anyway",
   refused: "Could not be put back:",
+  progressCounting: "Taking the first snapshot of the workspace: counting its files…",
+  progress: (scanned: number, total: number) =>
+    `Taking the first snapshot of the workspace: ${scanned.toLocaleString()} of ${total.toLocaleString()} files`,
+  progressNote: "Commands run meanwhile are not recorded (their cards say so) until it is done.",
+  progressLabel: "First snapshot",
+  watchLimitHeading: "Folder watching is off for this workspace",
+  watchLimitFix: "The fix, in a terminal:",
 };

@@ -49,4 +49,11 @@ export const changesZh: typeof changesEn = {
   conflicts: "之后又被改动，保持不变：",
   undoAnyway: "仍然撤销",
   refused: "无法恢复：",
+  progressCounting: "正在为工作区拍摄第一个快照：正在统计文件…",
+  progress: (scanned: number, total: number) =>
+    `正在为工作区拍摄第一个快照：${scanned.toLocaleString()} / ${total.toLocaleString()} 个文件`,
+  progressNote: "完成之前运行的命令不会被记录（其卡片会注明）。",
+  progressLabel: "第一个快照",
+  watchLimitHeading: "此工作区的文件夹监视已关闭",
+  watchLimitFix: "在终端中运行：",
 };

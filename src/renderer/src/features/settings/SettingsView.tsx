@@ -3,6 +3,8 @@ import type { DeskApi } from "../../../../shared/desk-api";
 import type { CommandLimits, HostState } from "../../../../shared/host-state";
 import { dictionaries, type Language, useI18n } from "../../i18n/i18n";
 import { formatBytes } from "../../lib/format";
+import { SnapshotProgress } from "../changes/SnapshotProgress";
+import { WatchLimitNote } from "../changes/WatchLimitNote";
 import { ModelSetup } from "../models/ModelSetup";
 import { AllowedHostsSettings } from "./AllowedHostsSettings";
 import { BackgroundCapSetting } from "./BackgroundCapSetting";
@@ -123,6 +125,8 @@ export function LimitsPanel({ limits }: { limits: CommandLimits }) {
           : limits.changes.state.type === "preparing"
             ? t.settings.changesPreparing
             : t.settings.changesOff(limits.changes.state.reason)}
+        <SnapshotProgress changes={limits.changes} />
+        <WatchLimitNote changes={limits.changes} />
         <p className="muted">{t.settings.changesHint(formatBytes(limits.changes.maxFileBytes))}</p>
         <ul className="chips" data-testid="changes-excludes">
           {limits.changes.excludes.map((pattern) => (

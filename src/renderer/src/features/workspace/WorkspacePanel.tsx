@@ -2,6 +2,7 @@ import { useState } from "react";
 import type { DeskApi } from "../../../../shared/desk-api";
 import type { HostState } from "../../../../shared/host-state";
 import { useT } from "../../i18n/i18n";
+import { SnapshotProgress } from "../changes/SnapshotProgress";
 
 /** The open workspace, or the way to open one. */
 export function WorkspacePanel({ host, api }: { host: HostState; api: DeskApi }) {
@@ -23,6 +24,7 @@ export function WorkspacePanel({ host, api }: { host: HostState; api: DeskApi })
           <p className="workspace-path" data-testid="workspace-path">
             {workspace.path}
           </p>
+          {host.limits && <SnapshotProgress changes={host.limits.changes} />}
         </div>
       ) : (
         <p data-testid="no-workspace">

@@ -1,0 +1,172 @@
+import { createHash, randomUUID } from "node:crypto";
+import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { emptyFolder, type FolderNode, type StatKey } from "./workspace-scan";
+
+/** The first line of a stat cache file: its format, so a file of another version is not misread. */
+const HEADER = "pi-desk-stat-cache 1";
+/** Give the event loop back this often while writing or reading a cache of many files. */
+const SLICE_MS = 10;
+/** As `RACY_MS` in workspace-scan: a file written this close to the scan's start is not trusted. */
+const RACY_MS = 20;
+const RACY_COARSE_MS = 2000;
+
+/** A stat cache as read back: the folder tree to seed the next scan with, and how many files it holds. */
+export interface LoadedCache {
+  /** The folder tree of the last saved scan: each file's stat data and blob id (no tree ids). */
+  root: FolderNode;
+  /** Files (and links) in it: the total the first scan's progress counts towards. */
+  files: number;
+  /** The tree id of the scan it was saved from. */
+  tree: string;
+  /** When that scan began (ms since the epoch). */
+  startedAt: number;
+}
+
+/**
+ * The last scan's stat data, kept on disk beside the snapshots as git keeps its index: for each
+ * recorded file its size, mtime, ctime, inode and mode with its blob id, so a new process (a restart)
+ * hashes only what moved, not the whole workspace again.
+ *
+ * Trusted the way git trusts its index: an entry whose stat data matches the file is that blob, unless
+ * it was "racily clean" (written within the timestamps' granularity of the scan that hashed it: then it
+ * is hashed again). A file the cache does not name, or whose stat data moved, is hashed as before.
+ * Nothing else rests on it: the file ends with the SHA-1 of what precedes it, and a file that does not
+ * check (cut short by a crash, a full disk, edited) is ignored, so the next scan hashes everything and
+ * writes a sound one. It is written beside and renamed into place, so a reader never sees half a file.
+ *
+ * Format: a header, `T <scan start ms>`, `R <tree id>`, then one line per entry, depth first (names
+ * are JSON strings, so no name can break a line), then `S <sha1>`:
+ *   `D <ino> <name>` opens a folder, `U` closes it,
+ *   `F <git mode> <oid> <size> <mtimeMs> <ctimeMs> <ino> <mode> <racy 0|1> <name>` is a file or link.
+ */
+export class StatCache {
+  constructor(private readonly file: string) {}
+
+  /**
+   * Writes the stat data of `root` (the tree of a scan that began at `scanStartedAt`), yielding as it
+   * goes. Files over the size limit are left out: they are compared by size and time anyway.
+   */
+  async save(root: FolderNode, scanStartedAt: number, tree: string): Promise<void> {
+    const chunks: string[] = [`${HEADER}\n`, `T ${scanStartedAt}\n`, `R ${tree}\n`];
+    const pace = pacer();
+    const walk = async (folder: FolderNode): Promise<void> => {
+      for (const [name, child] of folder.children) {
+        await pace();
+        if (child.type === "folder") {
+          chunks.push(`D ${child.ino} ${JSON.stringify(name)}\n`);
+          await walk(child);
+          chunks.push("U\n");
+        } else if (child.type === "stored") {
+          const s = child.stat;
+          chunks.push(
+            `F ${child.mode} ${child.oid} ${s.size} ${s.mtimeMs} ${s.ctimeMs} ${s.ino} ${s.mode} ${child.racy ? 1 : 0} ${JSON.stringify(name)}\n`,
+          );
+        }
+      }
+    };
+    await walk(root);
+    const body = chunks.join("");
+    const temp = `${this.file}.${randomUUID()}.tmp`;
+    try {
+      await writeFile(temp, `${body}S ${sha1(body)}\n`);
+      await rename(temp, this.file);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+  }
+
+  /** The saved tree, or undefined when there is none or it does not check (then it is rebuilt). */
+  async load(): Promise<LoadedCache | undefined> {
+    const text = await readFile(this.file, "utf8").catch(() => undefined);
+    if (text === undefined) return undefined;
+    const sumAt = text.lastIndexOf("S ", text.length - 2);
+    if (sumAt < 0 || !text.endsWith("\n")) return undefined;
+    const body = text.slice(0, sumAt);
+    if (sha1(body) !== text.slice(sumAt + 2, -1) || !body.startsWith(`${HEADER}\n`)) return undefined;
+    try {
+      return await parse(body);
+    } catch {
+      return undefined; // checks but does not parse (a bug of an earlier version): rebuilt
+    }
+  }
+
+  /** Removes the cache (the next scan of a new process hashes everything). */
+  async remove(): Promise<void> {
+    await rm(this.file, { force: true });
+  }
+}
+
+async function parse(body: string): Promise<LoadedCache> {
+  const lines = body.split("\n");
+  const root = emptyFolder();
+  const stack: FolderNode[] = [root];
+  const pace = pacer();
+  let startedAt = Number.NaN;
+  let tree = "";
+  let files = 0;
+  for (let index = 1; index < lines.length; index++) {
+    if (index % 512 === 0) await pace();
+    const line = lines[index] as string;
+    if (line === "") continue;
+    const top = stack[stack.length - 1] as FolderNode;
+    const kind = line[0];
+    if (kind === "T") startedAt = Number(line.slice(2));
+    else if (kind === "R") tree = line.slice(2);
+    else if (kind === "U") {
+      if (stack.length === 1) throw new Error("unbalanced");
+      stack.pop();
+    } else if (kind === "D") {
+      const space = line.indexOf(" ", 2);
+      const folder = emptyFolder(Number(line.slice(2, space)));
+      top.children.set(JSON.parse(line.slice(space + 1)) as string, folder);
+      stack.push(folder);
+    } else if (kind === "F") {
+      const fields = line.split(" ", 9);
+      const name = JSON.parse(line.slice(fields.join(" ").length + 1)) as string;
+      const [, mode, oid, size, mtimeMs, ctimeMs, ino, statMode, racy] = fields as string[];
+      const stat: StatKey = {
+        size: Number(size),
+        mtimeMs: Number(mtimeMs),
+        ctimeMs: Number(ctimeMs),
+        ino: Number(ino),
+        mode: Number(statMode),
+      };
+      if (!/^[0-9a-f]{40}$/.test(oid as string) || Object.values(stat).some(Number.isNaN)) {
+        throw new Error("bad entry");
+      }
+      // git's rule as well as the flag: an entry written as late as the scan that saved it is racy.
+      const late = Math.max(stat.mtimeMs, stat.ctimeMs) >= startedAt - racyWindow(stat.mtimeMs);
+      top.children.set(name, {
+        type: "stored",
+        mode: mode as string,
+        oid: oid as string,
+        stat,
+        racy: racy === "1" || late,
+      });
+      if (racy === "1" || late) top.racy = true;
+      files++;
+    } else throw new Error("unknown line");
+  }
+  if (stack.length !== 1 || Number.isNaN(startedAt) || !/^[0-9a-f]{40}$/.test(tree))
+    throw new Error("unbalanced");
+  return { root, files, tree, startedAt };
+}
+
+function racyWindow(mtimeMs: number): number {
+  return mtimeMs % 1000 === 0 ? RACY_COARSE_MS : RACY_MS;
+}
+
+function sha1(text: string): string {
+  return createHash("sha1").update(text).digest("hex");
+}
+
+/** A function that yields to the event loop once a slice of `SLICE_MS` is used up. */
+function pacer(): () => Promise<void> {
+  let sliceStart = performance.now();
+  return async () => {
+    if (performance.now() - sliceStart < SLICE_MS) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    sliceStart = performance.now();
+  };
+}
