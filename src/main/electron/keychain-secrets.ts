@@ -11,18 +11,36 @@ import { withFileLock, writeFileAtomic } from "../storage/atomic-file";
 export function createKeychainSecretStore(file: string): SecretStore {
   const read = async (): Promise<Record<string, string>> => {
     const text = await readFile(file, "utf8").catch(() => "{}");
-    return JSON.parse(text) as Record<string, string>;
+    try {
+      const stored: unknown = JSON.parse(text);
+      if (typeof stored === "object" && stored !== null && !Array.isArray(stored)) {
+        return Object.fromEntries(Object.entries(stored).filter(([, sealed]) => typeof sealed === "string"));
+      }
+    } catch {
+      // Reported below: a file that is not JSON holds no key anyone can use.
+    }
+    console.warn(
+      `Pi Desk: ${file} is not a keys file Pi Desk wrote; its keys are ignored. Type them again in the app.`,
+    );
+    return {};
   };
   return {
     load: async () => {
       if (!safeStorage.isEncryptionAvailable()) return {};
       const stored = await read();
-      return Object.fromEntries(
-        Object.entries(stored).map(([provider, sealed]) => [
-          provider,
-          safeStorage.decryptString(Buffer.from(sealed, "base64")),
-        ]),
-      );
+      // A key sealed by another keychain (a restored backup, another user) cannot be opened: the app starts
+      // without it, and says which to type again, rather than not start at all.
+      const keys: Record<string, string> = {};
+      for (const [provider, sealed] of Object.entries(stored)) {
+        try {
+          keys[provider] = safeStorage.decryptString(Buffer.from(sealed, "base64"));
+        } catch {
+          console.warn(
+            `Pi Desk: the saved key for ${provider} cannot be opened with this machine's keychain; type it again in the app.`,
+          );
+        }
+      }
+      return keys;
     },
     save: async (provider, key) => {
       if (!safeStorage.isEncryptionAvailable()) {

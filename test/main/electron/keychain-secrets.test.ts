@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -62,6 +62,19 @@ describe("the keychain secret store", () => {
     const store = createKeychainSecretStore(file);
     await Promise.all([store.save("local", KEY), store.save("other", OTHER)]);
     expect(await createKeychainSecretStore(file).load()).toEqual({ local: KEY, other: OTHER });
+  });
+
+  it("starts without a key another keychain sealed, or a keys file it did not write, and keeps the rest", async () => {
+    const store = createKeychainSecretStore(file);
+    await store.save("local", KEY);
+    keychain.key = randomBytes(32); // the file was sealed under another machine's keychain
+    await store.save("other", OTHER);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    expect(await createKeychainSecretStore(file).load()).toEqual({ other: OTHER });
+    expect(warn.mock.calls.flat().join(" ")).toContain("the saved key for local cannot be opened");
+    writeFileSync(file, "not json");
+    expect(await createKeychainSecretStore(file).load()).toEqual({});
+    warn.mockRestore();
   });
 
   it("without a keychain, refuses to keep a key, says what to do, and writes nothing", async () => {
