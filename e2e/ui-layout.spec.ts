@@ -126,7 +126,10 @@ async function checkEverySize(page: Page, waiting: string[], label: string, size
     for (const size of sizes) {
       await page.setViewportSize(size);
       await expect(page.getByTestId("tray-item")).toHaveCount(waiting.length);
-      expect(await layoutProblems(page), `${label}, ${size.width}×${size.height}, ${theme}`).toEqual([]);
+      // Polled: the "N more below" notes follow a resize on the next frame (a ResizeObserver), not at once.
+      await expect
+        .poll(() => layoutProblems(page), { message: `${label}, ${size.width}×${size.height}, ${theme}` })
+        .toEqual([]);
     }
   }
   expect(await fullCardsOf(page, waiting)).toEqual(waiting.map(() => 1));
@@ -204,7 +207,7 @@ test("three one-line commands and the composer fit a 1280×720 window without sc
   await openDesk(page, desk);
   await send(page, "Check the project");
   await expect(page.getByTestId("tray-item")).toHaveCount(3);
-  expect(await layoutProblems(page)).toEqual([]);
+  await expect.poll(() => layoutProblems(page)).toEqual([]);
   const scroll = page.getByTestId("tray-scroll");
   const fits = await scroll.evaluate((el) => el.scrollHeight <= el.clientHeight + 1);
   expect(fits, "the tray shows all three without scrolling").toBe(true);
