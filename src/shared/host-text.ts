@@ -28,6 +28,8 @@ export type RiskText =
   | { id: "assignment"; name: string; reach: "shell" | "environment" }
   /** A part of the line the shell grammar could not read. */
   | { id: "unreadable" }
+  /** A character bash keeps in a word that the shell grammar reads as a blank (`\ `, a CR, \v, \f). */
+  | { id: "misread" }
   /** An invisible or direction-changing character. */
   | { id: "hidden-character" };
 

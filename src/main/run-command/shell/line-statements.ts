@@ -20,7 +20,8 @@ export function lineStatements(
   redirects: readonly ShellRedirect[],
 ): LineStatement[] {
   if (droppedText(root, source) !== undefined) {
-    // The grammar did not read the whole line: one opaque statement, so nothing in it is trusted.
+    // The grammar did not read the whole line (the parser also reports it as an error): one opaque
+    // statement, so nothing in it is trusted by a caller that reads statements anyway.
     return [{ joint: "start", background: false, redirects: [], start: 0, end: source.length }];
   }
   const reader = new StatementReader(commands, redirects);

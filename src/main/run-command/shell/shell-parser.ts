@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { setFlagsFromString } from "node:v8";
 import { Language, type Node, Parser } from "web-tree-sitter";
 import { clip } from "../../base/text";
-import { lineStatements } from "./line-statements";
+import { droppedText, lineStatements } from "./line-statements";
 import type { ParsedCommandLine } from "./parsed-line";
 import { walkShellTree } from "./shell-walker";
 
@@ -102,6 +102,19 @@ function parseWith(parser: Parser, source: string): ParsedCommandLine {
         end: broken.endIndex,
         note: "The shell grammar could not read this part.",
         say: { id: "unreadable" },
+      });
+    }
+    const misread = error === undefined ? droppedText(tree.rootNode, source) : undefined;
+    if (misread !== undefined) {
+      const text = source.slice(misread, misread + 2);
+      error = `bash reads the line differently from how it is checked at offset ${misread} (${JSON.stringify(text)}): a backslash before a blank, or a carriage return, vertical tab or form feed between words, is part of a word to bash. Quote the word or remove the character.`;
+      risks.push({
+        kind: "parse-error",
+        text,
+        start: misread,
+        end: misread + text.length,
+        note: "bash reads this character as part of a word; the checker cannot: quote the word.",
+        say: { id: "misread" },
       });
     }
     for (const match of source.matchAll(HIDDEN_CHARACTERS)) {

@@ -1,6 +1,7 @@
 import type { Node } from "web-tree-sitter";
 import { readHeredoc } from "./heredoc-reader";
 import type { RedirectKind, ShellRedirect } from "./parsed-line";
+import { wordsBashJoins } from "./shell-grammar";
 import { readWord, type ShellWord } from "./shell-words";
 
 /** A redirection node taken apart. */
@@ -67,11 +68,13 @@ export function readRedirect(node: Node, source: string): RedirectParts {
     ...(heredoc ? { heredoc } : {}),
   };
   const unread = kind === "heredoc" ? unreadHeredocExpansion(node) : undefined;
+  // `> a\<newline>.txt` writes a.txt: the grammar splits the target at the continuation, bash does not.
+  const split = target ? wordsBashJoins([target, ...parts.extraWords.slice(0, 1)], source) : undefined;
   const problem = unread
     ? `The heredoc after "${text}" holds ${unread}, which the checker cannot read there. Use $(...) or a quoted delimiter (<<'EOF').`
     : kind === "close" && target
       ? `The checker cannot tell what "${text}" closes.`
-      : undefined;
+      : split;
   return { redirect, note: REDIRECT_NOTES[kind], ...parts, ...(problem ? { problem } : {}) };
 }
 

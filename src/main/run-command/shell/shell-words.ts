@@ -24,12 +24,22 @@ interface WordPart {
   dynamic: boolean;
 }
 
+/**
+ * A word shaped like an assignment (`name=`, `name[i]=`, `name+=`) with a tilde after its `=` or a `:`:
+ * bash expands those even when the word is an argument (`dd of=~/x` writes under $HOME). Quoted
+ * characters are `_` in the mask, so a quoted name errs toward "expanded".
+ */
+const ASSIGNMENT_TILDE = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=(~|.*:~)/s;
+
 /** Reads a word node (word, string, concatenation, ...) the way bash would see it before running. */
 export function readWord(node: Node): ShellWord {
   const part = readPart(node);
-  // Globs, brace expansion and a leading tilde turn one written word into something decided at run time.
+  // Globs, brace expansion and a tilde turn one written word into something decided at run time.
   const pattern =
-    /[*?[]/.test(part.mask) || /\{[^{}]*(,|\.\.)[^{}]*\}/.test(part.mask) || part.mask.startsWith("~");
+    /[*?[]/.test(part.mask) ||
+    /\{[^{}]*(,|\.\.)[^{}]*\}/.test(part.mask) ||
+    part.mask.startsWith("~") ||
+    ASSIGNMENT_TILDE.test(part.mask);
   const literal = part.value !== undefined && !pattern && !part.dynamic;
   return {
     text: node.text,

@@ -63,6 +63,8 @@ export function riskTextEn(say: RiskText): string {
       return `Sets the variable ${say.name} in ${say.reach === "shell" ? "the shell" : "the command's environment"}.`;
     case "unreadable":
       return "The shell grammar could not read this part.";
+    case "misread":
+      return "bash reads this character as part of a word; the checker cannot: quote the word.";
     case "hidden-character":
       return "An invisible or direction-changing character: the line may not run the way it reads.";
   }

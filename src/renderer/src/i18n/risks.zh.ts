@@ -63,6 +63,8 @@ export function riskTextZh(say: RiskText): string {
       return `在${say.reach === "shell" ? " shell " : "命令的环境"}中设置变量 ${say.name}。`;
     case "unreadable":
       return "shell 语法无法读懂这一部分。";
+    case "misread":
+      return "bash 会把这个字符当作词的一部分，而检查器读不出来：请给这个词加上引号。";
     case "hidden-character":
       return "不可见或改变文字方向的字符：这一行实际运行的可能和看上去不同。";
   }

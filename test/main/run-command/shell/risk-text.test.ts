@@ -20,6 +20,7 @@ const LINES = [
   "taskset 1 ls; alias ll=ls; ëcho hi",
   "echo \u202e abc",
   "echo 'unclosed",
+  "ls \\ -la",
 ];
 
 describe("risk notes worded by the page", () => {
@@ -47,6 +48,7 @@ describe("risk notes worded by the page", () => {
         "integer",
         "list-operator",
         "lookalike",
+        "misread",
         "pattern",
         "redirect",
         "runs-next",

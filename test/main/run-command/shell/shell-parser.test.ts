@@ -54,6 +54,42 @@ describe("parseCommandLine", () => {
     expect(parsed.plain).toBe(false);
   });
 
+  it("reads a tilde after an assignment-like word's = or : as bash expands it, even in an argument", async () => {
+    // bash 5 prints "of=/root/x a=x:/root/b --p=~ a=~" for these (HOME=/root): the first two expand.
+    const parsed = await parseCommandLine("dd of=~/x a=x:~/b --p=~ 'a=~'");
+    expect(parsed.commands[0]?.argWords.map((word) => word.literal)).toEqual([false, false, true, true]);
+    expect(parsed.plain).toBe(false);
+    expect((await parseCommandLine("a[1]=~ b+=~ true")).plain).toBe(false);
+  });
+
+  it("refuses a redirection target the grammar splits at a line continuation", async () => {
+    // bash writes "x" to a.txt (found by the shell-writes differential property); the grammar reads "a".
+    const parsed = await parseCommandLine("echo 'x' > a\\\n.txt && echo -n y >> a.txt");
+    expect(parsed.error).toMatch(/reads "a" and ".txt" as two words, bash as one/);
+    expect((await parseCommandLine("echo 'x' > a \\\n .txt")).error).toBeUndefined();
+  });
+
+  it("refuses to check a line the grammar reads with a blank where bash keeps a character in a word", async () => {
+    // bash runs a program named " cat" (and writes to "a.txt<CR>"); tree-sitter-bash reads "cat" and "a.txt".
+    for (const line of [
+      "\\ cat > a",
+      "echo hi > a.txt\r",
+      "ls \\\t-la",
+      "echo a \vb",
+      "echo a \fb",
+      "echo x\r\n",
+    ]) {
+      const parsed = await parseCommandLine(line);
+      expect(parsed.error, JSON.stringify(line)).toMatch(/bash reads the line differently .* Quote the word/);
+      expect(parsed.risks.map((risk) => risk.say?.id)).toContain("misread");
+      expect(parsed.statements).toEqual([]);
+    }
+    // A backslash-newline is a line continuation, and an escaped blank inside a word is read right.
+    for (const line of ["echo a \\\n b", "cat My\\ File.txt", "printf 'a\r\n'"]) {
+      expect((await parseCommandLine(line)).error, JSON.stringify(line)).toBeUndefined();
+    }
+  });
+
   it("fails closed where the grammar misreads a lone dollar sign as an expansion", async () => {
     // bash prints "costs 5 $ now"; tree-sitter-bash reads `$ now` as a variable named " now".
     const parsed = await parseCommandLine('git commit -m "costs 5 $ now"');
