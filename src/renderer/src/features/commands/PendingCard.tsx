@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import type { ApprovalDecision, CommandView } from "../../../../shared/commands";
 import type { DeskApi } from "../../../../shared/desk-api";
 import type { RuleDraft } from "../../../../shared/rules";
@@ -6,6 +6,7 @@ import type { Messages } from "../../i18n/en";
 import { useT } from "../../i18n/i18n";
 import { formatCap } from "../background/format-cap";
 import { WritePreview } from "../edits/WritePreview";
+import { ApprovalActions, approvalKeys } from "./ApprovalActions";
 import { CardFrame } from "./CardFrame";
 import { useTestId } from "./card-scope";
 import { initialNetwork, NetworkChoice, networkDecision } from "./NetworkChoice";
@@ -80,17 +81,13 @@ export function PendingCard({ command, api }: { command: CommandView; api: DeskA
     card.current?.focus();
   };
 
-  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
-    if (e.defaultPrevented || e.nativeEvent.isComposing) return;
-    if (e.key === "Escape") {
-      e.preventDefault();
-      if (mode !== "idle") back();
-      else setMode("deny");
-    } else if (e.key === "Enter" && e.target === e.currentTarget && (mode === "idle" || mode === "edit")) {
-      e.preventDefault();
-      approve();
-    }
-  };
+  const onKeyDown = approvalKeys({
+    idle: mode === "idle",
+    canApprove: mode === "idle" || mode === "edit",
+    back,
+    openDeny: () => setMode("deny"),
+    approve,
+  });
 
   if (!approvalId || command.decidedBy) {
     return (
@@ -150,47 +147,27 @@ export function PendingCard({ command, api }: { command: CommandView; api: DeskA
         </>
       )}
       {(mode === "idle" || mode === "edit") && (
-        <div className="card-actions">
-          <button
-            type="button"
-            className="primary"
-            onClick={approve}
-            disabled={busy || problem !== null}
-            title={t.command.approveHint}
-            data-testid={tid("approve-button")}
-          >
-            {mode === "edit" ? t.command.runEdited : t.command.approve}
-          </button>
-          <button
-            type="button"
-            className="danger"
-            onClick={() => setMode("deny")}
-            disabled={busy}
-            title={t.command.denyHint}
-            data-testid={tid("deny-button")}
-          >
-            {t.command.deny}
-          </button>
-          <button
-            type="button"
-            onClick={() => (mode === "edit" ? back() : setMode("edit"))}
-            disabled={busy}
-            aria-pressed={mode === "edit"}
-            data-testid={tid("edit-button")}
-          >
-            {mode === "edit" ? t.command.editDone : t.command.edit}
-          </button>
-          {ruleOffer && mode === "idle" && (
-            <button
-              type="button"
-              onClick={() => setMode("always")}
-              disabled={busy}
-              data-testid={tid("always-allow-button")}
-            >
-              {t.command.alwaysAllow}
-            </button>
-          )}
-        </div>
+        <ApprovalActions
+          busy={busy}
+          approve={{
+            label: mode === "edit" ? t.command.runEdited : t.command.approve,
+            hint: t.command.approveHint,
+            onClick: approve,
+            disabled: problem !== null,
+          }}
+          deny={{ label: t.command.deny, hint: t.command.denyHint, onClick: () => setMode("deny") }}
+          change={{
+            testId: "edit-button",
+            label: mode === "edit" ? t.command.editDone : t.command.edit,
+            onClick: () => (mode === "edit" ? back() : setMode("edit")),
+            pressed: mode === "edit",
+          }}
+          always={
+            ruleOffer && mode === "idle"
+              ? { label: t.command.alwaysAllow, onClick: () => setMode("always") }
+              : undefined
+          }
+        />
       )}
       {error && (
         <p className="error" role="alert" data-testid={tid("decide-error")}>

@@ -4,6 +4,7 @@ import type { EditView } from "../../../../shared/edits";
 import type { RuleScope } from "../../../../shared/rules";
 import { useT } from "../../i18n/i18n";
 import { ChangesSection } from "../changes/ChangesSection";
+import { ApprovalActions, approvalKeys } from "../commands/ApprovalActions";
 import { CardPlaceContext, useTestId } from "../commands/card-scope";
 import { DenyForm } from "../commands/PendingForms";
 import { useDecision } from "../commands/use-decision";
@@ -44,16 +45,15 @@ export const EditCard = memo(function EditCard({ edit, api }: { edit: EditView; 
     setMode("idle");
     card.current?.focus();
   };
+  const keys = approvalKeys({
+    idle: mode === "idle",
+    canApprove: mode === "idle",
+    back,
+    openDeny: () => setMode("deny"),
+    approve,
+  });
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
-    if (!waiting || e.defaultPrevented || e.nativeEvent.isComposing) return;
-    if (e.key === "Escape") {
-      e.preventDefault();
-      if (mode !== "idle") back();
-      else setMode("deny");
-    } else if (e.key === "Enter" && e.target === e.currentTarget && mode === "idle") {
-      e.preventDefault();
-      approve();
-    }
+    if (waiting) keys(e);
   };
 
   // A changed line counts once, as removed and added.
@@ -141,47 +141,21 @@ export const EditCard = memo(function EditCard({ edit, api }: { edit: EditView; 
         />
       )}
       {waiting && mode === "idle" && (
-        <div className="card-actions">
-          <button
-            type="button"
-            className="primary"
-            onClick={approve}
-            disabled={busy}
-            title={t.edits.approveHint}
-            data-testid={tid("approve-button")}
-          >
-            {t.edits.approve}
-          </button>
-          <button
-            type="button"
-            className="danger"
-            onClick={() => setMode("deny")}
-            disabled={busy}
-            title={t.edits.denyHint}
-            data-testid={tid("deny-button")}
-          >
-            {t.edits.deny}
-          </button>
-          <button
-            type="button"
-            onClick={() => setMode("change")}
-            disabled={busy || edit.proposed === undefined}
-            title={t.edits.changeHint}
-            data-testid={tid("change-button")}
-          >
-            {t.edits.change}
-          </button>
-          {edit.ruleOffer && (
-            <button
-              type="button"
-              onClick={() => setMode("always")}
-              disabled={busy}
-              data-testid={tid("always-allow-button")}
-            >
-              {t.edits.alwaysAllow}
-            </button>
-          )}
-        </div>
+        <ApprovalActions
+          busy={busy}
+          approve={{ label: t.edits.approve, hint: t.edits.approveHint, onClick: approve }}
+          deny={{ label: t.edits.deny, hint: t.edits.denyHint, onClick: () => setMode("deny") }}
+          change={{
+            testId: "change-button",
+            label: t.edits.change,
+            hint: t.edits.changeHint,
+            onClick: () => setMode("change"),
+            disabled: edit.proposed === undefined,
+          }}
+          always={
+            edit.ruleOffer ? { label: t.edits.alwaysAllow, onClick: () => setMode("always") } : undefined
+          }
+        />
       )}
       {error && (
         <p className="error" role="alert" data-testid={tid("decide-error")}>
