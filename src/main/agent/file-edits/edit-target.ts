@@ -1,7 +1,7 @@
-import { lstatSync, realpathSync } from "node:fs";
-import { basename, dirname, join, relative, sep } from "node:path";
+import { relative, sep } from "node:path";
 import type { EditRefusalText } from "../../../shared/host-text";
 import { isInside } from "../../base/paths";
+import { realWriteTarget } from "../read-tools/pi-paths";
 
 /** Why a target may not be edited: the English sentence as the message, and the same as a kind in `say`. */
 export class EditTargetRefused extends Error {
@@ -64,7 +64,7 @@ export function editTarget(
   asked: string,
   what: "file" | "folder" = "file",
 ): EditTarget {
-  const real = realTarget(asked);
+  const real = realWriteTarget(asked);
   const refuse = (why: keyof typeof TARGET_WHY): never => {
     throw new EditTargetRefused(
       `Pi Desk does not let the agent edit ${asked}: it ${TARGET_WHY[why]}. Edit files inside the workspace (${root}) only; ` +
@@ -79,28 +79,4 @@ export function editTarget(
   if (path === "" && what === "file") return refuse("workspace-itself");
   if (path.split("/").includes(".git")) return refuse("git");
   return { absolute: real, path, protected: PROTECTED_EDIT_PATHS.some((pattern) => pattern.test(path)) };
-}
-
-/**
- * The real path of `path`, or of its deepest existing folder with the rest appended; undefined when a part
- * of it is a symbolic link to nothing (a write through it would create its target, wherever that is).
- */
-function realTarget(path: string): string | undefined {
-  try {
-    return realpathSync(path);
-  } catch {
-    if (isLink(path)) return undefined;
-    const parent = dirname(path);
-    if (parent === path) return path;
-    const above = realTarget(parent);
-    return above === undefined ? undefined : join(above, basename(path));
-  }
-}
-
-function isLink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
 }

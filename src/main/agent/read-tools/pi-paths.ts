@@ -1,4 +1,4 @@
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -36,10 +36,33 @@ export async function readTarget(input: string, cwd: string): Promise<string> {
 
 /** The real path of `path`, or of its deepest existing folder with the rest appended. */
 export function realExisting(path: string): string {
+  return realPath(path, false) as string;
+}
+
+/**
+ * realExisting for a path about to be written: undefined when a part of it is a symbolic link to nothing
+ * (a write through it would create the link's target, wherever that is).
+ */
+export function realWriteTarget(path: string): string | undefined {
+  return realPath(path, true);
+}
+
+function realPath(path: string, refuseDangling: boolean): string | undefined {
   try {
     return realpathSync(path);
   } catch {
+    if (refuseDangling && isLink(path)) return undefined;
     const parent = dirname(path);
-    return parent === path ? path : join(realExisting(parent), basename(path));
+    if (parent === path) return path;
+    const above = realPath(parent, refuseDangling);
+    return above === undefined ? undefined : join(above, basename(path));
+  }
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
