@@ -20,6 +20,7 @@ import type {
   KillResult,
   MemoryRunResult,
   OutputRunResult,
+  OneHostResult,
   OverheadResult,
   WorkerTask,
 } from "./run-command.worker";
@@ -49,7 +50,7 @@ const { values: args } = parseArgs({
     rounds: { type: "string", default: "3" },
     calls: { type: "string", default: "200" },
     "kill-runs": { type: "string", default: "20" },
-    phases: { type: "string", default: "output,memory,overhead,kill,changes,network" },
+    phases: { type: "string", default: "output,memory,overhead,one-host,kill,changes,network" },
     "changes-iterations": { type: "string", default: "40" },
     "network-rounds": { type: "string", default: "5" },
     contenders: { type: "string", default: ALL.join(",") },
@@ -122,6 +123,18 @@ try {
         record("overhead", id, result);
         log(`overhead ${NAMES[id]}: mean ${mean(result.callMs).toFixed(2)} ms`);
       }
+    }
+  }
+  if (phases.has("one-host")) {
+    // Only the tools the app holds together: run_command and Pi's bash tool (the others are anchors).
+    const together = contenders.filter((id) => id === "a" || id === "b");
+    for (let round = 0; round < rounds; round++) {
+      const task: WorkerTask = { kind: "one-host", contender: together[0] ?? "a", contenders: together, calls };
+      const result = await runWorker<OneHostResult>(task);
+      for (const id of together) record("oneHost", id, result.callMs[id] ?? []);
+      log(
+        `one host: ${together.map((id) => `${NAMES[id]} mean ${mean(result.callMs[id] ?? []).toFixed(2)} ms`).join(", ")}`,
+      );
     }
   }
   if (phases.has("kill")) {
@@ -301,6 +314,8 @@ interface ContenderSummary {
   overheadMeanMs?: number;
   overheadP95Ms?: number;
   overheadCpuMs?: number;
+  oneHostMeanMs?: number;
+  oneHostP95Ms?: number;
   killP50Ms?: number;
   killP95Ms?: number;
   killRuns?: number;
@@ -358,6 +373,12 @@ function summarize(): Record<ContenderId, ContenderSummary> {
       s.overheadP95Ms = median(overhead.map((r) => percentile(r.callMs, 95)));
       s.overheadCpuMs = median(overhead.map((r) => r.cpuMs / r.callMs.length));
     }
+    // Medians over the rounds of each round's mean (or p95) per command.
+    const oneHost = (raw.oneHost?.[id] ?? []) as number[][];
+    if (oneHost.length > 0) {
+      s.oneHostMeanMs = median(oneHost.map((callMs) => mean(callMs)));
+      s.oneHostP95Ms = median(oneHost.map((callMs) => percentile(callMs, 95)));
+    }
     const kills = ((raw.kill?.[id] ?? []) as KillResult[]).flatMap((r) => r.runs);
     if (kills.length > 0) {
       const latencies = kills.map((r) => r.latencyMs ?? Number.POSITIVE_INFINITY);
@@ -403,6 +424,8 @@ function renderTable(summary: Record<ContenderId, ContenderSummary>): string {
     { label: "per command, mean (ms)", key: "overheadMeanMs", fmt: num(2), ratio: true },
     { label: "per command, p95 (ms)", key: "overheadP95Ms", fmt: num(2), ratio: true },
     { label: "per command, host CPU (ms)", key: "overheadCpuMs", fmt: num(2), ratio: true },
+    { label: "per command in one host, mean (ms)", key: "oneHostMeanMs", fmt: num(2), ratio: true },
+    { label: "per command in one host, p95 (ms)", key: "oneHostP95Ms", fmt: num(2), ratio: true },
     { label: "kill, p50 (ms)", key: "killP50Ms", fmt: num(1), ratio: true },
     { label: "kill, p95 (ms)", key: "killP95Ms", fmt: num(1), ratio: true },
     { label: "kill, survivors (processes)", key: "killSurvivors", fmt: num(0), ratio: false },
@@ -518,6 +541,14 @@ function checkTargets(summary: Record<ContenderId, ContenderSummary>) {
     targets.push({
       target: "per-command overhead of (a) within 1.2x of (b)",
       met: ab <= 1.2,
+      measured: `${ab.toFixed(2)}x`,
+    });
+  }
+  if (a.oneHostMeanMs !== undefined && b.oneHostMeanMs !== undefined) {
+    const ab = ratio(a.oneHostMeanMs, b.oneHostMeanMs);
+    targets.push({
+      target: "per command, both tools in one host process (as in the app): (a) no more than (b)",
+      met: ab <= 1,
       measured: `${ab.toFixed(2)}x`,
     });
   }

@@ -14,6 +14,7 @@ export type WorkerTask =
   | { kind: "output"; contender: ContenderId; bytes: number }
   | { kind: "memory"; contender: ContenderId; bytes: number }
   | { kind: "overhead"; contender: ContenderId; calls: number }
+  | { kind: "one-host"; contender: ContenderId; contenders: ContenderId[]; calls: number }
   | { kind: "kill"; contender: ContenderId; runs: number; deadlineMs: number };
 
 /** Width of the `fold` in the output command: every line but the last is this long plus a newline. */
@@ -194,6 +195,28 @@ async function overhead(contender: Contender, calls: number): Promise<OverheadRe
   return { callMs, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
+/** Result of the one-host task: each contender's calls, made in turn from the same process. */
+export interface OneHostResult {
+  callMs: Partial<Record<ContenderId, number[]>>;
+}
+
+/**
+ * The contenders in one process, as the app holds them (one host, Pi's bash tool and run_command both
+ * loaded), calling in turn: each fork then copies the same process, so what differs is each tool's own work.
+ */
+async function oneHost(all: Contender[], calls: number): Promise<OneHostResult> {
+  const callMs: Partial<Record<ContenderId, number[]>> = {};
+  for (let i = 0; i < calls; i++) {
+    // The order alternates so that neither always runs right after the other's command.
+    for (const contender of i % 2 === 0 ? all : [...all].reverse()) {
+      const started = performance.now();
+      await contender.run("true");
+      (callMs[contender.id] ??= []).push(performance.now() - started);
+    }
+  }
+  return { callMs };
+}
+
 /** Processes in the tree: plain background sleeps, ones that left via setsid, and one that ignores SIGTERM. */
 const PLAIN = 13;
 const SETSID = 6;
@@ -292,12 +315,17 @@ async function main(): Promise<void> {
   const outputDir = join(root, "output");
   mkdirSync(workspace);
   try {
-    const contender = await createContender(task.contender, { workspace, outputDir });
+    const ids = task.kind === "one-host" ? task.contenders : [task.contender];
+    const all: Contender[] = [];
+    for (const id of ids) all.push(await createContender(id, { workspace, outputDir: join(outputDir, id) }));
+    const contender = all[0] as Contender;
     // Warm-up: loads the shell parser and the contender's modules, so the first measured call is not a cold start.
-    for (let i = 0; i < 3; i++) await contender.run("true");
+    for (const each of all) for (let i = 0; i < 3; i++) await each.run("true");
     const profiler = await startProfiler();
     const result =
-      task.kind === "output"
+      task.kind === "one-host"
+        ? await oneHost(all, task.calls)
+        : task.kind === "output"
         ? await outputRun(contender, task.bytes)
         : task.kind === "memory"
           ? await memoryRun(contender, task.bytes)
