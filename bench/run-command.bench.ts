@@ -19,8 +19,8 @@ import type { ContenderId } from "./contenders";
 import type {
   KillResult,
   MemoryRunResult,
-  OutputRunResult,
   OneHostResult,
+  OutputRunResult,
   OverheadResult,
   WorkerTask,
 } from "./run-command.worker";
@@ -129,7 +129,12 @@ try {
     // Only the tools the app holds together: run_command and Pi's bash tool (the others are anchors).
     const together = contenders.filter((id) => id === "a" || id === "b");
     for (let round = 0; round < rounds; round++) {
-      const task: WorkerTask = { kind: "one-host", contender: together[0] ?? "a", contenders: together, calls };
+      const task: WorkerTask = {
+        kind: "one-host",
+        contender: together[0] ?? "a",
+        contenders: together,
+        calls,
+      };
       const result = await runWorker<OneHostResult>(task);
       for (const id of together) record("oneHost", id, result.callMs[id] ?? []);
       log(

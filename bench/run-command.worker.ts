@@ -326,12 +326,12 @@ async function main(): Promise<void> {
       task.kind === "one-host"
         ? await oneHost(all, task.calls)
         : task.kind === "output"
-        ? await outputRun(contender, task.bytes)
-        : task.kind === "memory"
-          ? await memoryRun(contender, task.bytes)
-          : task.kind === "overhead"
-            ? await overhead(contender, task.calls)
-            : await killRuns(contender, workspace, task.runs, task.deadlineMs);
+          ? await outputRun(contender, task.bytes)
+          : task.kind === "memory"
+            ? await memoryRun(contender, task.bytes)
+            : task.kind === "overhead"
+              ? await overhead(contender, task.calls)
+              : await killRuns(contender, workspace, task.runs, task.deadlineMs);
     await profiler?.stop(`${task.kind}-${task.contender}`);
     process.stdout.write(`BENCH_RESULT ${JSON.stringify(result)}\n`);
   } finally {
