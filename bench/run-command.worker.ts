@@ -205,13 +205,13 @@ export interface OneHostResult {
  * loaded), calling in turn: each fork then copies the same process, so what differs is each tool's own work.
  */
 async function oneHost(all: Contender[], calls: number): Promise<OneHostResult> {
-  const callMs: Partial<Record<ContenderId, number[]>> = {};
+  const callMs: Partial<Record<ContenderId, number[]>> = Object.fromEntries(all.map((c) => [c.id, []]));
   for (let i = 0; i < calls; i++) {
     // The order alternates so that neither always runs right after the other's command.
     for (const contender of i % 2 === 0 ? all : [...all].reverse()) {
       const started = performance.now();
       await contender.run("true");
-      (callMs[contender.id] ??= []).push(performance.now() - started);
+      callMs[contender.id]?.push(performance.now() - started);
     }
   }
   return { callMs };
