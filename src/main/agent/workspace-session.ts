@@ -14,7 +14,6 @@ import { errorMessage } from "../base/errors";
 import type { ChangeRecords } from "../changes";
 import {
   type BackgroundCommands,
-  checkAllowedHosts,
   DEFAULT_BACKGROUND_CAP_SECONDS,
   type HostDecisionEvent,
   HostLedger,
@@ -24,12 +23,7 @@ import {
   type SandboxCheck,
 } from "../run-command";
 import { auditFile, rulesFile, workspaceDataDir } from "../storage/data-folder";
-import {
-  loadWorkspaceSettings,
-  saveWorkspaceSettings,
-  settingsFile,
-  type WorkspaceSettings,
-} from "../storage/workspace-settings";
+import { loadWorkspaceSettings, settingsFile } from "../storage/workspace-settings";
 import { createDeskSession, type SessionChoice } from "./agent-session-factory";
 import { ChangeActions, REVERT_MESSAGE_TYPE } from "./change-actions";
 import { commandRecorder } from "./command-changes";
@@ -43,6 +37,7 @@ import type { DeskModels } from "./model-runtime";
 import { HiddenFolders } from "./read-tools/hidden-folders";
 import { readSavedOutput } from "./saved-output";
 import { SessionProjection } from "./session-projection";
+import { WorkspacePreferences } from "./workspace-preferences";
 
 export type { CommandSettings } from "./command-limits";
 
@@ -80,7 +75,6 @@ export class WorkspaceSession {
   private readonly background: BackgroundCommands;
   private readonly changeActions: ChangeActions | undefined;
   private unsubscribe: () => void = () => {};
-  private settingsWrite: Promise<void> = Promise.resolve();
   /** Each sandboxed command's hosts so far, by command id, for its card (a finished command's stays: the card keeps it). */
   private readonly hostLedgers = new Map<string, HostLedger>();
   /** The person between the agent and every command. */
@@ -95,8 +89,7 @@ export class WorkspaceSession {
     rules: RuleBook,
     audit: AuditLog,
     private readonly baseLimits: FixedLimits,
-    private settings: WorkspaceSettings,
-    private readonly settingsPath: string,
+    private readonly preferences: WorkspacePreferences,
     tools: ReturnType<typeof createCommandTools>,
     private readonly outputQuota: OutputQuota,
   ) {
@@ -135,6 +128,7 @@ export class WorkspaceSession {
     const settings = options.commands ?? {};
     const settingsPath = settingsFile(dataDir);
     const workspaceSettings = await loadWorkspaceSettings(settingsPath, options.sandbox.available);
+    const preferences = new WorkspacePreferences(workspaceSettings, settingsPath);
     const limits = fixedLimits(workspace.path, settings);
     const outputDir = `${dataDir}/outputs`;
     await pruneFullOutputs(outputDir);
@@ -175,7 +169,7 @@ export class WorkspaceSession {
           if (writePreview) projection.updateCommand(request.toolCallId, { writePreview });
           return self.gate.approveCommand(request, signal);
         },
-        sandbox: () => sandboxSettings(self?.settings ?? workspaceSettings),
+        sandbox: () => preferences.sandbox(),
         backgroundCapSeconds: () => self?.backgroundCapSeconds ?? DEFAULT_BACKGROUND_CAP_SECONDS,
         backgroundEnded: (id, command, state) => self?.gate.recordBackgroundEnd(id, command, state),
         hostDecision: (id, event) => self?.hostDecision(id, event),
@@ -218,8 +212,7 @@ export class WorkspaceSession {
       rules,
       audit,
       limits,
-      workspaceSettings,
-      settingsPath,
+      preferences,
       tools,
       outputQuota,
     );
@@ -249,8 +242,7 @@ export class WorkspaceSession {
         kind,
         available,
         ...(problem ? { problem } : {}),
-        ...this.settings.sandbox,
-        allowedHosts: [...(this.settings.allowedHosts ?? [])],
+        ...this.preferences.sandbox(),
       },
       backgroundCapSeconds: this.backgroundCapSeconds,
       savedOutputs: this.outputQuota.state(),
@@ -271,7 +263,7 @@ export class WorkspaceSession {
         `The sandbox cannot run on this machine: ${this.options.sandbox.problem ?? "it is not available"}`,
       );
     }
-    await this.saveSettings({ sandbox: { enabled, network } });
+    await this.preferences.save({ sandbox: { enabled, network } });
   }
 
   /** A sandboxed command's proxy decided on a host: one audit line, and the card's tally of hosts, live. */
@@ -286,36 +278,14 @@ export class WorkspaceSession {
     this.projection.updateCommand(commandId, { hosts: ledger.list() });
   }
 
-  /**
-   * Sets the hosts the workspace's sandboxed commands may reach (kept on disk), from the next command on.
-   * Refused as a whole, one sentence per bad entry, when any entry is not valid.
-   */
-  async setAllowedHosts(hosts: readonly string[]): Promise<void> {
-    const check = checkAllowedHosts(hosts);
-    if (check.errors.length > 0) {
-      throw new Error(
-        `The allowed hosts were not saved: ${check.errors.join(" ")} Correct or remove ${
-          check.errors.length === 1 ? "that entry" : "those entries"
-        } and save again.`,
-      );
-    }
-    // Duplicates dropped, each entry as the person wrote it (trimmed).
-    await this.saveSettings({ allowedHosts: check.patterns.map((pattern) => pattern.text) });
+  /** Sets the hosts the workspace's sandboxed commands may reach (kept on disk), from the next command on. */
+  setAllowedHosts(hosts: readonly string[]): Promise<void> {
+    return this.preferences.setAllowedHosts(hosts);
   }
 
   /** Adds hosts to the workspace's list (a card's "Allow for this workspace"); from the next command on. */
-  async addAllowedHosts(hosts: readonly string[]): Promise<void> {
-    await this.setAllowedHosts([...(this.settings.allowedHosts ?? []), ...hosts]);
-  }
-
-  /** Writes a change of the workspace's settings; writes go one at a time, each with all changes so far. */
-  private saveSettings(patch: Partial<WorkspaceSettings>): Promise<void> {
-    this.settings = { ...this.settings, ...patch };
-    const next = this.settings;
-    this.settingsWrite = this.settingsWrite
-      .catch(() => {})
-      .then(() => saveWorkspaceSettings(this.settingsPath, next));
-    return this.settingsWrite;
+  addAllowedHosts(hosts: readonly string[]): Promise<void> {
+    return this.preferences.addAllowedHosts(hosts);
   }
 
   /** The underlying Pi session (its model and thinking level). */
@@ -327,13 +297,13 @@ export class WorkspaceSession {
   async setModel(model: Model<Api>): Promise<void> {
     await this.session.setModel(model);
     this.unavailableModel = undefined;
-    await this.saveSettings({ model: { provider: model.provider, id: model.id } });
+    await this.preferences.save({ model: { provider: model.provider, id: model.id } });
   }
 
   /** Sets this chat's thinking level, and makes it the workspace's default for new chats (kept on disk). */
   async setThinkingLevel(level: ThinkingLevel): Promise<void> {
     this.session.setThinkingLevel(level);
-    await this.saveSettings({ thinkingLevel: level });
+    await this.preferences.save({ thinkingLevel: level });
   }
 
   /** Sends the person's message; the answer streams as events. */
@@ -380,7 +350,7 @@ export class WorkspaceSession {
   /** How long a background command may run here, in seconds: the workspace's choice, else the host's. */
   get backgroundCapSeconds(): number {
     return (
-      this.settings.backgroundCapSeconds ??
+      this.preferences.value.backgroundCapSeconds ??
       this.options.commands?.backgroundCapSeconds ??
       DEFAULT_BACKGROUND_CAP_SECONDS
     );
@@ -388,7 +358,7 @@ export class WorkspaceSession {
 
   /** Sets how long a background command may run in this workspace (kept on disk); from the next command on. */
   setBackgroundCap(seconds: number): Promise<void> {
-    return this.saveSettings({ backgroundCapSeconds: seconds });
+    return this.preferences.save({ backgroundCapSeconds: seconds });
   }
 
   /** What the person can do with what commands changed: diffs, undo, restore (throws when not recorded). */
@@ -437,13 +407,4 @@ export class WorkspaceSession {
       if (details?.piDesk === "file-edit") this.gate.recordEditEnd(event.toolCallId, details);
     }
   }
-}
-
-/** The sandbox settings a command reads at its call: the workspace's choice and its allowed hosts. */
-function sandboxSettings(settings: WorkspaceSettings): {
-  enabled: boolean;
-  network: boolean;
-  allowedHosts: string[];
-} {
-  return { ...settings.sandbox, allowedHosts: [...(settings.allowedHosts ?? [])] };
 }
