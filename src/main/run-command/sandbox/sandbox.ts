@@ -189,14 +189,13 @@ export function createSandbox(setup: SandboxSetup = {}): CommandSandbox {
           if (run.outputDir) mkdirSync(run.outputDir, { recursive: true, mode: 0o700 });
           // The command's own proxy: it lives exactly as long as this run (background runs included).
           if (policy.kind === "hosts")
-            proxy = await prepareNetwork(policy, setup.forwarderNode ?? process.execPath);
+            proxy = prepareNetwork(policy, setup.forwarderNode ?? process.execPath);
           const folders = {
             workspace: run.cwd,
             scratch,
             commandHome,
             outputDir: run.outputDir,
             network: policy.kind === "full",
-            proxySockets: proxy?.sockets,
             proxyReadable: proxy?.readable,
           };
           prepare = () => {
@@ -220,7 +219,8 @@ export function createSandbox(setup: SandboxSetup = {}): CommandSandbox {
             return setupFailure(error);
           }
           const argv = [program, ...prepared.prefix, ...(proxy ? proxy.wrap(run.argv) : run.argv)];
-          const ended = judge(kind, await runProcess({ ...run, argv, env, statusPipe: true }));
+          const onChannel = proxy?.receive;
+          const ended = judge(kind, await runProcess({ ...run, argv, env, statusPipe: true, onChannel }));
           // Nothing ran when a socket went away between the look at the kernel's table and bwrap's start (a
           // daemon restarting): look again.
           if (attempt < 3 && "failure" in ended && socketVanished(ended.failure, prepared.sockets)) continue;
@@ -290,7 +290,6 @@ function planFor(
     outputDir?: string;
     network: boolean;
     sockets: readonly string[];
-    proxySockets?: readonly string[];
     proxyReadable?: readonly string[];
   },
 ): SandboxPlan {
@@ -315,20 +314,12 @@ function planFor(
   for (const path of ALWAYS_HIDDEN) add(join(systemRoot, path), "hidden");
   for (const path of setup.hiddenPaths ?? []) add(path, "hidden");
   for (const path of setup.readOnlyPaths ?? []) add(path, "read-only");
-  // The proxy's sockets, bound in last so no hidden folder covers them (connect() needs no write access).
-  for (const path of [...(run.proxySockets ?? []), ...(run.proxyReadable ?? [])]) add(path, "read-only");
-  // Last, so it sees every folder the command may write: sockets there are its own (a dev server's); the
-  // proxy's are the one way out it is given.
-  const reachable = [...(setup.reachableSockets ?? []), ...(run.proxySockets ?? [])];
-  rules.push(...hiddenSocketRules(run.sockets, rules, reachable));
+  // What the forwarder runs on, shown last so no hidden folder covers it.
+  for (const path of run.proxyReadable ?? []) add(path, "read-only");
+  // Last, so it sees every folder the command may write: sockets there are its own (a dev server's).
+  rules.push(...hiddenSocketRules(run.sockets, rules, setup.reachableSockets ?? []));
   const workspace = resolveRule(run.workspace, "read-write")?.path ?? run.workspace;
-  const proxySockets = run.proxySockets?.map((path) => resolveRule(path, "read-only")?.path ?? path);
-  return {
-    workspace,
-    rules: orderRules(rules),
-    network: run.network,
-    ...(proxySockets?.length ? { proxySockets } : {}),
-  };
+  return { workspace, rules: orderRules(rules), network: run.network };
 }
 
 /** The path when it is an executable file. */

@@ -409,6 +409,26 @@ describe.runIf(onLinux)("the sandbox's network forwarder", () => {
     expect("outcome" in ran && ran.outcome.output.text).toMatch(/secret: No such file|Permission denied/);
   });
 
+  it("leaves the command no hold on the channel its listeners came over: nothing inside can write to it", async () => {
+    const { text, details } = await run(
+      hostsOnly(["registry.test"]),
+      [
+        `curl -fsS http://registry.test:${registry.port}/channel-test`,
+        // The channel is fd 4 and NODE_CHANNEL_FD says so: neither reaches the command.
+        `env | grep -c '^NODE_CHANNEL' || true`,
+        `{ echo '{"type":"pi-desk-listener","kind":"http"}' >&4; } 2>&1 || echo "fd 4: cannot write"`,
+        // Nor does any process of the sandbox (bwrap's own init included) still hold it to be taken from.
+        `for p in /proc/[0-9]*; do [ -e "$p/fd/4" ] && echo "fd 4 held by $(cat $p/comm)"; done; true`,
+      ].join("\n"),
+    );
+    expect(details.status).toBe("succeeded");
+    expect(text).toContain("/channel-test");
+    const lines = text.trim().split("\n");
+    expect(lines).toContain("0");
+    expect(text).toMatch(/4: Bad file descriptor[\s\S]*fd 4: cannot write/);
+    expect(text).not.toContain("fd 4 held by");
+  });
+
   it("refuses the command, with the reason, when the forwarder cannot start", async () => {
     const workspace = makeWorkspace();
     const sandbox = createSandbox({ forwarderNode: "/nonexistent/node" });
