@@ -224,6 +224,23 @@ describe.runIf(onLinux)("run_command in the sandbox: allowed hosts", () => {
     },
   );
 
+  it("Node's fetch (the app's own Node) goes through the proxy, and Node's proxy warning stays out of the output", async () => {
+    const node = realpathSync(process.execPath);
+    const script =
+      `fetch('http://registry.test:${registry.port}/node-fetch').then((r) => r.text()).then(console.log);` +
+      "process.emitWarning('a warning of the command');";
+    const { text, details } = await run(
+      hostsOnly(["registry.test"], { readOnlyPaths: [dirname(node)] }),
+      `${node} -e "${script}"`,
+    );
+    expect(details.status).toBe("succeeded");
+    expect(text).toContain(`hello from 127.0.0.2 for registry.test:${registry.port}/node-fetch`);
+    expect(details.hosts?.[0]).toMatchObject({ host: "registry.test", allowed: true });
+    // Only that one warning is silenced: the command's own still show.
+    expect(text).not.toMatch(/UNDICI-EHPA|EnvHttpProxyAgent/);
+    expect(text).toContain("Warning: a warning of the command");
+  });
+
   it("npm install works against a registry reached by name", async () => {
     // npm and node shown read-only wherever they are installed (under a hidden home with nvm, say).
     const npmRoot = resolve(
