@@ -70,8 +70,11 @@ export interface SandboxSetup {
   forwarderNode?: string;
 }
 
-/** How a sandboxed run ended: the command's outcome, or why the sandbox could not start (nothing ran then). */
-export type SandboxedOutcome = { outcome: ProcessOutcome } | { failure: string };
+/**
+ * How a sandboxed run ended: the command's outcome, or why the sandbox could not start (nothing ran then),
+ * with the same as a kind for the page where it has one.
+ */
+export type SandboxedOutcome = { outcome: ProcessOutcome } | { failure: string; say?: RefusalText };
 
 /** The sandbox of one workspace's commands. */
 export interface CommandSandbox {
@@ -172,6 +175,7 @@ export function createSandbox(setup: SandboxSetup = {}): CommandSandbox {
           failure:
             "Allowed hosts need the Linux sandbox (bubblewrap) for now, so the command did not run. " +
             "Run it with the network off, or with the full network if it must reach the internet.",
+          say: { id: "hosts-need-sandbox" },
         };
       }
       let scratch: string | undefined;
@@ -225,7 +229,7 @@ export function createSandbox(setup: SandboxSetup = {}): CommandSandbox {
           // daemon restarting): look again.
           if (attempt < 3 && "failure" in ended && socketVanished(ended.failure, prepared.sockets)) continue;
           const forwarder = proxy && "outcome" in ended ? forwarderFailure(ended.outcome) : undefined;
-          return forwarder ? { failure: forwarder } : ended;
+          return forwarder ?? ended;
         }
       } finally {
         await proxy?.dispose();

@@ -1,3 +1,4 @@
+import type { RefusalText } from "../../../../shared/host-text";
 import type { ProcessOutcome } from "../../process/process-runner";
 
 /** What the forwarder prints once it has handed its listeners over; anything else means it could not. */
@@ -113,12 +114,16 @@ export function listenerKind(message: unknown): ListenerKind | undefined {
  * Why the run's forwarder did not start, from the sandbox's outcome; undefined when it started (the
  * command ran). A sandbox whose forwarder did not start did not start: nothing ran, with less or more network.
  */
-export function forwarderFailure(outcome: ProcessOutcome): string | undefined {
+export function forwarderFailure(
+  outcome: ProcessOutcome,
+): { failure: string; say: Extract<RefusalText, { id: "forwarder-failed" }> } | undefined {
   const { exitCode, output } = outcome;
   if (exitCode !== FORWARDER_EXIT_CODE || !output.text.includes(FORWARDER_FAILED)) return undefined;
   const said = output.text.trim().split("\n").slice(-4).join(" ");
-  return (
-    `The sandbox's network forwarder could not start, so the command did not run: ${said} ` +
-    "Run it with the network off, or turn the sandbox off for this workspace in settings."
-  );
+  return {
+    failure:
+      `The sandbox's network forwarder could not start, so the command did not run: ${said} ` +
+      "Run it with the network off, or turn the sandbox off for this workspace in settings.",
+    say: { id: "forwarder-failed", said },
+  };
 }
