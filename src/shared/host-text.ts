@@ -162,8 +162,6 @@ export type RefusalText =
   | { id: "asked-hosts-too-many"; count: number; max: number }
   /** Host entries that are not valid: the ones the agent asked for, the workspace's list, or those granted for the command. */
   | { id: "hosts-invalid"; whose: "asked" | "workspace" | "granted"; problems: HostEntryProblem[] }
-  /** Allowed hosts were chosen where this platform's sandbox cannot give them. */
-  | { id: "hosts-need-sandbox" }
   /** The sandbox's network forwarder did not start, so the command did not run; `said` is what it printed. */
   | { id: "forwarder-failed"; said: string };
 

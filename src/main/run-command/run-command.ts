@@ -206,7 +206,11 @@ export function createRunCommandTool(options: RunCommandOptions) {
       const sandbox = sandboxFor(settings);
       const noSandbox = sandbox?.unavailable();
       if (noSandbox) return refused(facts, { refusal: noSandbox, say: sandbox?.unavailableSay() });
-      const offered = offerNetwork(settings, params.network, sandbox?.kind === "bubblewrap");
+      const offered = offerNetwork(
+        settings,
+        params.network,
+        sandbox !== undefined && sandbox.kind !== "none",
+      );
       if ("refusal" in offered)
         return notRunResult(facts, "refused", offered.refusal, offered.refusal, offered.say);
       let networkChoice: boolean | NetworkChoice | undefined;

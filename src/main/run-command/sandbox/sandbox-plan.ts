@@ -30,6 +30,11 @@ export interface SandboxPlan {
   rules: PathRule[];
   /** Whether the command may use the whole network (allowed hosts have none: the proxy is their way out). */
   network: boolean;
+  /**
+   * The command's network proxy on the host's loopback, the one place it may connect to (allowed hosts under
+   * Seatbelt, which has no network namespace); absent otherwise.
+   */
+  proxyPorts?: number[];
 }
 
 /** When two rules name the same path, the one that grants more wins: the workspace beats a hidden home it is. */

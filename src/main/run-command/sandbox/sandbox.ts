@@ -17,6 +17,7 @@ import { forwarderFailure } from "./network/forwarder-script";
 import {
   type NetworkPolicy,
   type PreparedNetwork,
+  type ProxyPlace,
   prepareNetwork,
   toNetworkPolicy,
 } from "./network/network-policy";
@@ -68,6 +69,8 @@ export interface SandboxSetup {
   systemRoot?: string;
   /** The Node that runs the network forwarder inside the sandbox (default: process.execPath, the app's own). */
   forwarderNode?: string;
+  /** macOS's sandbox-exec (default `SANDBOX_EXEC`); tests on Linux put a stand-in there that records the profile. */
+  sandboxExec?: string;
 }
 
 /**
@@ -132,7 +135,10 @@ export function createSandbox(setup: SandboxSetup = {}): CommandSandbox {
   // not once for each question asked of it: each lookup walks the PATH.
   let located: { path: string | undefined } | undefined;
   const launcher = () => {
-    located ??= { path: kind === "bubblewrap" ? findBubblewrap(searchPath) : executable(SANDBOX_EXEC) };
+    located ??= {
+      path:
+        kind === "bubblewrap" ? findBubblewrap(searchPath) : executable(setup.sandboxExec ?? SANDBOX_EXEC),
+    };
     return located.path;
   };
   const missing = (): { text: string; say: RefusalText } | undefined => {
@@ -170,14 +176,6 @@ export function createSandbox(setup: SandboxSetup = {}): CommandSandbox {
       if (problem) return { failure: problem };
       const program = launcher() as string;
       const policy = toNetworkPolicy(network);
-      if (policy.kind === "hosts" && kind !== "bubblewrap") {
-        return {
-          failure:
-            "Allowed hosts need the Linux sandbox (bubblewrap) for now, so the command did not run. " +
-            "Run it with the network off, or with the full network if it must reach the internet.",
-          say: { id: "hosts-need-sandbox" },
-        };
-      }
       let scratch: string | undefined;
       let proxy: PreparedNetwork | undefined;
       try {
@@ -192,8 +190,14 @@ export function createSandbox(setup: SandboxSetup = {}): CommandSandbox {
           // Made now if missing, so it can be shown: the model is told to read full-output files from there.
           if (run.outputDir) mkdirSync(run.outputDir, { recursive: true, mode: 0o700 });
           // The command's own proxy: it lives exactly as long as this run (background runs included).
-          if (policy.kind === "hosts")
-            proxy = prepareNetwork(policy, setup.forwarderNode ?? process.execPath);
+          if (policy.kind === "hosts") {
+            // bubblewrap: in the command's own network namespace; Seatbelt: on the host's loopback.
+            const place: ProxyPlace =
+              kind === "bubblewrap"
+                ? { kind: "namespace", node: setup.forwarderNode ?? process.execPath }
+                : { kind: "loopback" };
+            proxy = await prepareNetwork(policy, place);
+          }
           const folders = {
             workspace: run.cwd,
             scratch,
@@ -201,6 +205,7 @@ export function createSandbox(setup: SandboxSetup = {}): CommandSandbox {
             outputDir: run.outputDir,
             network: policy.kind === "full",
             proxyReadable: proxy?.readable,
+            proxyPorts: proxy?.loopbackPorts,
           };
           prepare = () => {
             // Read per command: the sockets bound now. Seatbelt keeps every socket out while the network is off.
@@ -295,6 +300,7 @@ function planFor(
     network: boolean;
     sockets: readonly string[];
     proxyReadable?: readonly string[];
+    proxyPorts?: { http: number; socks: number };
   },
 ): SandboxPlan {
   const rules: PathRule[] = [];
@@ -323,7 +329,8 @@ function planFor(
   // Last, so it sees every folder the command may write: sockets there are its own (a dev server's).
   rules.push(...hiddenSocketRules(run.sockets, rules, setup.reachableSockets ?? []));
   const workspace = resolveRule(run.workspace, "read-write")?.path ?? run.workspace;
-  return { workspace, rules: orderRules(rules), network: run.network };
+  const proxyPorts = run.proxyPorts ? [run.proxyPorts.http, run.proxyPorts.socks] : undefined;
+  return { workspace, rules: orderRules(rules), network: run.network, ...(proxyPorts ? { proxyPorts } : {}) };
 }
 
 /** The path when it is an executable file. */

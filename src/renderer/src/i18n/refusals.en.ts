@@ -130,11 +130,6 @@ export function refusalTextEn(say: RefusalText): string {
       if (say.whose === "granted") return `The hosts granted for this command are not valid: ${listed}`;
       return `The workspace's allowed hosts are not valid, so the command did not run: ${listed} Fix them in Settings.`;
     }
-    case "hosts-need-sandbox":
-      return (
-        "Allowed hosts need the Linux sandbox (bubblewrap) for now, so the command did not run. " +
-        "Run it with the network off, or with the full network if it must reach the internet."
-      );
     case "forwarder-failed":
       return (
         `The sandbox's network forwarder could not start, so the command did not run: ${say.said} ` +

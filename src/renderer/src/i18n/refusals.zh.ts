@@ -133,8 +133,6 @@ export function refusalTextZh(say: RefusalText): string {
       if (say.whose === "granted") return `为这条命令允许的主机无效：${listed}`;
       return `工作区允许的主机无效，所以命令没有运行：${listed}请在设置中修正。`;
     }
-    case "hosts-need-sandbox":
-      return "允许的主机目前需要 Linux 沙盒（bubblewrap），所以命令没有运行。请关闭网络运行它；如果它必须访问互联网，请给它完整网络。";
     case "forwarder-failed":
       return `沙盒的网络转发程序没有启动，所以命令没有运行：${say.said} 请关闭网络运行它，或在设置中为这个工作区关闭沙盒。`;
     default:

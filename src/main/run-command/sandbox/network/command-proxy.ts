@@ -1,4 +1,4 @@
-import type { Server, Socket } from "node:net";
+import { createServer, type Server, type Socket } from "node:net";
 import type { ListenerKind } from "./forwarder-script";
 import { HostGate, type HostGateOptions, MAX_OPEN_CONNECTIONS } from "./host-gate";
 import { createHttpProxy } from "./http-proxy";
@@ -58,6 +58,28 @@ export class CommandProxy {
       client.once("close", () => this.clients.delete(client));
       this.proxies[kind].emit("connection", client);
     });
+  }
+
+  /**
+   * Listens on two ports of the host's own 127.0.0.1 (macOS, which has no network namespace to put them in):
+   * the Seatbelt profile lets the command connect to exactly these. Fails, nothing left listening, when a
+   * port cannot be had.
+   */
+  async listenLoopback(): Promise<{ http: number; socks: number }> {
+    const ports = { http: 0, socks: 0 };
+    for (const kind of ["http", "socks"] as const) {
+      const listener = createServer();
+      this.adopt(kind, listener);
+      await new Promise<void>((resolve, reject) => {
+        listener.once("error", reject);
+        listener.listen(0, "127.0.0.1", () => {
+          listener.off("error", reject);
+          resolve();
+        });
+      });
+      ports[kind] = (listener.address() as { port: number }).port;
+    }
+    return ports;
   }
 
   /** Ends every tunnel and stops listening; safe to call twice. */

@@ -35,6 +35,8 @@ export function toNetworkPolicy(network: boolean | NetworkPolicy): NetworkPolicy
 
 /** A command's proxy, ready for a sandbox to start: what to add to its mounts, argv, environment and spawn. */
 export interface PreparedNetwork {
+  /** The proxy's ports on the host's loopback, the only ones the command may connect to (Seatbelt); absent under bubblewrap. */
+  loopbackPorts?: { http: number; socks: number };
   /**
    * What the forwarder needs to read, shown read-only even where the sandbox hides it: the Node binary (a
    * checkout in the person's home runs its own), or Electron's folder (its resources sit beside it).
@@ -45,26 +47,52 @@ export interface PreparedNetwork {
   /** The proxy variables for the command. */
   env: Record<string, string>;
   /** Takes the sandbox's IPC channel (`RunProcessOptions.onChannel`): the forwarder's two listeners arrive on it. */
-  receive(channel: ChildProcess): void;
+  receive?: (channel: ChildProcess) => void;
   /** Ends the proxy and every tunnel through it: the command has ended. */
   dispose(): Promise<void>;
 }
 
-/**
- * Starts the proxy for one command under a `hosts` policy. The forwarder's ports are picked at random in a
- * high range of the sandbox's own loopback (its own network namespace: no other program is there), so a
- * command's dev server rarely meets them.
- */
-export function prepareNetwork(
+/** Where a command's proxy listens: in the sandbox's own network namespace (bubblewrap), or on the host's loopback (Seatbelt). */
+export type ProxyPlace = { kind: "namespace"; node: string } | { kind: "loopback" };
+
+/** Starts the proxy for one command under a `hosts` policy, where its sandbox can reach it. */
+export async function prepareNetwork(
   policy: Extract<NetworkPolicy, { kind: "hosts" }>,
-  node: string,
-): PreparedNetwork {
-  const proxy = CommandProxy.start({
+  place: ProxyPlace,
+): Promise<PreparedNetwork> {
+  if (place.kind === "namespace") return inNamespace(policy, place.node);
+  const proxy = startProxy(policy);
+  try {
+    const ports = await proxy.listenLoopback();
+    return {
+      loopbackPorts: ports,
+      readable: [],
+      wrap: (argv) => [...argv],
+      env: proxyEnvironment(ports),
+      dispose: () => proxy.close(),
+    };
+  } catch (error) {
+    await proxy.close();
+    throw error;
+  }
+}
+
+function startProxy(policy: Extract<NetworkPolicy, { kind: "hosts" }>): CommandProxy {
+  return CommandProxy.start({
     patterns: policy.hosts,
     resolveHost: policy.resolveHost,
     allowLoopbackTargets: policy.allowLoopbackTargets,
     onDecision: policy.onDecision,
   });
+}
+
+/**
+ * The proxy inside the sandbox's own network namespace (bubblewrap). The forwarder's ports are picked at random in a
+ * high range of the sandbox's own loopback (its own network namespace: no other program is there), so a
+ * command's dev server rarely meets them.
+ */
+function inNamespace(policy: Extract<NetworkPolicy, { kind: "hosts" }>, node: string): PreparedNetwork {
+  const proxy = startProxy(policy);
   const httpPort = randomInt(20_000, 60_000);
   const socksPort = httpPort + 1;
   let channel: ChildProcess | undefined;
