@@ -159,7 +159,36 @@ export type RefusalText =
   /** The chat already runs `running` background commands, the most it allows. */
   | { id: "background-full"; running: number }
   /** Background commands are not available where this tool runs. */
-  | { id: "background-unavailable" };
+  | { id: "background-unavailable" }
+  /** The agent asked for `count` hosts in `network`, more than the `max` one call may ask for. */
+  | { id: "asked-hosts-too-many"; count: number; max: number }
+  /** Host entries that are not valid: the ones the agent asked for, the workspace's list, or those granted for the command. */
+  | { id: "hosts-invalid"; whose: "asked" | "workspace" | "granted"; problems: HostEntryProblem[] }
+  /** The sandbox's network forwarder did not start, so the command did not run; `said` is what it printed. */
+  | { id: "forwarder-failed"; said: string };
+
+/** Why one allowed-host entry (`entry`, as written) is not valid (host-pattern.ts), for the page to word. */
+export type HostEntryProblem =
+  /** The entry is empty. */
+  | { id: "empty" }
+  /** It has spaces or characters outside ASCII. */
+  | { id: "characters"; entry: string }
+  /** It is percent-encoded. */
+  | { id: "percent"; entry: string }
+  /** It is a URL (has `/` or `@`), not a host name. */
+  | { id: "url"; entry: string }
+  /** It is an IP address. */
+  | { id: "address"; entry: string }
+  /** Its port is not a number from 1 to 65535. */
+  | { id: "port"; entry: string }
+  /** It ends with a dot; `name` is it without. */
+  | { id: "trailing-dot"; entry: string; name: string }
+  /** A `*` anywhere but a leading `*.`. */
+  | { id: "wildcard"; entry: string }
+  /** Not a host name (letters, digits, hyphens, dots, at most `maxLength` characters). */
+  | { id: "name"; entry: string; maxLength: number }
+  /** A wildcard on a public suffix (`*.com`); `suffix` is the suffix. */
+  | { id: "public-suffix"; entry: string; suffix: string };
 
 /** Why an `edit` or `write` was refused or failed, as a kind and its parameters, for the page to word. */
 export type EditRefusalText =

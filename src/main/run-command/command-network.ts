@@ -1,3 +1,4 @@
+import type { RefusalText } from "../../shared/host-text";
 import type { NetworkChoice, NetworkMode } from "../../shared/network";
 import type { RunCommandResult } from "./command-result";
 import type { HostDecisionEvent } from "./sandbox/network/host-gate";
@@ -5,6 +6,14 @@ import type { HostLedger } from "./sandbox/network/host-ledger";
 import { checkAllowedHosts } from "./sandbox/network/host-pattern";
 import type { NetworkPolicy } from "./sandbox/network/network-policy";
 import type { SandboxSettings } from "./sandbox/sandbox";
+
+/** Why a command's network cannot be offered or chosen: the model's sentence and its kind for the page. */
+export interface NetworkRefusal {
+  /** The English sentence (the model's text and the card's fallback). */
+  refusal: string;
+  /** The same as a kind and its parameters. */
+  say: RefusalText;
+}
 
 /** The most hosts the agent may ask for in one call. */
 export const MAX_ASKED_HOSTS = 20;
@@ -32,13 +41,21 @@ export function offerNetwork(
   settings: SandboxSettings | undefined,
   asked: readonly string[] | undefined,
   hostRules: boolean,
-): { offer: NetworkOffer } | { refusal: string } {
+): { offer: NetworkOffer } | NetworkRefusal {
   const askedHosts = [...(asked ?? [])];
   if (askedHosts.length > MAX_ASKED_HOSTS) {
-    return { refusal: `network lists ${askedHosts.length} hosts; ask for at most ${MAX_ASKED_HOSTS}.` };
+    return {
+      refusal: `network lists ${askedHosts.length} hosts; ask for at most ${MAX_ASKED_HOSTS}.`,
+      say: { id: "asked-hosts-too-many", count: askedHosts.length, max: MAX_ASKED_HOSTS },
+    };
   }
-  const bad = checkAllowedHosts(askedHosts).errors;
-  if (bad.length > 0) return { refusal: `The hosts asked for in network are not valid: ${bad.join(" ")}` };
+  const bad = checkAllowedHosts(askedHosts);
+  if (bad.errors.length > 0) {
+    return {
+      refusal: `The hosts asked for in network are not valid: ${bad.errors.join(" ")}`,
+      say: { id: "hosts-invalid", whose: "asked", problems: bad.problems },
+    };
+  }
   const allowedHosts = [...(settings?.allowedHosts ?? [])];
   // Outside the sandbox a command has the whole network, whatever the settings say: the card says so.
   const mode: NetworkMode =
@@ -61,7 +78,7 @@ export function chooseNetwork(
   extras: Pick<SandboxSettings, "resolveHost" | "allowLoopbackTargets"> & {
     onDecision?: (event: HostDecisionEvent) => void;
   },
-): { policy: NetworkPolicy } | { refusal: string } {
+): { policy: NetworkPolicy } | NetworkRefusal {
   let mode = offer.mode;
   let granted: string[] = [];
   // Only `true` or a well-formed choice counts: a decision that says nothing keeps the offer.
@@ -78,11 +95,15 @@ export function chooseNetwork(
   if (workspace.errors.length > 0) {
     return {
       refusal: `The workspace's allowed hosts are not valid, so the command did not run: ${workspace.errors.join(" ")} Fix them in Settings.`,
+      say: { id: "hosts-invalid", whose: "workspace", problems: workspace.problems },
     };
   }
   const extra = checkAllowedHosts(granted);
   if (extra.errors.length > 0) {
-    return { refusal: `The hosts granted for this command are not valid: ${extra.errors.join(" ")}` };
+    return {
+      refusal: `The hosts granted for this command are not valid: ${extra.errors.join(" ")}`,
+      say: { id: "hosts-invalid", whose: "granted", problems: extra.problems },
+    };
   }
   return {
     policy: {

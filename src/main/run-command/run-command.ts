@@ -206,8 +206,13 @@ export function createRunCommandTool(options: RunCommandOptions) {
       const sandbox = sandboxFor(settings);
       const noSandbox = sandbox?.unavailable();
       if (noSandbox) return refused(facts, { refusal: noSandbox, say: sandbox?.unavailableSay() });
-      const offered = offerNetwork(settings, params.network, sandbox?.kind === "bubblewrap");
-      if ("refusal" in offered) return notRunResult(facts, "refused", offered.refusal, offered.refusal);
+      const offered = offerNetwork(
+        settings,
+        params.network,
+        sandbox !== undefined && sandbox.kind !== "none",
+      );
+      if ("refusal" in offered)
+        return notRunResult(facts, "refused", offered.refusal, offered.refusal, offered.say);
       let networkChoice: boolean | NetworkChoice | undefined;
       let background = params.background === true;
       const full = background ? backgroundRefusal() : undefined;
@@ -265,7 +270,8 @@ export function createRunCommandTool(options: RunCommandOptions) {
           options.onHostDecision?.(toolCallId, event);
         },
       });
-      if ("refusal" in chosen) return notRunResult(facts, "refused", chosen.refusal, chosen.refusal);
+      if ("refusal" in chosen)
+        return notRunResult(facts, "refused", chosen.refusal, chosen.refusal, chosen.say);
       const network = chosen.policy;
 
       if (background) {
@@ -330,7 +336,7 @@ export function createRunCommandTool(options: RunCommandOptions) {
         if (!sandbox) return ranResult(facts, await runProcess(run), { asked });
         const sandboxed = await sandbox.run(run, network);
         if ("failure" in sandboxed)
-          return notRunResult(facts, "refused", sandboxed.failure, sandboxed.failure);
+          return notRunResult(facts, "refused", sandboxed.failure, sandboxed.failure, sandboxed.say);
         return ranResult(facts, sandboxed.outcome, {
           asked,
           hint: sandboxLimitHint(sandboxed.outcome.output.text),

@@ -228,6 +228,59 @@ describe("refusal reasons worded by the page", () => {
     }
   });
 
+  it.runIf(process.platform === "linux")(
+    "words the network refusals: hosts asked, listed or granted that are not valid, too many asked, no forwarder",
+    async () => {
+      const workspaceRoot = makeWorkspace();
+      const sandbox = { enabled: true, allowedHosts: ["registry.test"] };
+      const ask = (network: string[]) => ({ command: "ls", network }) as { command: string };
+      // One entry of each kind the host words.
+      const bad = ["", "a b", "x%41.test", "http://x.test/", "10.0.0.1", "x.test:99999", "x.test."];
+      bad.push("a*.test", "-x-.test", "*.com");
+      const asked = await runTool({ workspaceRoot, sandbox }, ask(bad));
+      expectWorded(asked.details);
+      const kinds = asked.details.reasonSay?.id === "hosts-invalid" ? asked.details.reasonSay.problems : [];
+      expect(kinds.map((problem) => problem.id)).toEqual([
+        "empty",
+        "characters",
+        "percent",
+        "url",
+        "address",
+        "port",
+        "trailing-dot",
+        "wildcard",
+        "name",
+        "public-suffix",
+      ]);
+      const many = Array.from({ length: 21 }, (_, i) => `h${i}.test`);
+      expectWorded((await runTool({ workspaceRoot, sandbox }, ask(many))).details);
+      const listed = { enabled: true, allowedHosts: ["*.com"] };
+      expectWorded((await runTool({ workspaceRoot, sandbox: listed }, { command: "ls" })).details);
+      const granted = await runTool(
+        {
+          workspaceRoot,
+          sandbox,
+          approve: async () => ({ kind: "approve", network: { mode: "hosts", grantedHosts: ["*"] } }),
+        },
+        { command: "ls" },
+      );
+      expectWorded(granted.details);
+      const ran = await createSandbox({ forwarderNode: "/nonexistent/node" }).run(
+        {
+          argv: ["/bin/sh", "-c", "true"],
+          cwd: workspaceRoot,
+          env: { PATH: "/usr/bin:/bin", HOME: workspaceRoot },
+          timeoutMs: 15_000,
+          outputDir: `${workspaceRoot}-output`,
+        },
+        { kind: "hosts", hosts: [] },
+      );
+      expect("failure" in ran).toBe(true);
+      if ("failure" in ran)
+        expectWorded({ status: "refused", reason: ran.failure, reasonSay: ran.say } as RunCommandDetails);
+    },
+  );
+
   // All but "redirect-open": the only redirection it names, `<>`, does not parse, so the policy refuses the
   // line as unreadable before it gets there.
   it("has a Chinese wording for every row of the argument table the policy uses", () => {
@@ -245,9 +298,12 @@ describe("refusal reasons worded by the page", () => {
     const ids = new Set(seen.map(({ say }) => say.id));
     expect([...ids].sort()).toEqual(
       [
+        "asked-hosts-too-many",
         "background-full",
         "background-unavailable",
         "empty-command",
+        "forwarder-failed",
+        "hosts-invalid",
         "invalid-timeout",
         "no-bubblewrap",
         "no-sandbox",

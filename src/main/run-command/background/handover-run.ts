@@ -4,7 +4,7 @@ import type { OutputSnapshot } from "../output/output-collector";
 import { type ProcessOutcome, type RunProcessOptions, runProcess } from "../process/process-runner";
 import { findTreePids } from "../process/process-tree";
 import type { NetworkPolicy } from "../sandbox/network/network-policy";
-import { type CommandSandbox, sandboxLimitHint } from "../sandbox/sandbox";
+import { type CommandSandbox, type SandboxedOutcome, sandboxLimitHint } from "../sandbox/sandbox";
 import type { BackgroundCommands } from "./background-commands";
 import { describeBackground } from "./background-tools";
 import { listeningPorts } from "./listening-ports";
@@ -112,7 +112,7 @@ export async function runWithHandover(background: HandoverRun): Promise<RunComma
   if (first?.ended) {
     turn?.removeEventListener("abort", forwardAbort);
     const { ended } = first;
-    if ("failure" in ended) return notRunResult(facts, "refused", ended.failure, ended.failure);
+    if ("failure" in ended) return notRunResult(facts, "refused", ended.failure, ended.failure, ended.say);
     const hint = background.sandbox ? sandboxLimitHint(ended.outcome.output.text) : undefined;
     return ranResult(facts, ended.outcome, { hint, asked: background.asked });
   }
@@ -161,7 +161,7 @@ export async function runWithHandover(background: HandoverRun): Promise<RunComma
   };
 }
 
-type Ended = { outcome: ProcessOutcome } | { failure: string };
+type Ended = SandboxedOutcome;
 
 function start({ run, sandbox, network }: HandoverRun): Promise<Ended> {
   return sandbox ? sandbox.run(run, network) : runProcess(run).then((outcome) => ({ outcome }));

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, type StdioOptions, spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
 import type { Socket } from "node:net";
 import { constants as osConstants } from "node:os";
@@ -41,6 +41,11 @@ export interface RunProcessOptions {
   onStart?: (run: { pid: number; marker: string; rootStartTime?: number }) => () => void;
   /** Opens a pipe as the program's fd 3 and returns what it wrote there as `statusText` (a sandbox reports through it). */
   statusPipe?: boolean;
+  /**
+   * Opens a Node IPC channel as the program's fd 4 (`CHANNEL_FD`) and gives it to this once the program started:
+   * the sandbox's network forwarder hands its listening sockets back over it. Whoever holds it closes it.
+   */
+  onChannel?: (channel: ChildProcess) => void;
   /** Given, once it runs, a way to move the timeout: to this many ms from the start (a command kept running). */
   onDeadline?: (moveTo: (timeoutMs: number) => void) => void;
 }
@@ -139,8 +144,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
       // Own session and process group, so the whole command can be signalled at once (not on Windows,
       // where detached means a new console window).
       detached: process.platform !== "win32",
-      // stdin closed: a command waiting for input ends instead of hanging the run.
-      stdio: options.statusPipe ? ["ignore", out, out, "pipe"] : ["ignore", out, out],
+      stdio: stdioFor(out, options),
       windowsHide: true,
     });
   } catch (error) {
@@ -157,6 +161,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   }
   // Spawn errors were handled above; this keeps a late one from becoming an uncaught exception.
   child.on("error", () => {});
+  options.onChannel?.(child);
   // Read now, while the pid is surely ours: later scans use it to tell our tree from a reused pid.
   const rootStartTime = readProcessStartTime(pid);
   const forget = options.onStart?.({ pid, marker, rootStartTime });
@@ -225,6 +230,17 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
     output: await collector.finish(),
     ...(statusText !== undefined ? { statusText } : {}),
   };
+}
+
+/** The descriptor `onChannel`'s IPC channel is on in the program (Node says which in NODE_CHANNEL_FD). */
+export const CHANNEL_FD = 4;
+
+/** stdin closed (a command waiting for input ends instead of hanging the run), output, then fds 3 and 4 if asked. */
+function stdioFor(out: Socket | "pipe", options: RunProcessOptions): StdioOptions {
+  const stdio: (Socket | "pipe" | "ignore" | "ipc")[] = ["ignore", out, out];
+  if (options.statusPipe || options.onChannel) stdio.push(options.statusPipe ? "pipe" : "ignore");
+  if (options.onChannel) stdio.push("ipc");
+  return stdio;
 }
 
 /**

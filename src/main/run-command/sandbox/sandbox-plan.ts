@@ -28,10 +28,13 @@ export interface SandboxPlan {
   workspace: string;
   /** The rules, shallow to deep and without redundant ones: for any path, the deepest rule above it decides. */
   rules: PathRule[];
-  /** Whether the command may use the whole network (a proxy's sockets below do not change it: no route out). */
+  /** Whether the command may use the whole network (allowed hosts have none: the proxy is their way out). */
   network: boolean;
-  /** The command's network proxy: Unix sockets bound in, the one way out it may connect to (allowed hosts). */
-  proxySockets?: string[];
+  /**
+   * The command's network proxy on the host's loopback, the one place it may connect to (allowed hosts under
+   * Seatbelt, which has no network namespace); absent otherwise.
+   */
+  proxyPorts?: number[];
 }
 
 /** When two rules name the same path, the one that grants more wins: the workspace beats a hidden home it is. */

@@ -17,6 +17,7 @@ import { forwarderFailure } from "./network/forwarder-script";
 import {
   type NetworkPolicy,
   type PreparedNetwork,
+  type ProxyPlace,
   prepareNetwork,
   toNetworkPolicy,
 } from "./network/network-policy";
@@ -68,10 +69,15 @@ export interface SandboxSetup {
   systemRoot?: string;
   /** The Node that runs the network forwarder inside the sandbox (default: process.execPath, the app's own). */
   forwarderNode?: string;
+  /** macOS's sandbox-exec (default `SANDBOX_EXEC`); tests on Linux put a stand-in there that records the profile. */
+  sandboxExec?: string;
 }
 
-/** How a sandboxed run ended: the command's outcome, or why the sandbox could not start (nothing ran then). */
-export type SandboxedOutcome = { outcome: ProcessOutcome } | { failure: string };
+/**
+ * How a sandboxed run ended: the command's outcome, or why the sandbox could not start (nothing ran then),
+ * with the same as a kind for the page where it has one.
+ */
+export type SandboxedOutcome = { outcome: ProcessOutcome } | { failure: string; say?: RefusalText };
 
 /** The sandbox of one workspace's commands. */
 export interface CommandSandbox {
@@ -129,7 +135,10 @@ export function createSandbox(setup: SandboxSetup = {}): CommandSandbox {
   // not once for each question asked of it: each lookup walks the PATH.
   let located: { path: string | undefined } | undefined;
   const launcher = () => {
-    located ??= { path: kind === "bubblewrap" ? findBubblewrap(searchPath) : executable(SANDBOX_EXEC) };
+    located ??= {
+      path:
+        kind === "bubblewrap" ? findBubblewrap(searchPath) : executable(setup.sandboxExec ?? SANDBOX_EXEC),
+    };
     return located.path;
   };
   const missing = (): { text: string; say: RefusalText } | undefined => {
@@ -167,13 +176,6 @@ export function createSandbox(setup: SandboxSetup = {}): CommandSandbox {
       if (problem) return { failure: problem };
       const program = launcher() as string;
       const policy = toNetworkPolicy(network);
-      if (policy.kind === "hosts" && kind !== "bubblewrap") {
-        return {
-          failure:
-            "Allowed hosts need the Linux sandbox (bubblewrap) for now, so the command did not run. " +
-            "Run it with the network off, or with the full network if it must reach the internet.",
-        };
-      }
       let scratch: string | undefined;
       let proxy: PreparedNetwork | undefined;
       try {
@@ -188,16 +190,22 @@ export function createSandbox(setup: SandboxSetup = {}): CommandSandbox {
           // Made now if missing, so it can be shown: the model is told to read full-output files from there.
           if (run.outputDir) mkdirSync(run.outputDir, { recursive: true, mode: 0o700 });
           // The command's own proxy: it lives exactly as long as this run (background runs included).
-          if (policy.kind === "hosts")
-            proxy = await prepareNetwork(policy, setup.forwarderNode ?? process.execPath);
+          if (policy.kind === "hosts") {
+            // bubblewrap: in the command's own network namespace; Seatbelt: on the host's loopback.
+            const place: ProxyPlace =
+              kind === "bubblewrap"
+                ? { kind: "namespace", node: setup.forwarderNode ?? process.execPath }
+                : { kind: "loopback" };
+            proxy = await prepareNetwork(policy, place);
+          }
           const folders = {
             workspace: run.cwd,
             scratch,
             commandHome,
             outputDir: run.outputDir,
             network: policy.kind === "full",
-            proxySockets: proxy?.sockets,
             proxyReadable: proxy?.readable,
+            proxyPorts: proxy?.loopbackPorts,
           };
           prepare = () => {
             // Read per command: the sockets bound now. Seatbelt keeps every socket out while the network is off.
@@ -220,12 +228,13 @@ export function createSandbox(setup: SandboxSetup = {}): CommandSandbox {
             return setupFailure(error);
           }
           const argv = [program, ...prepared.prefix, ...(proxy ? proxy.wrap(run.argv) : run.argv)];
-          const ended = judge(kind, await runProcess({ ...run, argv, env, statusPipe: true }));
+          const onChannel = proxy?.receive;
+          const ended = judge(kind, await runProcess({ ...run, argv, env, statusPipe: true, onChannel }));
           // Nothing ran when a socket went away between the look at the kernel's table and bwrap's start (a
           // daemon restarting): look again.
           if (attempt < 3 && "failure" in ended && socketVanished(ended.failure, prepared.sockets)) continue;
           const forwarder = proxy && "outcome" in ended ? forwarderFailure(ended.outcome) : undefined;
-          return forwarder ? { failure: forwarder } : ended;
+          return forwarder ?? ended;
         }
       } finally {
         await proxy?.dispose();
@@ -290,8 +299,8 @@ function planFor(
     outputDir?: string;
     network: boolean;
     sockets: readonly string[];
-    proxySockets?: readonly string[];
     proxyReadable?: readonly string[];
+    proxyPorts?: { http: number; socks: number };
   },
 ): SandboxPlan {
   const rules: PathRule[] = [];
@@ -315,20 +324,13 @@ function planFor(
   for (const path of ALWAYS_HIDDEN) add(join(systemRoot, path), "hidden");
   for (const path of setup.hiddenPaths ?? []) add(path, "hidden");
   for (const path of setup.readOnlyPaths ?? []) add(path, "read-only");
-  // The proxy's sockets, bound in last so no hidden folder covers them (connect() needs no write access).
-  for (const path of [...(run.proxySockets ?? []), ...(run.proxyReadable ?? [])]) add(path, "read-only");
-  // Last, so it sees every folder the command may write: sockets there are its own (a dev server's); the
-  // proxy's are the one way out it is given.
-  const reachable = [...(setup.reachableSockets ?? []), ...(run.proxySockets ?? [])];
-  rules.push(...hiddenSocketRules(run.sockets, rules, reachable));
+  // What the forwarder runs on, shown last so no hidden folder covers it.
+  for (const path of run.proxyReadable ?? []) add(path, "read-only");
+  // Last, so it sees every folder the command may write: sockets there are its own (a dev server's).
+  rules.push(...hiddenSocketRules(run.sockets, rules, setup.reachableSockets ?? []));
   const workspace = resolveRule(run.workspace, "read-write")?.path ?? run.workspace;
-  const proxySockets = run.proxySockets?.map((path) => resolveRule(path, "read-only")?.path ?? path);
-  return {
-    workspace,
-    rules: orderRules(rules),
-    network: run.network,
-    ...(proxySockets?.length ? { proxySockets } : {}),
-  };
+  const proxyPorts = run.proxyPorts ? [run.proxyPorts.http, run.proxyPorts.socks] : undefined;
+  return { workspace, rules: orderRules(rules), network: run.network, ...(proxyPorts ? { proxyPorts } : {}) };
 }
 
 /** The path when it is an executable file. */

@@ -77,7 +77,20 @@ export function seatbeltProfile(plan: SandboxPlan): string {
     if (root.access === "read-write") lines.push(`(allow file-write* ${minus(root.path, rules, "write")})`);
   }
   if (plan.network) lines.push(...NETWORK);
+  else for (const port of plan.proxyPorts ?? []) lines.push(proxyPort(port));
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * Allowed hosts without a network namespace: the one connection a command may open is to its proxy's port on
+ * the host's loopback (SBPL names loopback "localhost" and takes one port per rule, as Anthropic's
+ * sandbox-runtime does), nothing else: no other port, no other address, no DNS service, no Unix socket.
+ */
+function proxyPort(port: number): string {
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new Error(`The network proxy's port ${port} is not a port; the sandbox profile cannot name it.`);
+  }
+  return `(allow network-outbound (remote ip "localhost:${port}"))`;
 }
 
 /** sandbox-exec's arguments up to the command's argv: the profile, then the starter that reports the start. */

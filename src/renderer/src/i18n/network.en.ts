@@ -9,7 +9,7 @@ export const networkEn = {
   full: "Let this command use the network",
   fullWarning: "The whole network: any host on the internet, and your LAN.",
   noHostRules:
-    "Host rules need the sandbox (Linux bubblewrap): outside it this command has the whole network, as any program you run.",
+    "Host rules need the sandbox (bubblewrap on Linux, Seatbelt on macOS): outside it this command has the whole network, as any program you run.",
   asked: "The agent asks for these hosts:",
   grant: "Allow for this command",
   granted: "Allowed for this command",
@@ -36,7 +36,7 @@ export const networkEn = {
   settingsHint:
     "Sandboxed commands may reach these hosts by name, through Pi Desk's proxy, and no others. An exact name (registry.npmjs.org) or subdomains (*.githubusercontent.com), optionally with :port. An allowed host can still receive your data: allowing github.com allows pushing to any repository there.",
   settingsNeedsSandbox:
-    "Host rules need the sandbox (Linux bubblewrap); with the sandbox off, commands have the whole network.",
+    "Host rules need the sandbox (bubblewrap on Linux, Seatbelt on macOS); with the sandbox off, commands have the whole network.",
   settingsNone: "None: sandboxed commands have no network unless you allow it for one.",
   addPlaceholder: "registry.npmjs.org",
   addLabel: "Host to allow",

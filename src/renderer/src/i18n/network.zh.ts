@@ -8,7 +8,7 @@ export const networkZh: typeof networkEn = {
   full: "允许此命令访问网络",
   fullWarning: "整个网络：互联网上的任何主机，以及你的局域网。",
   noHostRules:
-    "主机规则需要沙箱（Linux bubblewrap）：在沙箱之外，此命令和你运行的任何程序一样能访问整个网络。",
+    "主机规则需要沙箱（Linux 上的 bubblewrap，macOS 上的 Seatbelt）：在沙箱之外，此命令和你运行的任何程序一样能访问整个网络。",
   asked: "智能体请求访问这些主机：",
   grant: "仅允许此命令",
   granted: "已允许此命令",
@@ -34,7 +34,8 @@ export const networkZh: typeof networkEn = {
   settingsTitle: "允许的主机",
   settingsHint:
     "沙箱中的命令可以通过 Pi Desk 的代理按名称访问这些主机，其他主机一律不行。写确切的名称（registry.npmjs.org）或子域名（*.githubusercontent.com），可加 :端口。允许的主机仍能收到你的数据：允许 github.com 就允许推送到那里的任何仓库。",
-  settingsNeedsSandbox: "主机规则需要沙箱（Linux bubblewrap）；沙箱关闭时，命令能访问整个网络。",
+  settingsNeedsSandbox:
+    "主机规则需要沙箱（Linux 上的 bubblewrap，macOS 上的 Seatbelt）；沙箱关闭时，命令能访问整个网络。",
   settingsNone: "无：除非你为某条命令允许，沙箱中的命令不能访问网络。",
   addPlaceholder: "registry.npmjs.org",
   addLabel: "要允许的主机",

@@ -1,4 +1,9 @@
-import type { EditRefusalText, PolicyProblem, RefusalText } from "../../../shared/host-text";
+import type {
+  EditRefusalText,
+  HostEntryProblem,
+  PolicyProblem,
+  RefusalText,
+} from "../../../shared/host-text";
 import { evaluationTextEn } from "./evaluations.en";
 import { UNCHECKED } from "./risks.en";
 
@@ -115,10 +120,50 @@ export function refusalTextEn(say: RefusalText): string {
       return `${say.running} commands already run in the background, the most this chat allows. Stop one (stop_command with its id) or run this one in the foreground.`;
     case "background-unavailable":
       return "Background commands are not available here; run it without background: true.";
+    case "asked-hosts-too-many":
+      return `network lists ${say.count} hosts; ask for at most ${say.max}.`;
+    case "hosts-invalid": {
+      const problems = say.problems.map(hostProblemEn);
+      if (problems.includes("")) return "";
+      const listed = problems.join(" ");
+      if (say.whose === "asked") return `The hosts asked for in network are not valid: ${listed}`;
+      if (say.whose === "granted") return `The hosts granted for this command are not valid: ${listed}`;
+      return `The workspace's allowed hosts are not valid, so the command did not run: ${listed} Fix them in Settings.`;
+    }
+    case "forwarder-failed":
+      return (
+        `The sandbox's network forwarder could not start, so the command did not run: ${say.said} ` +
+        "Run it with the network off, or turn the sandbox off for this workspace in settings."
+      );
     default:
       return "";
   }
 }
+
+/** Why one allowed-host entry is not valid, as a sentence; empty for a kind this page does not know. */
+export function hostProblemEn(problem: HostEntryProblem): string {
+  if (problem.id === "empty")
+    return "An allowed host is empty: write a host name such as registry.npmjs.org.";
+  const why = HOST_PROBLEM[problem.id]?.(problem as never);
+  return why === undefined ? "" : `"${problem.entry}" cannot be an allowed host: ${why}`;
+}
+
+/** What is wrong with an entry, completing `"<entry>" cannot be an allowed host: …`. */
+const HOST_PROBLEM: {
+  [K in Exclude<HostEntryProblem["id"], "empty">]: (problem: Extract<HostEntryProblem, { id: K }>) => string;
+} = {
+  characters: () => "it has spaces or non-ASCII characters. Write an international name in its xn-- form.",
+  percent: () => "it is percent-encoded. Write the name itself.",
+  url: () => "write a host name only (registry.npmjs.org), not a URL.",
+  address: () => "it is an IP address. Rules are by host name: write the name the tool connects to.",
+  port: () => "the port must be a number from 1 to 65535.",
+  "trailing-dot": (p) => `drop the trailing dot: "${p.name}" already covers it.`,
+  wildcard: () => "a wildcard is allowed only as a leading *. before a domain (*.githubusercontent.com).",
+  name: (p) =>
+    `it is not a valid host name (letters, digits, hyphens and dots, at most ${p.maxLength} characters).`,
+  "public-suffix": (p) =>
+    `*.${p.suffix} would allow every site under the public suffix ${p.suffix}. Name the hosts instead.`,
+};
 
 /** The edit limit as the host says it: `2 MiB (2,097,152 bytes)`. */
 function limitEn(bytes: number): string {

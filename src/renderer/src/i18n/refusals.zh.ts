@@ -1,4 +1,9 @@
-import type { EditRefusalText, PolicyProblem, RefusalText } from "../../../shared/host-text";
+import type {
+  EditRefusalText,
+  HostEntryProblem,
+  PolicyProblem,
+  RefusalText,
+} from "../../../shared/host-text";
 import { DOES_ZH } from "./arguments.zh";
 import { evaluationTextZh } from "./evaluations.zh";
 import { UNCHECKED } from "./risks.zh";
@@ -118,10 +123,44 @@ export function refusalTextZh(say: RefusalText): string {
       return `后台已经运行着 ${say.running} 条命令，这是本次对话允许的上限。请先停止一条（用 stop_command 加它的 id），或在前台运行这一条。`;
     case "background-unavailable":
       return "这里不能使用后台命令；请不带 background: true 运行它。";
+    case "asked-hosts-too-many":
+      return `network 列出了 ${say.count} 个主机；一次最多请求 ${say.max} 个。`;
+    case "hosts-invalid": {
+      const problems = say.problems.map(hostProblemZh);
+      if (problems.includes("")) return "";
+      const listed = problems.join("");
+      if (say.whose === "asked") return `network 中请求的主机无效：${listed}`;
+      if (say.whose === "granted") return `为这条命令允许的主机无效：${listed}`;
+      return `工作区允许的主机无效，所以命令没有运行：${listed}请在设置中修正。`;
+    }
+    case "forwarder-failed":
+      return `沙盒的网络转发程序没有启动，所以命令没有运行：${say.said} 请关闭网络运行它，或在设置中为这个工作区关闭沙盒。`;
     default:
       return "";
   }
 }
+
+/** 一个允许主机条目为什么无效；本页不认识的类型返回空字符串。 */
+export function hostProblemZh(problem: HostEntryProblem): string {
+  if (problem.id === "empty") return "有一个允许的主机是空的：请写主机名，例如 registry.npmjs.org。";
+  const why = HOST_PROBLEM[problem.id]?.(problem as never);
+  return why === undefined ? "" : `“${problem.entry}”不能作为允许的主机：${why}`;
+}
+
+/** 条目的问题，接在“……不能作为允许的主机：”之后。 */
+const HOST_PROBLEM: {
+  [K in Exclude<HostEntryProblem["id"], "empty">]: (problem: Extract<HostEntryProblem, { id: K }>) => string;
+} = {
+  characters: () => "它含有空格或非 ASCII 字符。国际化域名请写成 xn-- 形式。",
+  percent: () => "它经过了百分号编码。请直接写名称本身。",
+  url: () => "只写主机名（registry.npmjs.org），不要写 URL。",
+  address: () => "它是 IP 地址。规则按主机名匹配：请写工具连接时使用的名称。",
+  port: () => "端口必须是 1 到 65535 之间的数字。",
+  "trailing-dot": (p) => `去掉末尾的点：“${p.name}”已经包含它。`,
+  wildcard: () => "通配符只能以 *. 的形式放在域名前面（*.githubusercontent.com）。",
+  name: (p) => `它不是有效的主机名（字母、数字、连字符和点，最多 ${p.maxLength} 个字符）。`,
+  "public-suffix": (p) => `*.${p.suffix} 会允许公共后缀 ${p.suffix} 下的所有网站。请改为列出具体主机。`,
+};
 
 /** 编辑上限，如 `2 MiB（2,097,152 字节）`。 */
 function limitZh(bytes: number): string {

@@ -224,6 +224,23 @@ describe.runIf(onLinux)("run_command in the sandbox: allowed hosts", () => {
     },
   );
 
+  it("Node's fetch (the app's own Node) goes through the proxy, and Node's proxy warning stays out of the output", async () => {
+    const node = realpathSync(process.execPath);
+    const script =
+      `fetch('http://registry.test:${registry.port}/node-fetch').then((r) => r.text()).then(console.log);` +
+      "process.emitWarning('a warning of the command');";
+    const { text, details } = await run(
+      hostsOnly(["registry.test"], { readOnlyPaths: [dirname(node)] }),
+      `${node} -e "${script}"`,
+    );
+    expect(details.status).toBe("succeeded");
+    expect(text).toContain(`hello from 127.0.0.2 for registry.test:${registry.port}/node-fetch`);
+    expect(details.hosts?.[0]).toMatchObject({ host: "registry.test", allowed: true });
+    // Only that one warning is silenced: the command's own still show.
+    expect(text).not.toMatch(/UNDICI-EHPA|EnvHttpProxyAgent/);
+    expect(text).toContain("Warning: a warning of the command");
+  });
+
   it("npm install works against a registry reached by name", async () => {
     // npm and node shown read-only wherever they are installed (under a hidden home with nvm, say).
     const npmRoot = resolve(
@@ -407,6 +424,26 @@ describe.runIf(onLinux)("the sandbox's network forwarder", () => {
     expect("outcome" in ran && ran.outcome.output.text).toContain("/from-home");
     expect("outcome" in ran && ran.outcome.output.text).not.toContain("hidden\n");
     expect("outcome" in ran && ran.outcome.output.text).toMatch(/secret: No such file|Permission denied/);
+  });
+
+  it("leaves the command no hold on the channel its listeners came over: nothing inside can write to it", async () => {
+    const { text, details } = await run(
+      hostsOnly(["registry.test"]),
+      [
+        `curl -fsS http://registry.test:${registry.port}/channel-test`,
+        // The channel is fd 4 and NODE_CHANNEL_FD says so: neither reaches the command.
+        `env | grep -c '^NODE_CHANNEL' || true`,
+        `{ echo '{"type":"pi-desk-listener","kind":"http"}' >&4; } 2>&1 || echo "fd 4: cannot write"`,
+        // Nor does any process of the sandbox (bwrap's own init included) still hold it to be taken from.
+        `for p in /proc/[0-9]*; do [ -e "$p/fd/4" ] && echo "fd 4 held by $(cat $p/comm)"; done; true`,
+      ].join("\n"),
+    );
+    expect(details.status).toBe("succeeded");
+    expect(text).toContain("/channel-test");
+    const lines = text.trim().split("\n");
+    expect(lines).toContain("0");
+    expect(text).toMatch(/4: Bad file descriptor[\s\S]*fd 4: cannot write/);
+    expect(text).not.toContain("fd 4 held by");
   });
 
   it("refuses the command, with the reason, when the forwarder cannot start", async () => {

@@ -88,6 +88,26 @@ describe("Seatbelt profile", () => {
     expect(seatbeltProfile({ ...plan, network: true })).toContain("(allow network* system-socket)");
   });
 
+  it("with allowed hosts, allows outbound connections to the proxy's two loopback ports and nothing else", () => {
+    const profile = seatbeltProfile({ ...plan, proxyPorts: [41001, 41002] });
+    const network = profile
+      .split("\n")
+      .filter((line) => /network|dnssd|mach-lookup|system-socket/.test(line));
+    // The base profile's own mach-lookup (directory services, logger, power) and the two ports: no sockets in
+    // general, no DNS service (names go to the proxy), no inbound, no other address.
+    expect(network).toEqual([
+      "(allow mach-lookup",
+      '(allow network-outbound (remote ip "localhost:41001"))',
+      '(allow network-outbound (remote ip "localhost:41002"))',
+    ]);
+    expect(profile).not.toContain("com.apple.dnssd.service");
+    // With the full network the proxy is not used: the full rules, not the ports.
+    const full = seatbeltProfile({ ...plan, network: true, proxyPorts: [41001] });
+    expect(full).toContain("(allow network* system-socket)");
+    expect(full).not.toContain("network-outbound");
+    expect(() => seatbeltProfile({ ...plan, proxyPorts: [0] })).toThrow("is not a port");
+  });
+
   it("escapes quotes and backslashes, and refuses control characters", () => {
     const odd = { ...plan, rules: [dir('/Users/ann/we"ird\\app', "read-write")], workspace: "/x" };
     expect(seatbeltProfile(odd)).toContain('(subpath "/Users/ann/we\\"ird\\\\app")');

@@ -1,7 +1,5 @@
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import type { Server, Socket } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { createServer, type Server, type Socket } from "node:net";
+import type { ListenerKind } from "./forwarder-script";
 import { HostGate, type HostGateOptions, MAX_OPEN_CONNECTIONS } from "./host-gate";
 import { createHttpProxy } from "./http-proxy";
 import { createSocks5Proxy } from "./socks5";
@@ -9,78 +7,89 @@ import { createSocks5Proxy } from "./socks5";
 /** Client connections open at once, per upstream connection allowed (the rest wait on a request or DNS). */
 const CLIENTS_PER_UPSTREAM = 4;
 
-/** The two Unix sockets a sandbox binds in for its forwarder. */
-export interface ProxySockets {
-  /** The HTTP proxy (CONNECT and plain requests). */
-  http: string;
-  /** The SOCKS5 proxy. */
-  socks: string;
-}
-
 /**
- * One command's network proxy: an HTTP proxy and a SOCKS5 proxy on Unix sockets in a private folder, both
- * deciding through one `HostGate`. It lives exactly as long as its command: `close()` ends every open
- * tunnel at once and removes the sockets.
+ * One command's network proxy: an HTTP proxy and a SOCKS5 proxy deciding through one `HostGate`, serving
+ * the connections of listening sockets it is given (`adopt`: the ones the forwarder made inside the
+ * sandbox's own network namespace). It lives exactly as long as its command: `close()` ends every open
+ * tunnel at once and stops listening.
  */
 export class CommandProxy {
   private readonly clients = new Set<Socket>();
+  private readonly listeners: Server[] = [];
+  private closed = false;
 
   private constructor(
-    /** Where the sockets are. */
-    readonly sockets: ProxySockets,
-    private readonly folder: string,
     private readonly gate: HostGate,
-    private readonly servers: Server[],
+    private readonly proxies: Record<ListenerKind, Server>,
+    private readonly maxClients: number,
   ) {}
 
-  /** Starts the proxy; fails (nothing left behind) when a socket cannot be made. */
-  static async start(options: HostGateOptions): Promise<CommandProxy> {
-    // A short path of its own: Unix socket paths are limited to about 107 bytes.
-    const folder = mkdtempSync(join(tmpdir(), "pi-desk-net-"));
-    const sockets = { http: join(folder, "http.sock"), socks: join(folder, "socks.sock") };
+  /** A proxy with nothing to listen on yet. */
+  static start(options: HostGateOptions): CommandProxy {
     const gate = new HostGate(options);
-    const servers = [createHttpProxy(gate), createSocks5Proxy(gate)];
-    const proxy = new CommandProxy(sockets, folder, gate, servers);
-    const clients = proxy.clients;
+    const proxies = { http: createHttpProxy(gate), socks: createSocks5Proxy(gate) };
     const maxClients = (options.maxConnections ?? MAX_OPEN_CONNECTIONS) * CLIENTS_PER_UPSTREAM;
-    for (const server of servers) {
-      server.on("connection", (client: Socket) => {
-        // A flood of connections that never send a request would hold a descriptor each until timeouts.
-        if (clients.size >= maxClients) {
-          gate.refuse(
-            "?",
-            0,
-            server === servers[1] ? "socks5" : "http",
-            "too many connections at once.",
-            "too-many",
-          );
-          client.destroy();
-          return;
-        }
-        clients.add(client);
-        client.once("close", () => clients.delete(client));
-      });
-    }
-    try {
-      await Promise.all([
-        listen(servers[0] as Server, sockets.http),
-        listen(servers[1] as Server, sockets.socks),
-      ]);
-      for (const path of [sockets.http, sockets.socks]) chmodSync(path, 0o600);
-    } catch (error) {
-      await proxy.close();
-      throw error;
-    }
-    return proxy;
+    return new CommandProxy(gate, proxies, maxClients);
   }
 
-  /** Ends every tunnel, stops listening and removes the sockets; safe to call twice. */
+  /** Serves `kind` to every connection `listener` accepts, until `close()` (which closes it too). */
+  adopt(kind: ListenerKind, listener: Server): void {
+    if (this.closed) {
+      listener.close();
+      return;
+    }
+    this.listeners.push(listener);
+    listener.on("error", () => {});
+    listener.on("connection", (client: Socket) => {
+      if (this.closed) return client.destroy();
+      // A flood of connections that never send a request would hold a descriptor each until timeouts.
+      if (this.clients.size >= this.maxClients) {
+        this.gate.refuse(
+          "?",
+          0,
+          kind === "socks" ? "socks5" : "http",
+          "too many connections at once.",
+          "too-many",
+        );
+        client.destroy();
+        return;
+      }
+      this.clients.add(client);
+      client.once("close", () => this.clients.delete(client));
+      this.proxies[kind].emit("connection", client);
+    });
+  }
+
+  /**
+   * Listens on two ports of the host's own 127.0.0.1 (macOS, which has no network namespace to put them in):
+   * the Seatbelt profile lets the command connect to exactly these. Fails, nothing left listening, when a
+   * port cannot be had.
+   */
+  async listenLoopback(): Promise<{ http: number; socks: number }> {
+    const ports = { http: 0, socks: 0 };
+    for (const kind of ["http", "socks"] as const) {
+      const listener = createServer();
+      this.adopt(kind, listener);
+      await new Promise<void>((resolve, reject) => {
+        listener.once("error", reject);
+        listener.listen(0, "127.0.0.1", () => {
+          listener.off("error", reject);
+          resolve();
+        });
+      });
+      ports[kind] = (listener.address() as { port: number }).port;
+    }
+    return ports;
+  }
+
+  /** Ends every tunnel and stops listening; safe to call twice. */
   async close(): Promise<void> {
+    this.closed = true;
     this.gate.close();
     // Clients mid-handshake or waiting on DNS hold no upstream yet: they end here.
     for (const client of this.clients) client.destroy();
     await Promise.all(
-      this.servers.map(
+      this.listeners.map(
         (server) =>
           new Promise<void>((resolve) => {
             if (!server.listening) return resolve();
@@ -88,16 +97,5 @@ export class CommandProxy {
           }),
       ),
     );
-    rmSync(this.folder, { recursive: true, force: true });
   }
-}
-
-function listen(server: Server, path: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(path, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
 }

@@ -1,6 +1,7 @@
+import type { RefusalText } from "../../../../shared/host-text";
 import type { ProcessOutcome } from "../../process/process-runner";
 
-/** What the forwarder prints once it listens; anything else means it could not start. */
+/** What the forwarder prints once it has handed its listeners over; anything else means it could not. */
 export const FORWARDER_READY = "pi-desk-forwarder-ready";
 
 /** The exit code of a sandbox whose forwarder did not start (with `FORWARDER_FAILED` printed before it). */
@@ -9,69 +10,85 @@ export const FORWARDER_EXIT_CODE = 125;
 /** The line printed when the forwarder did not start: how the sandbox tells it from the command's own exit. */
 export const FORWARDER_FAILED = "pi-desk: the network forwarder could not start";
 
+/** Which of the proxy's two listeners a message from the forwarder carries. */
+export type ListenerKind = "http" | "socks";
+
+/** The one kind of message the forwarder sends, each with a listening socket as its handle. */
+export interface ListenerMessage {
+  /** Always "pi-desk-listener". */
+  type: "pi-desk-listener";
+  /** Which proxy it is for. */
+  kind: ListenerKind;
+}
+
 /**
  * The forwarder, run inside the sandbox with the app's own Node (`node -e`; Electron with
- * ELECTRON_RUN_AS_NODE=1): listens on 127.0.0.1 at two ports of the sandbox's own loopback and pipes each
- * connection to the proxy's Unix socket for it. It decides nothing; the proxy outside does. Plain CommonJS
- * with no dependencies, so it runs wherever Node does.
+ * ELECTRON_RUN_AS_NODE=1) before the command: listens on 127.0.0.1 at two ports of the sandbox's own
+ * loopback, sends both listening sockets to the host over the IPC channel it was started with (a Node
+ * channel passes a handle with a message), and exits. From then on the host accepts the sandbox's
+ * connections itself, so a tunnel's bytes cross one process (the proxy), not two. It decides nothing.
+ * Plain CommonJS with no dependencies, so it runs wherever Node does.
  */
 export const FORWARDER_SOURCE = `"use strict";
 const net = require("net");
-const [httpSocket, socksSocket, httpPort, socksPort] = process.argv.slice(1);
-let listening = 0;
-for (const [path, port] of [[httpSocket, httpPort], [socksSocket, socksPort]]) {
-  const server = net.createServer((client) => {
-    const upstream = net.connect(path);
-    client.setNoDelay(true);
-    client.on("error", () => upstream.destroy());
-    upstream.on("error", () => client.destroy());
-    client.on("close", () => upstream.destroy());
-    upstream.on("close", () => client.destroy());
-    client.pipe(upstream);
-    upstream.pipe(client);
+const [httpPort, socksPort] = process.argv.slice(1);
+const fail = (why) => {
+  process.stderr.write("${FORWARDER_FAILED}: " + why + "\\n");
+  process.exit(1);
+};
+if (typeof process.send !== "function") fail("it has no channel to the host.");
+const listen = (kind, port) =>
+  new Promise((resolve) => {
+    const server = net.createServer();
+    server.on("error", (error) => fail("127.0.0.1:" + port + ": " + error.message));
+    server.listen(Number(port), "127.0.0.1", () =>
+      process.send({ type: "pi-desk-listener", kind }, server, (error) =>
+        error ? fail("the host did not take the socket: " + error.message) : resolve(),
+      ),
+    );
   });
-  server.on("error", (error) => {
-    process.stderr.write("${FORWARDER_FAILED}: 127.0.0.1:" + port + ": " + error.message + "\\n");
-    process.exit(1);
+listen("http", httpPort)
+  .then(() => listen("socks", socksPort))
+  .then(() => {
+    process.stdout.write("${FORWARDER_READY}\\n");
+    process.exit(0);
   });
-  server.listen(Number(port), "127.0.0.1", () => {
-    listening += 1;
-    if (listening === 2) process.stdout.write("${FORWARDER_READY}\\n");
-  });
-}
 `;
 
 /**
- * The shell that starts the forwarder, waits until it listens, then becomes the command (`exec`), so the
- * command's exit status is the sandbox's and the forwarder dies with the sandbox's PID namespace. The
- * forwarder gets an empty environment but ELECTRON_RUN_AS_NODE: the command's NODE_OPTIONS or
- * NODE_USE_ENV_PROXY (whose warning it would print into the command's output) are not for it.
- * Positional parameters: node, source, the two sockets, the two ports, then the command's argv.
+ * The shell that runs the forwarder to its end, then becomes the command (`exec`), so the command's exit
+ * status is the sandbox's. The channel (fd 4, NODE_CHANNEL_FD) is the forwarder's only: the command must
+ * never hold it, so it is closed and its variables dropped before `exec`, and the forwarder has exited by
+ * then (`$(...)` waits), leaving no process the command could take it from. The forwarder gets an empty
+ * environment but the channel's and ELECTRON_RUN_AS_NODE: the command's NODE_OPTIONS are not for it.
+ * Positional parameters: node, source, the two ports, then the command's argv.
  */
 const LAUNCHER = `node="$1" source="$2"; shift 2
-read -r ready < <(exec /usr/bin/env -i ELECTRON_RUN_AS_NODE=1 "$node" -e "$source" "$1" "$2" "$3" "$4" </dev/null)
+channel="$NODE_CHANNEL_FD"
+unset NODE_CHANNEL_FD NODE_CHANNEL_SERIALIZATION_MODE
+ready=""
+if [ "$channel" = 4 ]; then
+  ready="$(exec /usr/bin/env -i ELECTRON_RUN_AS_NODE=1 NODE_CHANNEL_FD=4 "$node" -e "$source" "$1" "$2" </dev/null)"
+fi
+exec 4>&-
 if [ "$ready" != "${FORWARDER_READY}" ]; then
   echo "${FORWARDER_FAILED}." >&2
   exit ${FORWARDER_EXIT_CODE}
 fi
-shift 4
+shift 2
 exec "$@"`;
 
-/** Where the forwarder listens and where it forwards to. */
+/** Where the forwarder listens. */
 export interface ForwarderSetup {
   /** The Node binary to run it with (the app's own: `process.execPath`). */
   node: string;
-  /** The proxy's HTTP socket, as bound inside the sandbox. */
-  httpSocket: string;
-  /** The proxy's SOCKS5 socket, as bound inside the sandbox. */
-  socksSocket: string;
   /** The HTTP proxy's port on the sandbox's loopback. */
   httpPort: number;
   /** The SOCKS5 proxy's port on the sandbox's loopback. */
   socksPort: number;
 }
 
-/** The argv that runs `command` (an argv) inside the sandbox with the forwarder listening first. */
+/** The argv that runs `command` (an argv) inside the sandbox once the forwarder has handed its listeners over. */
 export function withForwarder(setup: ForwarderSetup, command: readonly string[]): string[] {
   return [
     "/bin/bash",
@@ -80,24 +97,33 @@ export function withForwarder(setup: ForwarderSetup, command: readonly string[])
     "pi-desk-network",
     setup.node,
     FORWARDER_SOURCE,
-    setup.httpSocket,
-    setup.socksSocket,
     String(setup.httpPort),
     String(setup.socksPort),
     ...command,
   ];
 }
 
+/** The message's kind when it is one the forwarder sends; undefined for anything else. */
+export function listenerKind(message: unknown): ListenerKind | undefined {
+  const { type, kind } = (message ?? {}) as Partial<ListenerMessage>;
+  if (type !== "pi-desk-listener") return undefined;
+  return kind === "http" || kind === "socks" ? kind : undefined;
+}
+
 /**
  * Why the run's forwarder did not start, from the sandbox's outcome; undefined when it started (the
  * command ran). A sandbox whose forwarder did not start did not start: nothing ran, with less or more network.
  */
-export function forwarderFailure(outcome: ProcessOutcome): string | undefined {
+export function forwarderFailure(
+  outcome: ProcessOutcome,
+): { failure: string; say: Extract<RefusalText, { id: "forwarder-failed" }> } | undefined {
   const { exitCode, output } = outcome;
   if (exitCode !== FORWARDER_EXIT_CODE || !output.text.includes(FORWARDER_FAILED)) return undefined;
   const said = output.text.trim().split("\n").slice(-4).join(" ");
-  return (
-    `The sandbox's network forwarder could not start, so the command did not run: ${said} ` +
-    "Run it with the network off, or turn the sandbox off for this workspace in settings."
-  );
+  return {
+    failure:
+      `The sandbox's network forwarder could not start, so the command did not run: ${said} ` +
+      "Run it with the network off, or turn the sandbox off for this workspace in settings.",
+    say: { id: "forwarder-failed", said },
+  };
 }

@@ -1,9 +1,11 @@
 import { lookup } from "node:dns/promises";
-import { isIP, type Socket, connect as tcpConnect } from "node:net";
+import { isIP, type OnReadOpts, type Socket, connect as tcpConnect } from "node:net";
+import type { Duplex } from "node:stream";
 import type { HostRefusal } from "../../../../shared/network";
 import { refusedAddress } from "./address-checks";
 import { matchesHost } from "./host-matcher";
 import { type HostPattern, MAX_HOST_NAME_LENGTH, normalizeHostName } from "./host-pattern";
+import { TunnelReader } from "./tunnel-relay";
 
 /** How a connection reached the proxy. */
 export type ProxyProtocol = "connect" | "http" | "socks5";
@@ -60,6 +62,11 @@ export interface OpenedUpstream {
   socket: Socket;
   /** Call once the connection ended: reports its bytes. */
   done: () => void;
+  /**
+   * Joins it to the client both ways until either closes, then reports (a CONNECT or SOCKS5 tunnel; a plain
+   * HTTP request reads `socket` itself). Downloads go through one reused buffer (tunnel-relay.ts).
+   */
+  relay: (client: Duplex) => void;
 }
 
 /**
@@ -178,9 +185,11 @@ export class HostGate {
       release();
       return refuse("the command has ended.", "unreachable", "ended");
     }
+    // Tunnels read the upstream into a buffer of their own; a plain HTTP request's parser reads it as a stream.
+    const reader = protocol === "http" ? undefined : new TunnelReader();
     let socket: Socket;
     try {
-      socket = await openSocket(address, port);
+      socket = await openSocket(address, port, reader?.onread);
     } catch (error) {
       release();
       return refuse(
@@ -208,7 +217,14 @@ export class HostGate {
     };
     this.sockets.set(socket, done);
     socket.once("close", done);
-    return { upstream: { socket, done } };
+    const relay = (client: Duplex) => {
+      if (reader) return reader.relay(socket, client, done);
+      socket.pipe(client);
+      client.pipe(socket);
+      client.once("close", done);
+      socket.once("close", () => client.destroy());
+    };
+    return { upstream: { socket, done, relay } };
   }
 
   /** Closes every upstream connection and refuses new ones: the command has ended. Reports them at once. */
@@ -224,9 +240,9 @@ export class HostGate {
   }
 }
 
-function openSocket(address: string, port: number): Promise<Socket> {
+function openSocket(address: string, port: number, onread?: OnReadOpts): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const socket = tcpConnect({ host: address, port, noDelay: true });
+    const socket = tcpConnect({ host: address, port, noDelay: true, ...(onread ? { onread } : {}) });
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new Error("the connection timed out"));

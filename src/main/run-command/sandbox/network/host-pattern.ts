@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { getPublicSuffix } from "tldts";
+import type { HostEntryProblem } from "../../../../shared/host-text";
 
 /** One entry of a workspace's `allowedHosts`, checked and normalised. */
 export interface HostPattern {
@@ -42,50 +43,77 @@ export function normalizeHostName(raw: string): string | undefined {
  * DNS), non-ASCII or percent-encoded names (IDNs go in their `xn--` form), a trailing dot (`github.com.`
  * is `github.com`: write it once).
  */
-export function parseHostPattern(entry: string): { pattern: HostPattern } | { error: string } {
+export function parseHostPattern(
+  entry: string,
+): { pattern: HostPattern } | { error: string; problem: HostEntryProblem } {
   const text = entry.trim();
-  const say = (why: string) => ({ error: `"${text}" cannot be an allowed host: ${why}` });
+  const say = (why: string, problem: HostEntryProblem) => ({
+    error: `"${text}" cannot be an allowed host: ${why}`,
+    problem,
+  });
   if (text === "")
-    return { error: "An allowed host is empty: write a host name such as registry.npmjs.org." };
+    return {
+      error: "An allowed host is empty: write a host name such as registry.npmjs.org.",
+      problem: { id: "empty" },
+    };
   if (/[^\x21-\x7e]/.test(text)) {
-    return say("it has spaces or non-ASCII characters. Write an international name in its xn-- form.");
+    return say("it has spaces or non-ASCII characters. Write an international name in its xn-- form.", {
+      id: "characters",
+      entry: text,
+    });
   }
-  if (text.includes("%")) return say("it is percent-encoded. Write the name itself.");
+  if (text.includes("%"))
+    return say("it is percent-encoded. Write the name itself.", { id: "percent", entry: text });
   if (text.includes("/") || text.includes("@")) {
-    return say("write a host name only (registry.npmjs.org), not a URL.");
+    return say("write a host name only (registry.npmjs.org), not a URL.", { id: "url", entry: text });
   }
+  const address = () =>
+    say("it is an IP address. Rules are by host name: write the name the tool connects to.", {
+      id: "address",
+      entry: text,
+    });
   let host = text;
   let port: number | undefined;
-  if (isIP(text.replace(/^\[|\]$/g, "")) !== 0 || text.startsWith("[")) {
-    return say("it is an IP address. Rules are by host name: write the name the tool connects to.");
-  }
+  if (isIP(text.replace(/^\[|\]$/g, "")) !== 0 || text.startsWith("[")) return address();
   const colon = text.lastIndexOf(":");
   if (colon !== -1) {
     host = text.slice(0, colon);
     const digits = text.slice(colon + 1);
     port = /^[0-9]{1,5}$/.test(digits) ? Number(digits) : Number.NaN;
-    if (!(port >= 1 && port <= 65535)) return say("the port must be a number from 1 to 65535.");
+    if (!(port >= 1 && port <= 65535))
+      return say("the port must be a number from 1 to 65535.", { id: "port", entry: text });
   }
   if (host.endsWith(".")) {
-    return say(`drop the trailing dot: "${host.slice(0, -1)}" already covers it.`);
+    const name = host.slice(0, -1);
+    return say(`drop the trailing dot: "${name}" already covers it.`, {
+      id: "trailing-dot",
+      entry: text,
+      name,
+    });
   }
   const wildcard = host.startsWith("*.");
   const rest = wildcard ? host.slice(2) : host;
   if (rest.includes("*") || host === "*") {
-    return say("a wildcard is allowed only as a leading *. before a domain (*.githubusercontent.com).");
+    return say("a wildcard is allowed only as a leading *. before a domain (*.githubusercontent.com).", {
+      id: "wildcard",
+      entry: text,
+    });
   }
-  if (isIP(rest) !== 0) {
-    return say("it is an IP address. Rules are by host name: write the name the tool connects to.");
-  }
+  if (isIP(rest) !== 0) return address();
   const name = normalizeHostName(rest);
   if (!name) {
     return say(
       `it is not a valid host name (letters, digits, hyphens and dots, at most ${MAX_HOST_NAME_LENGTH} characters).`,
+      { id: "name", entry: text, maxLength: MAX_HOST_NAME_LENGTH },
     );
   }
   // ICANN suffixes only: `githubusercontent.com` is a private suffix, and a wildcard under it is the point.
   if (wildcard && getPublicSuffix(name) === name) {
-    return say(`*.${name} would allow every site under the public suffix ${name}. Name the hosts instead.`);
+    return say(`*.${name} would allow every site under the public suffix ${name}. Name the hosts instead.`, {
+      id: "public-suffix",
+      entry: text,
+      suffix: name,
+    });
   }
   return { pattern: { name, wildcard, ...(port !== undefined ? { port } : {}), text } };
 }
@@ -96,17 +124,21 @@ export interface AllowedHostsCheck {
   patterns: HostPattern[];
   /** One sentence per refused entry; the setting is refused when there is any. */
   errors: string[];
+  /** The same as kinds and their parameters, for the page to word. */
+  problems: HostEntryProblem[];
 }
 
 /** Checks a workspace's `allowedHosts` as a whole: every entry, and no entry written twice. */
 export function checkAllowedHosts(entries: readonly string[]): AllowedHostsCheck {
   const patterns: HostPattern[] = [];
   const errors: string[] = [];
+  const problems: HostEntryProblem[] = [];
   const seen = new Set<string>();
   for (const entry of entries) {
     const read = parseHostPattern(entry);
     if ("error" in read) {
       errors.push(read.error);
+      problems.push(read.problem);
       continue;
     }
     const key = patternKey(read.pattern);
@@ -114,7 +146,7 @@ export function checkAllowedHosts(entries: readonly string[]): AllowedHostsCheck
     seen.add(key);
     patterns.push(read.pattern);
   }
-  return { patterns, errors };
+  return { patterns, errors, problems };
 }
 
 /** The pattern written the canonical way: `*.name:port`. */

@@ -49,14 +49,11 @@ export function createHttpProxy(gate: HostGate): Server {
     }
     void gate.connect(target.host, target.port, "connect").then((opened) => {
       if ("refused" in opened) return reply(client, opened.kind, `Pi Desk refused it: ${opened.refused}`);
-      const { socket, done } = opened.upstream;
+      const { socket, done, relay } = opened.upstream;
       if (client.destroyed) return done();
       client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
       if (head.length > 0) socket.write(head);
-      socket.pipe(client);
-      client.pipe(socket);
-      client.once("close", done);
-      socket.once("close", () => client.destroy());
+      relay(client);
     });
   });
   server.on("request", (request, response) => {

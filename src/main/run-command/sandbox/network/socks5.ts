@@ -85,16 +85,13 @@ export function createSocks5Proxy(gate: HostGate): Server {
           client.end(reply(REPLY[opened.kind]));
           return;
         }
-        const { socket, done } = opened.upstream;
+        const { socket, done, relay } = opened.upstream;
         if (client.destroyed) return done();
         client.setTimeout(0);
         client.write(reply(REPLY.ok));
         if (rest.length > 0) socket.write(rest);
-        socket.pipe(client);
-        client.pipe(socket);
+        relay(client);
         client.resume();
-        client.once("close", done);
-        socket.once("close", () => client.destroy());
       });
     };
     client.on("data", onData);

@@ -8,7 +8,7 @@ import { useAction } from "../../lib/use-action";
 /**
  * The workspace's allowed hosts: the list, add and remove (the host checks each entry and says why one
  * cannot be), and the presets (npm, PyPI, GitHub, crates.io, Go) added in one click. Host rules hold only
- * in the sandbox (bubblewrap), and the section says so.
+ * in the sandbox (bubblewrap or Seatbelt), and the section says so.
  */
 export function AllowedHostsSettings({ sandbox, api }: { sandbox: SandboxState; api: DeskApi }) {
   const t = useT();
@@ -24,7 +24,7 @@ export function AllowedHostsSettings({ sandbox, api }: { sandbox: SandboxState; 
     if (entries.length === 0) return;
     if (await save([...hosts, ...entries])) setDraft("");
   };
-  const rulesHold = sandbox.kind === "bubblewrap" && sandbox.available && sandbox.enabled;
+  const rulesHold = sandbox.kind !== "none" && sandbox.available && sandbox.enabled;
   return (
     <div className="allowed-hosts" data-testid="allowed-hosts">
       <h4>{t.network.settingsTitle}</h4>

@@ -1,6 +1,9 @@
 import { once } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type RequestListener, type Server } from "node:http";
-import { connect, type Socket } from "node:net";
+import { connect, createServer as createNetServer, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach } from "vitest";
 import { CommandProxy } from "../../../../../src/main/run-command/sandbox/network/command-proxy";
 import type {
@@ -40,7 +43,7 @@ export async function fakeUpstream(address: string, handler?: RequestListener) {
 export async function startProxy(hosts: string[], options: Partial<HostGateOptions> = {}) {
   const events: HostDecisionEvent[] = [];
   const lookups: string[] = [];
-  const proxy = await CommandProxy.start({
+  const proxy = CommandProxy.start({
     patterns: checkAllowedHosts(hosts).patterns,
     resolveHost: async (name) => {
       lookups.push(name);
@@ -51,7 +54,18 @@ export async function startProxy(hosts: string[], options: Partial<HostGateOptio
     ...options,
   });
   cleanups.push(() => proxy.close());
-  return { proxy, events, lookups };
+  // Listeners on Unix sockets stand in for the forwarder's (in the sandbox, on its loopback): the proxy
+  // serves whatever listening socket it is handed.
+  const folder = mkdtempSync(join(tmpdir(), "pi-desk-proxy-test-"));
+  cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
+  const sockets = { http: join(folder, "http.sock"), socks: join(folder, "socks.sock") };
+  for (const kind of ["http", "socks"] as const) {
+    const listener = createNetServer();
+    listener.listen(sockets[kind]);
+    await once(listener, "listening");
+    proxy.adopt(kind, listener);
+  }
+  return { proxy, sockets, events, lookups };
 }
 
 /** A client connection to one of the proxy's Unix sockets, with everything it received. */
