@@ -18,8 +18,10 @@ describe("run_command: cancel", () => {
         signal: controller.signal,
       },
     );
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    expect(processesMatching("sleep 31.").length).toBeGreaterThanOrEqual(4);
+    // Every process of the tree is up before the abort (a loaded machine may take seconds to start them).
+    await expect
+      .poll(() => processesMatching("sleep 31.").length, { timeout: 20_000 })
+      .toBeGreaterThanOrEqual(4);
     controller.abort();
     const { text, details, result } = await running;
     expect(result.isError).toBe(true);
