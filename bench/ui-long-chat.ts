@@ -34,6 +34,12 @@ const quantile = (values: number[], q: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
 };
+/** When the last message came into the page and into view (page clock), null for one that did not. */
+interface Shown {
+  inPage: number | null;
+  inView: number | null;
+}
+const since = (t: number | null, from: number) => (t === null ? null : round(t - from));
 const mib = (bytes: number | undefined) => round((bytes ?? 0) / 2 ** 20);
 const loadavg = () => readFileSync("/proc/loadavg", "utf8").trim();
 
@@ -42,17 +48,25 @@ async function metrics(cdp: CDPSession): Promise<Record<string, number>> {
   return Object.fromEntries(list.map((m) => [m.name, m.value]));
 }
 
-/** Polls every frame until the chat's last message is in the transcript's view; returns when (page clock). */
+/**
+ * Polls every frame until the chat's last message is in the page and then in the transcript's view (or
+ * a minute passed); returns both moments (page clock), null for one that did not come.
+ */
 const LAST_SHOWN = `(words) => new Promise((resolve) => {
+  const from = performance.now();
+  let inPage = null;
   const look = () => {
+    const now = performance.now();
     const box = document.querySelector('[data-testid="transcript"]');
     const messages = document.querySelectorAll('[data-testid="assistant-message"]');
     const last = messages[messages.length - 1];
     if (box && last && (last.textContent || "").includes(words)) {
+      if (inPage === null) inPage = now;
       const a = box.getBoundingClientRect();
       const b = last.getBoundingClientRect();
-      if (b.bottom > a.top && b.top < a.bottom) return resolve(performance.now());
+      if (b.bottom > a.top && b.top < a.bottom) return resolve({ inPage, inView: now });
     }
+    if (now - from > 60000) return resolve({ inPage, inView: null });
     requestAnimationFrame(look);
   };
   look();
@@ -153,9 +167,11 @@ export async function runLongChat(options: LongChatOptions): Promise<void> {
     await page.reload();
     const reloadShown = (await page.evaluate(
       `(${LAST_SHOWN})(${JSON.stringify(LONG_CHAT_LAST_WORDS)})`,
-    )) as number;
+    )) as Shown;
     const navigationStart = (await page.evaluate("performance.timeOrigin")) as number;
-    const reloadMs = reloadShown + navigationStart - reloadFrom;
+    const origin = reloadFrom - navigationStart;
+    const reloadMs = since(reloadShown.inView, origin);
+    const reloadInPageMs = since(reloadShown.inPage, origin);
     const reloaded = await measurePage(page, cdp);
 
     // 4. Scroll from the end to the start.
@@ -180,8 +196,10 @@ export async function runLongChat(options: LongChatOptions): Promise<void> {
       },
       options: { commands: options.commands, lines: options.lines, scrollStep: options.scrollStep },
       madeMs: round(madeMs),
-      openFromListToLastMessageMs: round(openMs),
-      reloadToLastMessageMs: round(reloadMs),
+      openFromListToLastMessageMs: openMs,
+      openFromListToLastMessageInPageMs: openInPageMs,
+      reloadToLastMessageMs: reloadMs,
+      reloadToLastMessageInPageMs: reloadInPageMs,
       opened,
       reloaded,
       scroll: {
@@ -202,7 +220,7 @@ export async function runLongChat(options: LongChatOptions): Promise<void> {
       {
         target: "reopening shows the last message within 1.5 s",
         measured: `${result.openFromListToLastMessageMs} ms from the session list, ${result.reloadToLastMessageMs} ms on reload`,
-        met: openMs <= 1500 && reloadMs <= 1500,
+        met: openMs !== null && reloadMs !== null && openMs <= 1500 && reloadMs <= 1500,
       },
       {
         target: "p95 frame under 50 ms scrolling from end to start",
@@ -215,8 +233,14 @@ export async function runLongChat(options: LongChatOptions): Promise<void> {
     const rows: [string, string | number][] = [
       ["chat", `${options.commands} commands x ${options.lines} lines, a file changed by each`],
       ["made in (host, no page)", `${round(madeMs / 1000)} s`],
-      ["open from the session list -> last message shown", `${result.openFromListToLastMessageMs} ms`],
-      ["reload -> last message shown", `${result.reloadToLastMessageMs} ms`],
+      [
+        "open from the session list -> last message in the page / in view (ms)",
+        `${openInPageMs ?? "never"} / ${openMs ?? "not within 60 s"}`,
+      ],
+      [
+        "reload -> last message in the page / in view (ms)",
+        `${reloadInPageMs ?? "never"} / ${reloadMs ?? "not within 60 s"}`,
+      ],
       [
         "DOM nodes (CDP Nodes) opened / reloaded / after scroll",
         `${opened.domNodes} / ${reloaded.domNodes} / ${afterScroll.domNodes}`,

@@ -49,6 +49,13 @@ export function prepareLongChat(
     '#!/bin/sh\nseq -f "line %g of command $1: the quick brown fox jumps over the lazy dog" "$2"\nmkdir -p files\necho "command $1" > "files/f-$1.txt"\n',
   );
   chmodSync(gen, 0o755);
+  // The scripted model's context fills after a few dozen outputs; Pi would then compact it, and the
+  // compaction's request would take the script's next turn. The transcript keeps every entry either way.
+  mkdirSync(join(home, "agent"), { recursive: true });
+  writeFileSync(
+    join(home, "agent", "settings.json"),
+    `${JSON.stringify({ compaction: { enabled: false } })}\n`,
+  );
   const data = join(home, "data");
   // The folder the host keeps this workspace's rules in (storage/data-folder.ts: workspaceDataDir).
   const dir = join(
