@@ -155,11 +155,11 @@ export async function runLongChat(options: LongChatOptions): Promise<void> {
     const past = page.getByTestId("session-item").filter({ hasNot: page.locator("[aria-current]") });
     await ui.expect(past).toHaveCount(1);
     const openFrom = (await page.evaluate("performance.now()")) as number;
-    const shown = page.evaluate(
-      `(${LAST_SHOWN})(${JSON.stringify(LONG_CHAT_LAST_WORDS)})`,
-    ) as Promise<number>;
+    const shown = page.evaluate(`(${LAST_SHOWN})(${JSON.stringify(LONG_CHAT_LAST_WORDS)})`) as Promise<Shown>;
     await past.click();
-    const openMs = (await shown) - openFrom;
+    const openShown = await shown;
+    const openMs = since(openShown.inView, openFrom);
+    const openInPageMs = since(openShown.inPage, openFrom);
     const opened = await measurePage(page, cdp);
 
     // 3. Reload the page on the reopened chat: the snapshot alone, no host work.
