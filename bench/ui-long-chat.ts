@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { type Browser, type CDPSession, chromium, type Page } from "@playwright/test";
 import { chromiumArgs, chromiumPath } from "../harness/chromium.ts";
 import * as ui from "../harness/desk-page.ts";
-import { type DeskServer, type Script, startDeskServer, stopDeskServer } from "../harness/desk-server.ts";
+import { type Script, startDeskServer, stopDeskServer } from "../harness/desk-server.ts";
 import { connectDesk } from "../harness/desk-socket.ts";
 import { chatScript, LONG_CHAT_LAST_WORDS, prepareLongChat } from "../harness/long-chat.ts";
 
@@ -96,6 +96,21 @@ const SCROLL_TO_START = `(step) => new Promise((resolve) => {
   requestAnimationFrame(tick);
 })`;
 
+/** Installed before the page's scripts: when each snapshot arrives, and its size (the page's own parse follows). */
+const SNAPSHOT_PROBE = `(() => {
+  const seen = (window.__snapshots = []);
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...a) {
+      super(...a);
+      this.addEventListener("message", (e) => {
+        const data = typeof e.data === "string" ? e.data : "";
+        if (data.slice(0, 120).includes('"type":"snapshot"')) seen.push({ t: performance.now(), chars: data.length });
+      });
+    }
+  };
+})()`;
+
 const countNodes = `() => ({
   elements: document.getElementsByTagName("*").length,
   cards: document.querySelectorAll('[data-testid="command-card"]').length,
@@ -149,6 +164,7 @@ export async function runLongChat(options: LongChatOptions): Promise<void> {
       headless: !options.headed,
     });
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.addInitScript(SNAPSHOT_PROBE);
     const cdp = await page.context().newCDPSession(page);
     await cdp.send("Performance.enable");
     await ui.openDesk(page, host.server);
@@ -160,6 +176,9 @@ export async function runLongChat(options: LongChatOptions): Promise<void> {
     const openShown = await shown;
     const openMs = since(openShown.inView, openFrom);
     const openInPageMs = since(openShown.inPage, openFrom);
+    const openSnapshot = ((await page.evaluate("window.__snapshots")) as { t: number; chars: number }[]).at(
+      -1,
+    );
     const opened = await measurePage(page, cdp);
 
     // 3. Reload the page on the reopened chat: the snapshot alone, no host work.
@@ -172,6 +191,9 @@ export async function runLongChat(options: LongChatOptions): Promise<void> {
     const origin = reloadFrom - navigationStart;
     const reloadMs = since(reloadShown.inView, origin);
     const reloadInPageMs = since(reloadShown.inPage, origin);
+    const reloadSnapshot = ((await page.evaluate("window.__snapshots")) as { t: number; chars: number }[]).at(
+      -1,
+    );
     const reloaded = await measurePage(page, cdp);
 
     // 4. Scroll from the end to the start.
@@ -200,6 +222,12 @@ export async function runLongChat(options: LongChatOptions): Promise<void> {
       openFromListToLastMessageInPageMs: openInPageMs,
       reloadToLastMessageMs: reloadMs,
       reloadToLastMessageInPageMs: reloadInPageMs,
+      openSnapshot: openSnapshot
+        ? { arrivedMs: round(openSnapshot.t - openFrom), mib: mib(openSnapshot.chars) }
+        : null,
+      reloadSnapshot: reloadSnapshot
+        ? { arrivedMs: round(reloadSnapshot.t - origin), mib: mib(reloadSnapshot.chars) }
+        : null,
       opened,
       reloaded,
       scroll: {
@@ -236,6 +264,10 @@ export async function runLongChat(options: LongChatOptions): Promise<void> {
       [
         "open from the session list -> last message in the page / in view (ms)",
         `${openInPageMs ?? "never"} / ${openMs ?? "not within 60 s"}`,
+      ],
+      [
+        "snapshot (open / reload): arrived at (ms), size (MiB of characters)",
+        `${result.openSnapshot?.arrivedMs} / ${result.reloadSnapshot?.arrivedMs}, ${result.openSnapshot?.mib}`,
       ],
       [
         "reload -> last message in the page / in view (ms)",
