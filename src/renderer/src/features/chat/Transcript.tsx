@@ -1,4 +1,4 @@
-import { type RefObject, useEffect, useLayoutEffect, useRef } from "react";
+import { type RefObject, useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import type { DeskApi } from "../../../../shared/desk-api";
 import type { SessionState } from "../../../../shared/host-state";
 import type { TranscriptItem } from "../../../../shared/transcript";
@@ -27,7 +27,8 @@ export function Transcript({ session, api }: { session: SessionState; api: DeskA
   const items = session.transcript;
   const latest = useRef(items);
   latest.current = items;
-  const { virtualizer, onFocus, onBlur } = useTranscriptWindow(box, items);
+  const waiting = useMemo(() => waitingEntries(session), [session]);
+  const { virtualizer, onFocus, onBlur } = useTranscriptWindow(box, items, waiting);
 
   // Runs after every render: new entries, streamed text, command output and entries measured for the
   // first time all change the length.
@@ -108,6 +109,25 @@ export function Transcript({ session, api }: { session: SessionState; api: DeskA
       )}
     </div>
   );
+}
+
+/**
+ * The entries that wait for the person (their lines lead to the tray): few, and drawn wherever the view
+ * is, so each waiting command or edit is always reachable from the transcript too.
+ */
+function waitingEntries(session: SessionState): number[] {
+  const found: number[] = [];
+  session.transcript.forEach((item, index) => {
+    // Ids are the agent's: own keys only, as in Entry.
+    const command = Object.hasOwn(session.commands, item.id) ? session.commands[item.id] : undefined;
+    if (item.kind === "command" && awaitsPerson(command)) found.push(index);
+    const edit =
+      item.kind === "edit" && session.edits && Object.hasOwn(session.edits, item.id)
+        ? session.edits[item.id]
+        : undefined;
+    if (edit && editAwaitsPerson(edit)) found.push(index);
+  });
+  return found;
 }
 
 /** How many frames a revealed entry gets to be drawn before giving up on focusing it. */

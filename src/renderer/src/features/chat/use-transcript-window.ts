@@ -32,11 +32,13 @@ export interface TranscriptWindow {
 /**
  * Draws only the entries near the view of `box` (the scrolling element), with heights measured from the
  * real DOM. The entry holding focus stays drawn, so a person using the keyboard or a screen reader is not
- * thrown out of the page when it scrolls out of view.
+ * thrown out of the page when it scrolls out of view; so do the `alwaysDrawn` ones (what waits for the
+ * person: a line each, leading to the tray).
  */
 export function useTranscriptWindow(
   box: RefObject<HTMLDivElement | null>,
   items: TranscriptItem[],
+  alwaysDrawn: readonly number[],
 ): TranscriptWindow {
   const focused = useRef<number | null>(null);
   // Letting the focused entry go changes what is drawn without a scroll: draw again.
@@ -66,9 +68,10 @@ export function useTranscriptWindow(
     },
     rangeExtractor: (range: Range) => {
       const indexes = defaultRangeExtractor(range);
-      const keep = focused.current;
-      if (keep === null || keep >= range.count || indexes.includes(keep)) return indexes;
-      return [...indexes, keep].sort((a, b) => a - b);
+      const keep = [...alwaysDrawn, ...(focused.current === null ? [] : [focused.current])].filter(
+        (index) => index < range.count && !indexes.includes(index),
+      );
+      return keep.length === 0 ? indexes : [...new Set([...indexes, ...keep])].sort((a, b) => a - b);
     },
   });
   return {
