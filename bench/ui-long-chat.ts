@@ -96,7 +96,7 @@ const SCROLL_TO_START = `(step) => new Promise((resolve) => {
   requestAnimationFrame(tick);
 })`;
 
-/** Installed before the page's scripts: when each snapshot arrives, and its size (the page's own parse follows). */
+/** Installed before the page's scripts: when each big message (the state: a snapshot, or the reply on connecting) arrives, and its size. */
 const SNAPSHOT_PROBE = `(() => {
   const seen = (window.__snapshots = []);
   const Native = window.WebSocket;
@@ -105,7 +105,7 @@ const SNAPSHOT_PROBE = `(() => {
       super(...a);
       this.addEventListener("message", (e) => {
         const data = typeof e.data === "string" ? e.data : "";
-        if (data.slice(0, 120).includes('"type":"snapshot"')) seen.push({ t: performance.now(), chars: data.length });
+        if (data.length > 1000000) seen.push({ t: performance.now(), chars: data.length });
       });
     }
   };
