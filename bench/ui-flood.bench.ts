@@ -19,9 +19,27 @@ const { values: args } = parseArgs({
     trace: { type: "string" },
     "cpu-prof": { type: "string" },
     "host-cpu-prof": { type: "string" },
-    out: { type: "string", default: join(here, "results", "ui-flood.json") },
+    out: { type: "string" },
+    // `--phase long-chat`: the long reopened chat (bench/ui-long-chat.ts) instead of the flood.
+    phase: { type: "string", default: "flood" },
+    commands: { type: "string", default: "500" },
+    lines: { type: "string", default: "2000" },
+    "scroll-step": { type: "string", default: "400" },
   },
 });
+if (args.phase === "long-chat") {
+  const { runLongChat } = await import("./ui-long-chat.ts");
+  await runLongChat({
+    commands: Number(args.commands),
+    lines: Number(args.lines),
+    scrollStep: Number(args["scroll-step"]),
+    headed: args.headed,
+    out: args.out ?? join(here, "results", "ui-long-chat.json"),
+  });
+  process.exit(0);
+}
+if (args.phase !== "flood")
+  throw new Error(`Unknown --phase ${args.phase}: use flood (the default) or long-chat.`);
 const floodSeconds = Number(args.seconds);
 const cancelRuns = Number(args["cancel-runs"]);
 const cancelAfterMs = Number(args["cancel-after"]) * 1000;
@@ -441,9 +459,10 @@ try {
   for (const t of targets) console.log(`${t.met ? "MET   " : "MISSED"} ${t.target}: ${t.measured}`);
 
   const chromiumVersion = browser.version();
-  mkdirSync(dirname(args.out), { recursive: true });
+  const out = args.out ?? join(here, "results", "ui-flood.json");
+  mkdirSync(dirname(out), { recursive: true });
   writeFileSync(
-    args.out,
+    out,
     `${JSON.stringify(
       {
         startedAt,
@@ -465,7 +484,7 @@ try {
       2,
     )}\n`,
   );
-  console.log(`\nJSON: ${args.out}`);
+  console.log(`\nJSON: ${out}`);
 } catch (error) {
   // Interrupted: the closing browser fails whatever was waiting on it; that is not worth a stack trace.
   if (!interrupted) throw error;

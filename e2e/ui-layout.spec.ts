@@ -1,5 +1,13 @@
 import type { Page } from "@playwright/test";
-import { expect, openDesk, say, send, trayCard, UI_TEST_TIMEOUT_MS } from "../harness/desk-page";
+import {
+  expect,
+  openDesk,
+  say,
+  scrollToCard,
+  send,
+  trayCard,
+  UI_TEST_TIMEOUT_MS,
+} from "../harness/desk-page";
 import type { DeskServer, Script, ScriptBlock } from "../harness/desk-server";
 import { test } from "./support/desk-test";
 
@@ -142,10 +150,10 @@ async function deny(page: Page, ids: string[]): Promise<void> {
     const item = trayCard(page, id);
     await item.getByTestId("tray-deny-button").click();
     await item.getByTestId("tray-deny-confirm").click();
-    await expect(page.locator(`[data-testid="command-card"][data-command-id="${id}"]`)).toHaveAttribute(
-      "data-status",
-      "denied",
-    );
+    // Decided, it leaves the tray; its card takes its line's place in the transcript, which draws only
+    // what is near its view: in a short window, scroll to it.
+    await expect(item).toHaveCount(0);
+    await expect(await scrollToCard(page, id)).toHaveAttribute("data-status", "denied");
   }
 }
 

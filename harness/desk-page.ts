@@ -76,3 +76,33 @@ export function processesMatching(needle: string): string[] {
     .filter((line) => line.includes(needle) && !line.includes("ps -eo"))
     .map((line) => line.trim());
 }
+
+/**
+ * Scrolls the transcript until a command's card is drawn, and returns it in view, the way a person
+ * looks for an older entry: a few screenfuls up from where the view is, then from the start down, a
+ * screenful at a time. The transcript draws only the entries near its view, so an older command's card
+ * is not in the page until the transcript is scrolled to it.
+ */
+export async function scrollToCard(page: Page, commandId: string): Promise<Locator> {
+  const transcript = page.getByTestId("transcript");
+  const found = card(page, commandId);
+  /** Scrolls by `by` screenfuls (or to the top, for 0) and waits for the frames that draw and measure. */
+  const scroll = (by: number) =>
+    transcript.evaluate(async (el, screens) => {
+      const before = el.scrollTop;
+      el.scrollTop = screens === 0 ? 0 : el.scrollTop + screens * el.clientHeight * 0.9;
+      // (The harness is also compiled without the DOM's types: the page's own function, by name.)
+      const frame = (globalThis as unknown as { requestAnimationFrame: (then: () => void) => void })
+        .requestAnimationFrame;
+      await new Promise<void>((resolve) => frame(() => frame(resolve)));
+      return el.scrollTop !== before;
+    }, by);
+  for (let step = 0; step < 5 && (await found.count()) === 0; step++) await scroll(-1);
+  // At the top, entries measured on the way down do not move what is above them.
+  for (let step = 0; step < 10 && (await found.count()) === 0 && (await scroll(0)); step++);
+  for (let step = 0; step < 2000 && (await found.count()) === 0; step++) {
+    if (!(await scroll(1))) break;
+  }
+  await found.scrollIntoViewIfNeeded();
+  return found;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { tailLines } from "../../src/renderer/src/lib/output-tail";
+import { tailLines } from "../../src/shared/output-tail";
 
 const lines = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => `line ${from + i}\n`).join("");

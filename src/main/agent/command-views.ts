@@ -6,6 +6,7 @@ import type {
   RunCommandProgress,
 } from "../../shared/commands";
 import type { HostEvent } from "../../shared/host-events";
+import { tailLines } from "../../shared/output-tail";
 
 /** What a background command's end records of its whole output. */
 export type EndedOutput = Pick<
@@ -81,8 +82,15 @@ export class CommandViews {
           command: details.command,
           timeoutSeconds: details.timeoutSeconds,
           details,
-          // A background command's card keeps its live output; the result's text is the model's.
-          output: details.status === "background" ? command.output : text,
+          // A background command's card keeps its live output; the result's text is the model's. Of a
+          // saved output the page gets only what its card shows (the full-output view reads the file):
+          // a reopened chat of hundreds of commands would otherwise carry every one whole.
+          output:
+            details.status === "background"
+              ? command.output
+              : details.fullOutputPath
+                ? tailLines(text).text
+                : text,
         }
       : // Pi ends a call this way when the turn stopped before the tool ran at all.
         { ...command, phase: "cancelled", output: text };

@@ -8,6 +8,7 @@ import {
 } from "../../../../shared/attention";
 import type { HostState } from "../../../../shared/host-state";
 import { useT } from "../../i18n/i18n";
+import { revealTranscriptEntry } from "../chat/transcript-reveal";
 
 /** Whether this page can show notifications now: the API exists and the person allowed it. */
 export function notificationsAllowed(): boolean {
@@ -85,6 +86,8 @@ export function focusCommandCard(id: string): void {
       `[data-testid="command-card"][data-command-id="${CSS.escape(id)}"]`,
     ) ??
     document.querySelector<HTMLElement>(`[data-testid="edit-card"][data-edit-id="${CSS.escape(id)}"]`);
-  // Focusing scrolls it into view as well.
-  card?.focus();
+  // Focusing scrolls it into view as well. A decided card further up the transcript is not drawn (only
+  // the entries near the view are): the transcript scrolls to it and focuses it once drawn.
+  if (card) card.focus();
+  else revealTranscriptEntry(id);
 }

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef } from "react";
+import { type RefObject, useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import type { DeskApi } from "../../../../shared/desk-api";
 import type { SessionState } from "../../../../shared/host-state";
 import type { TranscriptItem } from "../../../../shared/transcript";
@@ -9,35 +9,61 @@ import { EditCard } from "../edits/EditCard";
 import { PendingLine } from "./PendingLine";
 import { AssistantMessage, NoticeLine, ToolLine, UserMessage } from "./TranscriptItems";
 import { TurnError } from "./TurnError";
+import { offerTranscriptReveal } from "./transcript-reveal";
+import { useTranscriptWindow } from "./use-transcript-window";
 
 /**
  * The conversation in order, each `run_command` call as a card at the place the agent asked for it (a line
- * leading to the approval tray while it waits there).
- * It follows the end while the person is there, and stays put once they scroll up to read.
+ * leading to the approval tray while it waits there). Only the entries near the view are in the page
+ * (virtualised, heights measured from the DOM), so a chat of hundreds of commands costs what a screenful
+ * does; the browser's find-in-page therefore sees only those. It follows the end while the person is
+ * there, and stays put once they scroll up to read.
  */
 export function Transcript({ session, api }: { session: SessionState; api: DeskApi }) {
   const t = useT();
   const box = useRef<HTMLDivElement>(null);
+  const list = useRef<HTMLOListElement>(null);
   const atEnd = useRef(true);
+  const items = session.transcript;
+  const latest = useRef(items);
+  latest.current = items;
+  const waiting = useMemo(() => waitingEntries(session), [session]);
+  const { virtualizer, onFocus, onBlur } = useTranscriptWindow(box, items, waiting);
 
-  // Runs after every render: new entries, streamed text and command output all grow the content.
+  // Runs after every render: new entries, streamed text, command output and entries measured for the
+  // first time all change the length.
   useLayoutEffect(() => {
     const element = box.current;
     if (element && atEnd.current) element.scrollTop = element.scrollHeight;
   });
-  // Content also grows without a render: entries drawn for the first time as they scroll into view
-  // (they skip layout until then, see chat.css) take their real height.
+  // The list's length also changes without a render of this component: an entry's own content grows.
   useEffect(() => {
     const element = box.current;
-    const list = element?.firstElementChild;
-    if (!element || !list || typeof ResizeObserver === "undefined") return;
+    const inner = list.current;
+    if (!element || !inner || typeof ResizeObserver === "undefined") return;
     const observer = new ResizeObserver(() => {
       if (atEnd.current) element.scrollTop = element.scrollHeight;
     });
-    observer.observe(list);
+    observer.observe(inner);
     return () => observer.disconnect();
   }, []);
+  // A card further up is not in the page: whoever wants it shown asks the transcript to draw it.
+  useEffect(
+    () =>
+      offerTranscriptReveal((id) => {
+        const index = latest.current.findIndex(
+          (item) => (item.kind === "command" || item.kind === "edit") && item.id === id,
+        );
+        if (index < 0) return false;
+        atEnd.current = false;
+        virtualizer.scrollToIndex(index, { align: "center" });
+        focusOnceDrawn(box, id);
+        return true;
+      }),
+    [virtualizer],
+  );
 
+  const drawn = virtualizer.getVirtualItems();
   return (
     <div
       ref={box}
@@ -46,18 +72,35 @@ export function Transcript({ session, api }: { session: SessionState; api: DeskA
       onScroll={(e) => {
         const el = e.currentTarget;
         atEnd.current = el.scrollTop + el.clientHeight >= el.scrollHeight - 24;
-        // The browser's scroll anchoring keeps what the person reads in place when content above it
-        // changes; while following the end it would instead pull the view off the end as entries grow.
-        el.style.overflowAnchor = atEnd.current ? "none" : "auto";
       }}
     >
-      <ol className="transcript-items" aria-label={t.nav.chat}>
-        {session.transcript.length === 0 && <li className="muted transcript-empty">{t.chat.empty}</li>}
-        {session.transcript.map((item) => (
-          <li key={`${item.kind}:${item.id}`} className="transcript-item">
-            <Entry item={item} session={session} api={api} />
-          </li>
-        ))}
+      <ol
+        ref={list}
+        className="transcript-items"
+        aria-label={t.nav.chat}
+        style={items.length > 0 ? { height: virtualizer.getTotalSize() } : undefined}
+        onFocus={onFocus}
+        onBlur={onBlur}
+      >
+        {items.length === 0 && <li className="muted transcript-empty">{t.chat.empty}</li>}
+        {drawn.map((entry) => {
+          const item = items[entry.index];
+          if (!item) return null;
+          return (
+            <li
+              key={entry.key}
+              ref={virtualizer.measureElement}
+              data-index={entry.index}
+              className="transcript-item"
+              // The list holds only what is drawn: say where each entry stands in the whole chat.
+              aria-setsize={items.length}
+              aria-posinset={entry.index + 1}
+              style={{ transform: `translateY(${entry.start}px)` }}
+            >
+              <Entry item={item} session={session} api={api} />
+            </li>
+          );
+        })}
       </ol>
       {session.running && (
         <p className="muted working" role="status">
@@ -66,6 +109,38 @@ export function Transcript({ session, api }: { session: SessionState; api: DeskA
       )}
     </div>
   );
+}
+
+/**
+ * The entries that wait for the person (their lines lead to the tray): few, and drawn wherever the view
+ * is, so each waiting command or edit is always reachable from the transcript too.
+ */
+function waitingEntries(session: SessionState): number[] {
+  const found: number[] = [];
+  session.transcript.forEach((item, index) => {
+    // Ids are the agent's: own keys only, as in Entry.
+    const command = Object.hasOwn(session.commands, item.id) ? session.commands[item.id] : undefined;
+    if (item.kind === "command" && awaitsPerson(command)) found.push(index);
+    const edit =
+      item.kind === "edit" && session.edits && Object.hasOwn(session.edits, item.id)
+        ? session.edits[item.id]
+        : undefined;
+    if (edit && editAwaitsPerson(edit)) found.push(index);
+  });
+  return found;
+}
+
+/** How many frames a revealed entry gets to be drawn before giving up on focusing it. */
+const REVEAL_FRAMES = 30;
+
+/** Focuses a command's or edit's card as soon as the transcript has drawn it. */
+function focusOnceDrawn(box: RefObject<HTMLDivElement | null>, id: string, frames = REVEAL_FRAMES): void {
+  const escaped = CSS.escape(id);
+  const card = box.current?.querySelector<HTMLElement>(
+    `[data-testid="command-card"][data-command-id="${escaped}"], [data-testid="edit-card"][data-edit-id="${escaped}"]`,
+  );
+  if (card) card.focus();
+  else if (frames > 0) requestAnimationFrame(() => focusOnceDrawn(box, id, frames - 1));
 }
 
 function Entry({ item, session, api }: { item: TranscriptItem; session: SessionState; api: DeskApi }) {

@@ -1,6 +1,6 @@
 import { memo, useLayoutEffect, useMemo, useRef } from "react";
+import { tailLines } from "../../../../shared/output-tail";
 import { useT } from "../../i18n/i18n";
-import { tailLines } from "../../lib/output-tail";
 import { AnsiText } from "./AnsiText";
 import { useTestId } from "./card-scope";
 

@@ -1,3 +1,9 @@
+/*
+ * Shared by both sides: a card renders this much of a command's output, and the host sends the page no
+ * more than this of an ended command whose full output is saved (the rest is in the saved file, which
+ * the full-output view reads), so reopening a long chat does not carry every output whole.
+ */
+
 /** The end of a command's output, cut so the DOM stays small however much the command prints. */
 export interface OutputTail {
   /** The last lines, as they were. */
