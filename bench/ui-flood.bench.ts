@@ -222,7 +222,7 @@ try {
   }
   await page.evaluate("window.__flood.start('flood-1')");
   const wallFrom = performance.now();
-  await pending.getByTestId("approve-button").click();
+  await pending.getByTestId("tray-approve-button").click();
   const floodCard = ui.card(page, "flood-1");
   await ui.expect(floodCard).toHaveAttribute("data-status", "running");
   await ui
@@ -327,7 +327,7 @@ try {
     for (let i = 1; i <= cancelRuns; i++) {
       const id = `${prefix}-${i}`;
       await ui.send(page, `Run it (${id})`);
-      await (await ui.expectPending(page, id)).getByTestId("approve-button").click();
+      await (await ui.expectPending(page, id)).getByTestId("tray-approve-button").click();
       const cancelCard = ui.card(page, id);
       await ui.expect(cancelCard).toHaveAttribute("data-status", "running");
       await page.waitForTimeout(cancelAfterMs);
