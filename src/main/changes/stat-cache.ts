@@ -1,11 +1,10 @@
 import { createHash, randomUUID } from "node:crypto";
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { pacer } from "./event-loop-pacer";
 import { emptyFolder, type FolderNode, type StatKey } from "./workspace-scan";
 
 /** The first line of a stat cache file: its format, so a file of another version is not misread. */
 const HEADER = "pi-desk-stat-cache 1";
-/** Give the event loop back this often while writing or reading a cache of many files. */
-const SLICE_MS = 10;
 /** As `RACY_MS` in workspace-scan: a file written this close to the scan's start is not trusted. */
 const RACY_MS = 20;
 const RACY_COARSE_MS = 2000;
@@ -159,14 +158,4 @@ function racyWindow(mtimeMs: number): number {
 
 function sha1(text: string): string {
   return createHash("sha1").update(text).digest("hex");
-}
-
-/** A function that yields to the event loop once a slice of `SLICE_MS` is used up. */
-function pacer(): () => Promise<void> {
-  let sliceStart = performance.now();
-  return async () => {
-    if (performance.now() - sliceStart < SLICE_MS) return;
-    await new Promise((resolve) => setImmediate(resolve));
-    sliceStart = performance.now();
-  };
 }

@@ -1,4 +1,5 @@
 import { DeflateWorker } from "./deflate-worker";
+import { pacer } from "./event-loop-pacer";
 import { EMPTY_TREE, LooseObjects, objectId } from "./loose-objects";
 import type { ShadowRepo } from "./shadow-repo";
 import { decodeTree, encodeTree, type TreeEntry } from "./tree-objects";
@@ -82,11 +83,19 @@ export class StoredObjects {
     return id;
   }
 
-  /** Stores the trees `writeTree` has kept in memory only. */
-  flushTrees(): void {
+  /**
+   * Stores the trees `writeTree` has kept in memory only, yielding to the event loop between slices:
+   * a first snapshot leaves one per folder (30,000 for a big tree, a second of writes in one go).
+   * A tree written meanwhile is stored by the same call; one already stored is dropped from the list.
+   */
+  async flushTrees(): Promise<void> {
+    const pace = pacer();
     // The empty tree too: git knows it without it being stored, but a ref to it (see prune) needs it.
-    for (const [id, content] of this.pendingTrees) this.loose.write("tree", content, id);
-    this.pendingTrees.clear();
+    for (const [id, content] of this.pendingTrees) {
+      this.loose.write("tree", content, id);
+      this.pendingTrees.delete(id);
+      await pace();
+    }
   }
 
   /** After a prune: objects once stored may be gone (see `LooseObjects.forget`). */

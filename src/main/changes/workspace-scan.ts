@@ -1,6 +1,7 @@
 import type { Dirent, Stats } from "node:fs";
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import type { Ignore } from "ignore";
+import { SLICE_MS } from "./event-loop-pacer";
 import type { FolderWatcher } from "./folder-watcher";
 import { type IgnoreStack, parseIgnore } from "./ignore-rules";
 import type { StoredObjects } from "./stored-objects";
@@ -16,8 +17,6 @@ import { SYMLINK_MODE } from "./workspace-files";
  */
 const RACY_MS = 20;
 const RACY_COARSE_MS = 2000;
-/** Hand the event loop back after this long of synchronous file-system calls (the host's main process). */
-const SLICE_MS = 10;
 
 /** A recorded file or symbolic link as last hashed, with the stat data that says whether it moved since. */
 export interface StoredNode {
@@ -62,6 +61,20 @@ export interface StatKey {
   ctimeMs: number;
   ino: number;
   mode: number;
+}
+
+/**
+ * A recorded file a scan found changed, added (`node` its new entry) or gone (`node` null), and the
+ * latest moment that change can have been made: after the file's own timestamps and its folder's (an
+ * entry made, removed or renamed there stamps the folder), and any new folder's above it.
+ */
+export interface ChangeSeen {
+  /** Its path in the workspace (`a/b.txt`). */
+  path: string;
+  /** Its entry now, or null when it is gone. */
+  node: StoredNode | null;
+  /** The change happened no later than this (ms since the epoch); +Infinity when nothing dates it. */
+  upTo: number;
 }
 
 /** A scan took longer than its deadline (the first snapshot's time limit). */
@@ -129,6 +142,8 @@ export class WorkspaceScan {
       watcher: FolderWatcher;
       /** Told the files met so far each time the scan yields (about every 10 ms): the first snapshot's progress. */
       onProgress?: (files: number) => void;
+      /** Told each recorded file found changed, added or gone (see `ChangeSeen`): a deferred before-state's split. */
+      onChange?: (change: ChangeSeen) => void;
     },
     private readonly startedAt: number,
     private readonly deadline: number | undefined,
@@ -159,8 +174,21 @@ export class WorkspaceScan {
     rel: string,
     rules: IgnoreStack,
     whole: boolean,
+    newAbove = Number.NEGATIVE_INFINITY,
   ): Promise<boolean | "nested"> {
     await this.pace();
+    // For `onChange`: the latest moment an entry of this folder (or of a new folder above it) was made,
+    // removed or renamed; read only where a change is met.
+    let folderUpTo: number | undefined;
+    const upToOfFolder = () => {
+      folderUpTo ??= Math.max(newAbove, upToOf(lstatSync(abs, { throwIfNoEntry: false })));
+      return folderUpTo;
+    };
+    const seenChange = (name: string, now: StoredNode | null, stat?: Stats) => {
+      if (!this.env.onChange) return;
+      const upTo = Math.max(upToOfFolder(), stat ? upToOf(stat) : Number.NEGATIVE_INFINITY);
+      this.env.onChange({ path: rel + name, node: now, upTo });
+    };
     this.env.watcher.watch(rel); // before the read: a change just after it is then an event
     const abs = rel === "" ? this.env.workspace : `${this.env.workspace}/${rel.slice(0, -1)}`;
     let dirents: Dirent[];
@@ -200,7 +228,9 @@ export class WorkspaceScan {
         }
         if (!known) this.env.watcher.unwatch(`${rel + name}/`); // a watch on what stood here before
         const child = known ?? emptyFolder(ino);
-        const result = await this.folder(child, `${rel + name}/`, stack, true);
+        // A folder new to the scan may have come whole (a move): its files' own times say nothing then.
+        const above = known || !this.env.onChange ? newAbove : upToOfFolder();
+        const result = await this.folder(child, `${rel + name}/`, stack, true, above);
         if (result === "nested") {
           node.nested.add(name);
           continue;
@@ -232,6 +262,9 @@ export class WorkspaceScan {
       if (!seen.has(name)) {
         node.children.delete(name);
         if (child.type === "folder") this.env.watcher.unwatch(`${rel + name}/`);
+        // A file gone is a change; a folder gone is told as nothing (a deferred before-state then
+        // keeps it: the command is taken to have removed it, as with any change it cannot date).
+        else if (child.type === "stored") seenChange(name, null);
         changed = true;
       }
     }
@@ -242,10 +275,16 @@ export class WorkspaceScan {
       const now = await this.hash(`${abs}/${name}`, stat);
       if (!now) {
         // Vanished between lstat and read: as if not there (the next scan sees it again if it returns).
-        changed ||= node.children.delete(name);
+        if (node.children.delete(name)) {
+          changed = true;
+          if (old) seenChange(name, null);
+        }
         continue;
       }
-      if (!old || old.oid !== now.oid || old.mode !== now.mode) changed = true;
+      if (!old || old.oid !== now.oid || old.mode !== now.mode) {
+        changed = true;
+        seenChange(name, now, stat);
+      }
       node.children.set(name, now);
     }
     node.racy = [...node.children.values()].some((child) => child.type === "stored" && child.racy);
@@ -329,6 +368,16 @@ export class WorkspaceScan {
     await new Promise((resolve) => setImmediate(resolve));
     this.sliceStart = performance.now();
   }
+}
+
+/**
+ * The latest moment (ms since the epoch, this machine's clock) at which what set `stat`'s timestamps
+ * can have happened: its later timestamp plus the timestamps' granularity (the kernel stamps with a
+ * clock that lags by up to a tick). Nothing known (gone): +Infinity, "just now".
+ */
+function upToOf(stat: Stats | undefined): number {
+  if (!stat) return Number.POSITIVE_INFINITY;
+  return Math.max(stat.mtimeMs, stat.ctimeMs) + racyWindow(stat);
 }
 
 /** Whole-second timestamps mean a disk that keeps no finer ones (a finer one lands on .000 one time in 1,000). */

@@ -57,7 +57,7 @@ function process(): Snapshotter {
 async function run(): Promise<{ tree: string; hashed: number }> {
   const snapshots = process();
   const { tree } = await snapshots.scan();
-  objectsOf.get(snapshots)?.flushTrees(); // as the recorder does before any git call and at close
+  await objectsOf.get(snapshots)?.flushTrees(); // as the recorder does before any git call and at close
   await snapshots.saveCache();
   snapshots.close();
   return { tree, hashed: snapshots.lastHashed };
