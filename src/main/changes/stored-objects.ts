@@ -78,7 +78,10 @@ export class StoredObjects {
   writeTree(entries: TreeEntry[]): string {
     const content = encodeTree(entries);
     const id = objectId("tree", content);
-    if (!this.trees.has(id)) this.keepTree(id, decodeTree(content));
+    // Kept as bytes only, parsed when read: a first snapshot writes one per folder (30,000 for a big
+    // tree), and a parsed copy of each held 60 MiB there that nothing read.
+    // Always to the list, even when parsed already: a prune may have dropped it since (the loose store
+    // skips what it knows to be stored).
     this.pendingTrees.set(id, content);
     return id;
   }
@@ -107,7 +110,7 @@ export class StoredObjects {
   async readTree(id: string): Promise<TreeEntry[] | undefined> {
     const known = this.trees.get(id);
     if (known) return known;
-    const content = await this.loose.readLoose("tree", id);
+    const content = this.pendingTrees.get(id) ?? (await this.loose.readLoose("tree", id));
     if (!content) return undefined;
     const entries = decodeTree(content);
     this.keepTree(id, entries);
@@ -115,19 +118,16 @@ export class StoredObjects {
   }
 
   /**
-   * Keeps a parsed tree, dropping the oldest half once there are `MAX_TREES`: each command adds the
-   * trees of the folders it changed, and a long session would otherwise keep them all. A dropped tree
-   * is read again from its loose object if needed; one not stored yet is never dropped.
+   * Keeps a parsed tree, dropping the oldest half once there are `MAX_TREES`: each command reads the
+   * trees on the way to what it changed, and a long session would otherwise keep them all. A dropped
+   * tree is parsed again from its bytes (not stored yet) or its loose object if needed.
    */
   private keepTree(id: string, entries: TreeEntry[]): void {
     this.trees.set(id, entries);
-    // Trees not stored yet are never dropped, so they do not count: a first snapshot of 30,000 folders
-    // keeps 30,000 of them until its flush, and counting them made every tree past 20,000 walk the
-    // whole map in vain (a 30 s stall of the main thread, measured on the huge bench).
-    if (this.trees.size - this.pendingTrees.size <= MAX_TREES) return;
+    if (this.trees.size <= MAX_TREES) return;
     for (const old of this.trees.keys()) {
       if (this.trees.size <= MAX_TREES / 2) break;
-      if (old !== EMPTY_TREE && !this.pendingTrees.has(old)) this.trees.delete(old);
+      if (old !== EMPTY_TREE) this.trees.delete(old);
     }
   }
 

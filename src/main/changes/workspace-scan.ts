@@ -236,7 +236,8 @@ export class WorkspaceScan {
           continue;
         }
         seen.add(name);
-        if (child !== old) node.children.set(name, child);
+        // Counting only (see `limitFiles`): nothing is kept, so each folder is garbage once counted.
+        if (child !== old && this.maxFiles > 0) node.children.set(name, child);
         if (result || child !== old) changed = true;
         continue;
       }
