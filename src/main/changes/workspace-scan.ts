@@ -18,16 +18,33 @@ import { SYMLINK_MODE } from "./workspace-files";
 const RACY_MS = 20;
 const RACY_COARSE_MS = 2000;
 
-/** A recorded file or symbolic link as last hashed, with the stat data that says whether it moved since. */
-export interface StoredNode {
+/**
+ * A recorded file or symbolic link as last hashed, with the stat data that says whether it moved since
+ * (flat, not a nested object: one object a file fewer, about 100 bytes of 300,000 files' memory each).
+ */
+export interface StoredNode extends StatKey {
   type: "stored";
   /** `100644`, `100755` or `120000`. */
   mode: string;
   /** Its blob id. */
   oid: string;
-  stat: StatKey;
   /** Hash it again next scan whatever its stat data (see `RACY_MS`). */
   racy: boolean;
+}
+
+/** A `StoredNode`, its fields always in one order (one object shape for all of them). */
+export function storedNode(mode: string, oid: string, stat: StatKey, racy: boolean): StoredNode {
+  return {
+    type: "stored",
+    mode,
+    oid,
+    racy,
+    size: stat.size,
+    mtimeMs: stat.mtimeMs,
+    ctimeMs: stat.ctimeMs,
+    ino: stat.ino,
+    statMode: stat.statMode,
+  };
 }
 
 /** A file over the size limit: known by its stat data only. */
@@ -63,7 +80,8 @@ export interface StatKey {
   mtimeMs: number;
   ctimeMs: number;
   ino: number;
-  mode: number;
+  /** `st_mode`: the file's type and permission bits. */
+  statMode: number;
 }
 
 /**
@@ -263,7 +281,7 @@ export class WorkspaceScan {
         continue;
       }
       const stored = old?.type === "stored" ? old : undefined;
-      if (stored && !stored.racy && sameStat(stored.stat, stat)) continue;
+      if (stored && !stored.racy && sameStat(stored, stat)) continue;
       toHash.push({ name, stat, old: stored });
     }
     for (const [name, child] of node.children) {
@@ -320,13 +338,12 @@ export class WorkspaceScan {
     }
     this.hashed++;
     const oid = await this.env.objects.storeBlob(content);
-    return {
-      type: "stored",
-      mode: link ? SYMLINK_MODE : stat.mode & 0o100 ? "100755" : "100644",
+    return storedNode(
+      link ? SYMLINK_MODE : stat.mode & 0o100 ? "100755" : "100644",
       oid,
-      stat: keyOf(stat),
-      racy: Math.max(stat.mtimeMs, stat.ctimeMs) >= this.startedAt - racyWindow(stat),
-    };
+      keyOf(stat),
+      Math.max(stat.mtimeMs, stat.ctimeMs) >= this.startedAt - racyWindow(stat),
+    );
   }
 
   /** `rules` with this folder's `.gitignore` on top, re-read only when its stat data moved. */
@@ -410,7 +427,13 @@ function racyWindow(stat: Stats): number {
 }
 
 function keyOf(stat: Stats): StatKey {
-  return { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino, mode: stat.mode };
+  return {
+    size: stat.size,
+    mtimeMs: stat.mtimeMs,
+    ctimeMs: stat.ctimeMs,
+    ino: stat.ino,
+    statMode: stat.mode,
+  };
 }
 
 function sameStat(key: StatKey, stat: Stats): boolean {
@@ -419,6 +442,6 @@ function sameStat(key: StatKey, stat: Stats): boolean {
     key.mtimeMs === stat.mtimeMs &&
     key.ctimeMs === stat.ctimeMs &&
     key.ino === stat.ino &&
-    key.mode === stat.mode
+    key.statMode === stat.mode
   );
 }

@@ -5,7 +5,10 @@ describe("the ignore rules' memory", () => {
   it("lets the scan empty the ignore package's cache of every path, with the same decisions after", () => {
     const rules = parseIgnore("*.log\n");
     const stack = IgnoreStack.root(parseIgnore(["node_modules/"])).with("", rules);
-    const paths = Array.from({ length: 1000 }, (_, i) => `src/d${i % 10}/f${i}.${i % 3 === 0 ? "log" : "ts"}`);
+    const paths = Array.from(
+      { length: 1000 },
+      (_, i) => `src/d${i % 10}/f${i}.${i % 3 === 0 ? "log" : "ts"}`,
+    );
     const first = paths.map((path) => stack.ignores(path, false));
     // What the package keeps per path (ignore 7.0.8): the cache `forgetTested` empties.
     const cache = (rules as unknown as { _testCache: Record<string, unknown> })._testCache;
