@@ -173,6 +173,7 @@ export class Snapshotter {
       ignoreFiles: this.ignoreFiles,
       generation: this.generation,
       watcher: this.watcher,
+      first,
       ...(this.deferred.size > 0 ? { onChange: (change: ChangeSeen) => this.dateChange(change) } : {}),
     };
     if (first && total === undefined && this.onProgress) {

@@ -39,12 +39,17 @@ export class StoredObjects {
   /**
    * Hashes and stores a file's content (if not stored yet) and returns its blob id; a large one (1 MiB
    * or more) is hashed and deflated in the worker, off the main thread. Rejects with a
-   * `DeflateWorkerError` when the worker fails.
+   * `DeflateWorkerError` when the worker fails. `remember` false: not kept among the recent contents
+   * (a first snapshot's 300,000 files would only push one another out of them, 16 MiB held for nothing).
    */
-  async storeBlob(content: Buffer): Promise<string> {
-    if (content.length < WORKER_FROM_BYTES) return this.writeBlob(content);
+  async storeBlob(content: Buffer, remember = true): Promise<string> {
+    if (content.length < WORKER_FROM_BYTES) {
+      const id = objectId("blob", content);
+      if (remember) this.remember(id, content);
+      return this.loose.write("blob", content, id);
+    }
     const { id, data } = await this.worker.deflate("blob", content);
-    this.remember(id, content);
+    if (remember) this.remember(id, content);
     if (!this.loose.has(id)) this.loose.writeDeflated(id, data);
     return id;
   }

@@ -39,11 +39,13 @@ export function storedNode(mode: string, oid: string, stat: StatKey, racy: boole
     mode,
     oid,
     racy,
-    size: stat.size,
+    // Small integers as such (`| 0`): what lstat gives is a double, and V8 then boxes each field of
+    // every node (16 bytes a number); an inode past 2^31 stays as it is.
+    size: stat.size <= 0x7fffffff ? stat.size | 0 : stat.size,
     mtimeMs: stat.mtimeMs,
     ctimeMs: stat.ctimeMs,
-    ino: stat.ino,
-    statMode: stat.statMode,
+    ino: stat.ino <= 0x7fffffff ? stat.ino | 0 : stat.ino,
+    statMode: stat.statMode | 0,
   };
 }
 
@@ -165,6 +167,8 @@ export class WorkspaceScan {
       watcher: FolderWatcher;
       /** Told the files met so far each time the scan yields (about every 10 ms): the first snapshot's progress. */
       onProgress?: (files: number) => void;
+      /** The first scan of the process: every file is new to it (its contents are not kept for line counts). */
+      first?: boolean;
       /** Told each recorded file found changed, added or gone (see `ChangeSeen`): a deferred before-state's split. */
       onChange?: (change: ChangeSeen) => void;
     },
@@ -337,7 +341,7 @@ export class WorkspaceScan {
       return undefined;
     }
     this.hashed++;
-    const oid = await this.env.objects.storeBlob(content);
+    const oid = await this.env.objects.storeBlob(content, !this.env.first);
     return storedNode(
       link ? SYMLINK_MODE : stat.mode & 0o100 ? "100755" : "100644",
       oid,
