@@ -42,8 +42,8 @@ export class IgnoreStack {
    * lives: for the rule sets every file is checked against (the engine's excludes, the root's
    * `.gitignore`) that was about 250 bytes a file, 75 MiB of a 300,000-file workspace, and never read
    * again (the scan keeps its own decisions per folder, see `FolderNode.decisions`). The scan calls
-   * this after each folder it decided anything in; the parent folders' results it then asks again
-   * cost a few pattern tests a folder.
+   * this every 10,000 decisions; the parent folders' results it then asks again cost a few pattern
+   * tests a folder.
    */
   forgetPaths(): void {
     for (const level of this.levels) forgetTested(level.rules);

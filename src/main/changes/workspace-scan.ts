@@ -16,6 +16,8 @@ import { SYMLINK_MODE } from "./workspace-files";
  * have them all read again by the next command's `before` otherwise.
  */
 const RACY_MS = 20;
+/** Empty the ignore package's caches once this many paths were decided (about 2.5 MB of them). */
+const FORGET_AFTER_DECISIONS = 10_000;
 const RACY_COARSE_MS = 2000;
 
 /**
@@ -154,8 +156,8 @@ export class WorkspaceScan {
   /** Files (and links) read and hashed: the ones whose stat data moved, or racy ones. */
   hashed = 0;
   private maxFiles = Number.POSITIVE_INFINITY;
-  /** Whether an ignore decision was made since the rules' caches were last emptied. */
-  private decided = false;
+  /** Ignore decisions made since the rules' caches were last emptied. */
+  private decided = 0;
 
   constructor(
     private readonly env: {
@@ -317,11 +319,12 @@ export class WorkspaceScan {
       }
       node.children.set(name, now);
     }
-    if (this.decided) {
+    if (this.decided >= FORGET_AFTER_DECISIONS) {
       // Decisions are kept per folder (node.decisions): the `ignore` package's own cache of every path
-      // would only grow (see `IgnoreStack.forgetPaths`).
+      // would only grow (see `IgnoreStack.forgetPaths`). Not after every folder: its cache of the
+      // parent folders' results saves a few pattern tests for each folder.
       stack.forgetPaths();
-      this.decided = false;
+      this.decided = 0;
     }
     node.racy = [...node.children.values()].some((child) => child.type === "stored" && child.racy);
     if (changed) node.tree = undefined;
@@ -398,7 +401,7 @@ export class WorkspaceScan {
       // A name not ignored is recorded by this scan (its entry is then the decision); one that is not
       // after all (a nested repository, a file gone before its lstat) is decided again next time.
       if (decision) node.decisions.set(key, decision);
-      this.decided = true;
+      this.decided++;
     }
     return decision;
   }
