@@ -11,6 +11,7 @@ import {
   DEFAULT_MAX_FILE_BYTES,
   DEFAULT_MAX_FILES,
 } from "./defaults";
+import type { DeferredBefore } from "./deferred-befores";
 import type { WatchLimit } from "./folder-watcher";
 import { type PruneResult, pruneRecords } from "./prune";
 import type {
@@ -22,7 +23,7 @@ import type {
 } from "./recorder-types";
 import { overlapping, RecordStore, windowOf } from "./records";
 import { GitMissingError, ShadowRepo } from "./shadow-repo";
-import { type DeferredBefore, type Snapshot, Snapshotter } from "./snapshot";
+import { type Snapshot, Snapshotter } from "./snapshot";
 import { StoredObjects } from "./stored-objects";
 import { revert } from "./undo";
 import { ScanTimeoutError, TooManyFilesError } from "./workspace-scan";
@@ -45,7 +46,7 @@ export class ChangeRecorder {
   private readonly maxFileBytes: number;
   private idleScan: NodeJS.Timeout | undefined;
   /** Commands whose before-state waits for their `after` (see `Snapshotter.deferBefore`). */
-  private readonly deferred = new Map<string, DeferredBefore>();
+  private readonly deferred = new Map<string, DeferredBefore<Snapshot>>();
 
   private constructor(
     private readonly options: ChangeRecorderOptions,

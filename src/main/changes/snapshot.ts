@@ -1,10 +1,10 @@
+import { type DeferredBefore, DeferredBefores } from "./deferred-befores";
 import { pacer } from "./event-loop-pacer";
 import { FolderWatcher } from "./folder-watcher";
 import { IgnoreStack, parseIgnore } from "./ignore-rules";
 import { EMPTY_TREE } from "./loose-objects";
 import { StatCache } from "./stat-cache";
 import type { StoredObjects } from "./stored-objects";
-import { applyTreeEdits, type TreeEdit } from "./tree-edits";
 import { TREE_MODE, type TreeEntry } from "./tree-objects";
 import {
   type ChangeSeen,
@@ -53,27 +53,6 @@ export interface ScanProgress {
   total: number;
 }
 
-/**
- * A command's before-state taken without a scan, when a scan could only be a full one (the watcher is
- * off): the last scan's snapshot, corrected at the command's end by what later scans found changed
- * and can date to before the command's start (see `Snapshotter.deferBefore`).
- */
-export interface DeferredBefore {
-  /** The last scan's snapshot when the command started. */
-  base: Snapshot;
-  /** When the command started (ms since the epoch): a change made no later than this is before it. */
-  start: number;
-  /** Changes dated before `start`, by path: the before-state has them. */
-  edits: Map<string, TreeEdit>;
-  /** Paths changed at or after `start` (or at a time not known): the before-state keeps `base`'s. */
-  during: Set<string>;
-  /** Set when the scans' state was thrown away meanwhile: the before-state is `base` as it is. */
-  broken: boolean;
-}
-
-/** At most this many deferred before-states are kept open (a caller that never calls `after`). */
-const MAX_DEFERRED = 32;
-
 /** How often, at most, progress is told while a first scan runs. */
 const PROGRESS_EVERY_MS = 250;
 
@@ -115,7 +94,7 @@ export class Snapshotter {
   /** The last scan's snapshot. */
   private last: Snapshot | undefined;
   /** Before-states taken without a scan, until their command's end (see `deferBefore`). */
-  private readonly deferred = new Set<DeferredBefore>();
+  private readonly deferred = new DeferredBefores<Snapshot>();
 
   constructor(
     private readonly workspace: string,
@@ -174,7 +153,7 @@ export class Snapshotter {
       generation: this.generation,
       watcher: this.watcher,
       first,
-      ...(this.deferred.size > 0 ? { onChange: (change: ChangeSeen) => this.dateChange(change) } : {}),
+      ...(this.deferred.size > 0 ? { onChange: (change: ChangeSeen) => this.deferred.date(change) } : {}),
     };
     if (first && total === undefined && this.onProgress) {
       // No cache: count first (readdir only, no lstat of a file), so progress has a total to go by.
@@ -250,39 +229,18 @@ export class Snapshotter {
    * would be with a scan at the start too; the one difference: a file changed since the last scan and
    * changed again by the command shows both changes on the command's card.
    */
-  deferBefore(start: number): DeferredBefore {
-    const base = this.last as Snapshot;
-    const deferred: DeferredBefore = { base, start, edits: new Map(), during: new Set(), broken: false };
-    this.deferred.add(deferred);
-    for (const old of [...this.deferred].slice(0, -MAX_DEFERRED)) {
-      old.broken = true;
-      this.deferred.delete(old);
-    }
-    return deferred;
+  deferBefore(start: number): DeferredBefore<Snapshot> {
+    return this.deferred.add(this.last as Snapshot, start);
   }
 
   /** The before-state of a `deferBefore`: its base with the changes dated before its start. */
-  async completeBefore(deferred: DeferredBefore): Promise<Snapshot> {
-    this.deferred.delete(deferred);
-    const { base, start } = deferred;
-    const tree = deferred.broken ? base.tree : await applyTreeEdits(this.objects, base.tree, deferred.edits);
-    return { ...base, tree: tree ?? base.tree, startedAt: start, endedAt: start };
+  completeBefore(deferred: DeferredBefore<Snapshot>): Promise<Snapshot> {
+    return this.deferred.complete(this.objects, deferred);
   }
 
   /** Forgets a `deferBefore` whose command's end could not be recorded. */
-  discardBefore(deferred: DeferredBefore): void {
-    deferred.broken = true;
-    this.deferred.delete(deferred);
-  }
-
-  /** Files a scan found changed: into each open deferred before-state that the change predates. */
-  private dateChange(change: ChangeSeen): void {
-    for (const deferred of this.deferred) {
-      if (deferred.broken || deferred.during.has(change.path)) continue;
-      if (change.upTo < deferred.start) {
-        deferred.edits.set(change.path, change.node && { mode: change.node.mode, oid: change.node.oid });
-      } else deferred.during.add(change.path);
-    }
+  discardBefore(deferred: DeferredBefore<Snapshot>): void {
+    this.deferred.discard(deferred);
   }
 
   /** Writes the stat cache if the last scan's tree is not the one it holds. */
@@ -378,7 +336,7 @@ export class Snapshotter {
 
   private reset(): void {
     // The next scan starts from nothing and finds every file new: no change can be dated from it.
-    for (const deferred of this.deferred) deferred.broken = true;
+    this.deferred.breakAll();
     this.root = emptyFolder();
     this.whole = false;
     this.watcher.unwatch(""); // the full scan that follows watches what is there again
