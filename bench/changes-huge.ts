@@ -12,8 +12,9 @@
 import { execFile } from "node:child_process";
 import { appendFileSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import type * as Changes from "../src/main/changes/index.ts";
-import { generateHuge, HUGE, hugeFile } from "./huge-tree.ts";
+import { generateHuge, HUGE, type HugeSpec, hugeFile } from "./huge-tree.ts";
 
 const MIB = 1024 * 1024;
 
@@ -24,14 +25,23 @@ const TARGETS = { reopenMs: 5000, watcherP50: 100, watcherP95: 250, fullScanP50:
 export async function measureHuge(
   engine: typeof Changes,
   root: string,
-  options: { iterations: number; fullScanIterations: number; keep: boolean },
+  options: { iterations: number; fullScanIterations: number; keep: boolean; files?: number },
 ) {
-  const workspace = join(root, "workspace");
+  // Another size (`--huge-files N`) keeps the shape: folders of 10, 10 KB a file, two thirds as many ignored.
+  const spec: HugeSpec = options.files
+    ? {
+        files: options.files,
+        perFolder: 10,
+        bytes: options.files * 10_000,
+        ignoredFiles: Math.round((options.files * 2) / 3),
+      }
+    : HUGE;
+  const workspace = join(root, options.files ? `workspace-${options.files}` : "workspace");
   mkdirSync(root, { recursive: true });
   let began = performance.now();
-  const wrote = generateHuge(workspace);
+  const wrote = generateHuge(workspace, spec);
   log(
-    `huge: ${wrote ? "generated" : "reused"} ${HUGE.files} files + ${HUGE.ignoredFiles} ignored in ${secs(began)} s`,
+    `huge: ${wrote ? "generated" : "reused"} ${spec.files} files + ${spec.ignoredFiles} ignored in ${secs(began)} s`,
   );
   const dataDir = join(root, "changes");
   const gitDir = join(root, "git-reference");
@@ -44,11 +54,21 @@ export async function measureHuge(
     log(`huge: git add -A && git write-tree ${Math.round(git.ms)} ms (${git.tree.slice(0, 12)})`);
     rmSync(gitDir, { recursive: true, force: true });
 
-    const rssBefore = process.memoryUsage().rss;
+    const memoryBefore = process.memoryUsage();
+    const rssBefore = memoryBefore.rss;
     let rssPeak = rssBefore;
+    // Where the memory is, at the RSS peak: V8's heap, Buffers (arrayBuffers), the rest (malloc, code).
+    let atPeak = memoryBefore;
     const sampler = setInterval(() => {
-      rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+      const now = process.memoryUsage();
+      if (now.rss > rssPeak) {
+        rssPeak = now.rss;
+        atPeak = now;
+      }
     }, 50);
+    // Every block of the event loop, not only those a 5 ms timer happens to see.
+    const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+    loopDelay.enable();
     let progressEvents = 0;
     let lastProgress = { scanned: 0, total: 0 };
     let longestStall = 0;
@@ -72,8 +92,19 @@ export async function measureHuge(
     const firstMs = performance.now() - began;
     clearInterval(sampler);
     clearInterval(stallTicker);
+    loopDelay.disable();
     if (state.type === "off") throw new Error(state.reason);
     const rssGrowthMiB = (rssPeak - rssBefore) / MIB;
+    const peakParts = {
+      heapUsedMiB: Math.round((atPeak.heapUsed - memoryBefore.heapUsed) / MIB),
+      arrayBuffersMiB: Math.round((atPeak.arrayBuffers - memoryBefore.arrayBuffers) / MIB),
+      heapTotalMiB: Math.round((atPeak.heapTotal - memoryBefore.heapTotal) / MIB),
+    };
+    const loopMaxMs = Math.round(loopDelay.max / 1e6);
+    log(
+      `huge: at the RSS peak, growth of V8's used heap ${peakParts.heapUsedMiB} MiB (total ${peakParts.heapTotalMiB}), ` +
+        `Buffers ${peakParts.arrayBuffersMiB} MiB; event-loop delay max ${loopMaxMs} ms, p99 ${Math.round(loopDelay.percentile(99) / 1e6)} ms`,
+    );
     log(
       `huge: first snapshot ${Math.round(firstMs)} ms (${(firstMs / git.ms).toFixed(2)}x git), RSS +${rssGrowthMiB.toFixed(0)} MiB, ` +
         `${progressEvents} progress events (last ${lastProgress.scanned}/${lastProgress.total}), longest event-loop stall ${Math.round(longestStall)} ms`,
@@ -91,7 +122,7 @@ export async function measureHuge(
     );
     const reopenHashed = reopened.lastHashed;
 
-    const watcher = await perCommand(reopened, workspace, options.iterations, "w");
+    const watcher = await perCommand(reopened, workspace, options.iterations, "w", spec);
     log(`huge: per command with the watcher p50 ${watcher.p50} ms, p95 ${watcher.p95} ms`);
     const watchLimit = reopened.watchLimit?.message;
     await reopened.close();
@@ -99,14 +130,14 @@ export async function measureHuge(
     // The fallback: a watcher allowed one folder gives up at once, as one past inotify's limit does.
     const unwatched = await engine.ChangeRecorder.open({ workspace, dataDir, maxWatchedFolders: 1 });
     await unwatched.prepare();
-    const fullScan = await perCommand(unwatched, workspace, options.fullScanIterations, "f");
+    const fullScan = await perCommand(unwatched, workspace, options.fullScanIterations, "f", spec);
     log(`huge: per command with full scans p50 ${fullScan.p50} ms, p95 ${fullScan.p95} ms`);
     await unwatched.close();
 
     const row = {
-      files: HUGE.files,
-      ignoredFiles: HUGE.ignoredFiles,
-      gigabytes: HUGE.bytes / 1e9,
+      files: spec.files,
+      ignoredFiles: spec.ignoredFiles,
+      gigabytes: spec.bytes / 1e9,
       firstSnapshot: {
         engineMs: Math.round(firstMs),
         gitAddWriteTreeMs: Math.round(git.ms),
@@ -116,6 +147,8 @@ export async function measureHuge(
         rssMet: rssGrowthMiB < TARGETS.rssMiB,
         progressEvents,
         longestEventLoopStallMs: Math.round(longestStall),
+        eventLoopDelayMaxMs: loopMaxMs,
+        atRssPeak: peakParts,
         shadowMiB: Math.round(usageMiB),
       },
       reopen: { ms: Math.round(reopenMs), hashedAgain: reopenHashed, met: reopenMs < TARGETS.reopenMs },
@@ -127,7 +160,7 @@ export async function measureHuge(
       perCommandFullScan: { ...fullScan, met: fullScan.p50 < TARGETS.fullScanP50 },
       targets: TARGETS,
     };
-    print(row);
+    print(row, spec);
     return row;
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
@@ -159,10 +192,11 @@ async function perCommand(
   workspace: string,
   iterations: number,
   tag: string,
+  spec: HugeSpec,
 ) {
   const times: number[] = [];
   for (let i = -2; i < iterations; i++) {
-    const file = join(workspace, hugeFile(((i + 3) * 9973) % HUGE.files));
+    const file = join(workspace, hugeFile(((i + 3) * 9973) % spec.files, spec));
     const start = performance.now();
     const before = await recorder.before(`${tag}${i}`);
     appendFileSync(file, `line ${tag}${i}\n`);
@@ -187,23 +221,26 @@ function git(argv: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<strin
   });
 }
 
-function print(row: {
-  firstSnapshot: {
-    engineMs: number;
-    gitAddWriteTreeMs: number;
-    ratio: number;
-    met: boolean;
-    rssGrowthMiB: number;
-    rssMet: boolean;
-  };
-  reopen: { ms: number; hashedAgain: number; met: boolean };
-  perCommandWatcher: { p50: number; p95: number; met: boolean };
-  perCommandFullScan: { p50: number; p95: number; met: boolean };
-}): void {
+function print(
+  row: {
+    firstSnapshot: {
+      engineMs: number;
+      gitAddWriteTreeMs: number;
+      ratio: number;
+      met: boolean;
+      rssGrowthMiB: number;
+      rssMet: boolean;
+    };
+    reopen: { ms: number; hashedAgain: number; met: boolean };
+    perCommandWatcher: { p50: number; p95: number; met: boolean };
+    perCommandFullScan: { p50: number; p95: number; met: boolean };
+  },
+  spec: HugeSpec,
+): void {
   const mark = (met: boolean) => (met ? "MET" : "MISSED");
   const f = row.firstSnapshot;
   console.log(
-    `\nhuge: ${HUGE.files} files in ${HUGE.files / HUGE.perFolder} folders, ${HUGE.bytes / 1e9} GB, + ${HUGE.ignoredFiles} ignored`,
+    `\nhuge: ${spec.files} files in ${spec.files / spec.perFolder} folders, ${spec.bytes / 1e9} GB, + ${spec.ignoredFiles} ignored`,
   );
   console.log(
     `  first snapshot          ${f.engineMs} ms vs git add -A && write-tree ${f.gitAddWriteTreeMs} ms: ${f.ratio}x (target <= 1x): ${mark(f.met)}`,

@@ -9,7 +9,7 @@
  * src/main/changes is bundled first with Vite (as the app's main process is), then imported.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -26,7 +26,13 @@ type SnapshotModule = typeof SnapshotterModule & typeof StoredObjectsModule & ty
 const MIB = 1024 * 1024;
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "..");
-const buildDir = join(repo, "node_modules", ".cache", "pi-desk-bench-changes");
+// Per checkout: worktrees share node_modules, and two benches building into one folder would mix builds.
+const buildDir = join(
+  repo,
+  "node_modules",
+  ".cache",
+  `pi-desk-bench-changes-${createHash("sha256").update(repo).digest("hex").slice(0, 12)}`,
+);
 
 const { values: args } = parseArgs({
   options: {
@@ -38,6 +44,8 @@ const { values: args } = parseArgs({
     "keep-huge": { type: "boolean", default: false },
     "huge-iterations": { type: "string", default: "40" },
     "full-scan-iterations": { type: "string", default: "10" },
+    /** Another size for the huge tree (files; folders of 10, 10 KB a file, two thirds as many ignored). */
+    "huge-files": { type: "string" },
     out: { type: "string" },
   },
 });
@@ -58,6 +66,7 @@ try {
         iterations: Number(args["huge-iterations"]),
         fullScanIterations: Number(args["full-scan-iterations"]),
         keep: args["keep-huge"],
+        ...(args["huge-files"] ? { files: Number(args["huge-files"]) } : {}),
       });
       continue;
     }
@@ -214,7 +223,7 @@ async function scanCosts(dataDir: string, workspace: string) {
     join(dataDir, "watch-bench"),
   );
   await snapshotter.scan();
-  objects.flushTrees();
+  await objects.flushTrees();
   const env = {
     PATH: process.env.PATH,
     GIT_DIR: repository.gitDir,

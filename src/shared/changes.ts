@@ -165,8 +165,13 @@ export interface ChangesState {
   maxFileBytes: number;
   /** Bytes the records take on disk now. */
   usageBytes: number;
-  /** The most the records may take: the oldest are dropped past it. */
+  /** The most the records may take (the copy below plus the history's budget): the oldest are dropped past it. */
   budgetBytes: number;
+  /**
+   * Of the records, the copy of the workspace's current files: kept whatever the budget, which is for
+   * the history on top of it. Absent until measured (when no record is kept).
+   */
+  copyBytes?: number;
   /** While the first snapshot is taken (`state` "preparing"): files scanned so far of the total (0 while counting). */
   progress?: { scanned: number; total: number };
   /**

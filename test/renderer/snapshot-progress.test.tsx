@@ -87,3 +87,25 @@ describe("the watch-limit message", () => {
     expect(screen.queryByTestId("changes-watch-limit")).toBeNull();
   });
 });
+
+describe("the records' budget in Settings", () => {
+  it("says how much of the use is the copy of the workspace's files, and the history's budget on top", () => {
+    const GB = 1e9;
+    const host = withChanges({
+      state: { type: "on" },
+      usageBytes: 3.1 * GB,
+      copyBytes: 2.9 * GB,
+      budgetBytes: 2.9 * GB + 1024 ** 3,
+    });
+    render(<SettingsView host={host} api={fakeApi()} />);
+    const copy = screen.getByTestId("changes-copy").textContent ?? "";
+    expect(copy).toMatch(/copy of the workspace's current files, kept whatever the budget/);
+    expect(copy).toContain("2.7 GB of it");
+    expect(copy).toContain("1.0 GB on top");
+  });
+
+  it("says nothing of a copy before it is measured", () => {
+    render(<SettingsView host={withChanges({ state: { type: "on" } })} api={fakeApi()} />);
+    expect(screen.queryByTestId("changes-copy")).toBeNull();
+  });
+});

@@ -11,6 +11,7 @@ import {
   DEFAULT_MAX_FILE_BYTES,
   DEFAULT_MAX_FILES,
 } from "./defaults";
+import type { DeferredBefore } from "./deferred-befores";
 import type { WatchLimit } from "./folder-watcher";
 import { type PruneResult, pruneRecords } from "./prune";
 import type {
@@ -44,6 +45,8 @@ export class ChangeRecorder {
   private readonly previews = new Map<string, { commandId: string; now: Snapshot; changes: ChangeSet }>();
   private readonly maxFileBytes: number;
   private idleScan: NodeJS.Timeout | undefined;
+  /** Commands whose before-state waits for their `after` (see `Snapshotter.deferBefore`). */
+  private readonly deferred = new Map<string, DeferredBefore<Snapshot>>();
 
   private constructor(
     private readonly options: ChangeRecorderOptions,
@@ -139,6 +142,18 @@ export class ChangeRecorder {
       );
     }
     return this.guard<BeforeResult>(async (store) => {
+      const snapshots = this.snapshots as Snapshotter;
+      if (this.firstTaken && snapshots.canDefer) {
+        // Only a full scan could tell what changed since the last one: `after`'s single scan dates
+        // the changes instead (see `Snapshotter.deferBefore`), so a command costs one full scan, not two.
+        const deferred = snapshots.deferBefore(Date.now());
+        this.deferred.set(commandId, deferred);
+        store.save({
+          commandId,
+          before: { ...deferred.base, startedAt: deferred.start, endedAt: deferred.start },
+        });
+        return { recorded: true, startedAt: deferred.start };
+      }
       const before = await this.snapshot();
       store.save({ commandId, before });
       return { recorded: true, startedAt: before.startedAt };
@@ -152,15 +167,26 @@ export class ChangeRecorder {
    */
   after(commandId: string): Promise<AfterResult> {
     return this.guard<AfterResult>(async (store, repo, objects) => {
-      const record = store.get(commandId);
-      if (!record)
+      const stored = store.get(commandId);
+      if (!stored)
         return { recorded: false, reason: `No before-state was recorded for command ${commandId}.` };
-      const after = await this.snapshot();
+      const deferred = this.deferred.get(commandId);
+      this.deferred.delete(commandId);
+      let after: Snapshot;
+      try {
+        after = await this.snapshot();
+      } catch (error) {
+        if (deferred) (this.snapshots as Snapshotter).discardBefore(deferred);
+        throw error;
+      }
+      const record = deferred
+        ? { ...stored, before: await (this.snapshots as Snapshotter).completeBefore(deferred) }
+        : stored;
       const changes = await computeChangeSet(repo, objects, record.before, after);
       store.save({ commandId, before: record.before, after });
       // Next in the queue, so before any later call; every call flushes first anyway (see guard).
       // A failure here (a full disk) is met again, and reported, by the next call's flush.
-      void this.serial(async () => objects.flushTrees()).catch(() => {});
+      void this.serial(() => objects.flushTrees()).catch(() => {});
       this.scheduleIdleScan();
       return {
         recorded: true,
@@ -312,7 +338,7 @@ export class ChangeRecorder {
     try {
       // The trees the last scans kept in memory, then the stat data of the last one (the cache names
       // its tree, and is trusted only where that tree is stored): the next process hashes less again.
-      this.objects?.flushTrees();
+      await this.objects?.flushTrees();
       await this.snapshots?.saveCache();
     } catch {
       // A full disk: the next process hashes again, slower but right.
@@ -369,7 +395,7 @@ export class ChangeRecorder {
       }
       try {
         // Trees a scan kept in memory only: stored before any task, so git finds what records name.
-        this.objects.flushTrees();
+        await this.objects.flushTrees();
         return await task(this.store, this.repo, this.objects);
       } catch (error) {
         // A snapshot that turned recording off says so in the words of the off state.

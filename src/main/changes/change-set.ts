@@ -21,7 +21,7 @@ export async function computeChangeSet(
   if (from.tree !== to.tree) {
     let found = await changesInProcess(objects, from.tree, to.tree);
     if (!found) {
-      objects.flushTrees(); // git reads them from disk
+      await objects.flushTrees(); // git reads them from disk
       found = await changesFromGit(repo, from.tree, to.tree);
     }
     for (const change of found) files.set(change.path, change);

@@ -11,6 +11,7 @@
  *   await changes.undo(toolCallId, undoAnyway);  // from the card; conflicts come back to confirm
  *   const preview = await changes.previewRestore(toolCallId); await changes.restore(preview.previewId);
  *   await changes.prune(budgetBytes);            // now and then; usage() for the Settings page
+ *   (or `ChangeRecords.open`, which does the first snapshot and the budget: history on top of the copy)
  *
  * Decisions:
  * - A shadow git repository (GIT_DIR in the data folder, GIT_WORK_TREE the workspace) records; the
@@ -22,7 +23,9 @@
  *   git itself runs for what is rare or off the path: renames and type changes, diffs, undo, prune.
  * - A watcher (inotify) tells which folders changed, so a scan of 20,000 files reads a few folders,
  *   not 20,000 stat entries; whenever it cannot vouch for what it saw, the scan is a full one, and a
- *   full scan also runs while idle after each command (see `FolderWatcher`).
+ *   full scan also runs while idle after each command (see `FolderWatcher`). Where the watcher is off
+ *   (inotify's limit, not Linux), `before` takes no scan: the one scan of `after` dates what it finds
+ *   by timestamps, and what predates the command joins its before-state (see `Snapshotter.deferBefore`).
  * - What git would skip is skipped: the workspace's `.gitignore` files, plus `DEFAULT_EXCLUDES`
  *   (matched by the `ignore` package, which follows git's rules; a test compares the trees with git's).
  * - Files over the size limit (16 MiB) are listed by size and time, never stored, diffed or undone.

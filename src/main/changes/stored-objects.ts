@@ -1,4 +1,5 @@
 import { DeflateWorker } from "./deflate-worker";
+import { pacer } from "./event-loop-pacer";
 import { EMPTY_TREE, LooseObjects, objectId } from "./loose-objects";
 import type { ShadowRepo } from "./shadow-repo";
 import { decodeTree, encodeTree, type TreeEntry } from "./tree-objects";
@@ -38,12 +39,17 @@ export class StoredObjects {
   /**
    * Hashes and stores a file's content (if not stored yet) and returns its blob id; a large one (1 MiB
    * or more) is hashed and deflated in the worker, off the main thread. Rejects with a
-   * `DeflateWorkerError` when the worker fails.
+   * `DeflateWorkerError` when the worker fails. `remember` false: not kept among the recent contents
+   * (a first snapshot's 300,000 files would only push one another out of them, 16 MiB held for nothing).
    */
-  async storeBlob(content: Buffer): Promise<string> {
-    if (content.length < WORKER_FROM_BYTES) return this.writeBlob(content);
+  async storeBlob(content: Buffer, remember = true): Promise<string> {
+    if (content.length < WORKER_FROM_BYTES) {
+      const id = objectId("blob", content);
+      if (remember) this.remember(id, content);
+      return this.loose.write("blob", content, id);
+    }
     const { id, data } = await this.worker.deflate("blob", content);
-    this.remember(id, content);
+    if (remember) this.remember(id, content);
     if (!this.loose.has(id)) this.loose.writeDeflated(id, data);
     return id;
   }
@@ -77,16 +83,27 @@ export class StoredObjects {
   writeTree(entries: TreeEntry[]): string {
     const content = encodeTree(entries);
     const id = objectId("tree", content);
-    if (!this.trees.has(id)) this.keepTree(id, decodeTree(content));
+    // Kept as bytes only, parsed when read: a first snapshot writes one per folder (30,000 for a big
+    // tree), and a parsed copy of each held 60 MiB there that nothing read.
+    // Always to the list, even when parsed already: a prune may have dropped it since (the loose store
+    // skips what it knows to be stored).
     this.pendingTrees.set(id, content);
     return id;
   }
 
-  /** Stores the trees `writeTree` has kept in memory only. */
-  flushTrees(): void {
+  /**
+   * Stores the trees `writeTree` has kept in memory only, yielding to the event loop between slices:
+   * a first snapshot leaves one per folder (30,000 for a big tree, a second of writes in one go).
+   * A tree written meanwhile is stored by the same call; one already stored is dropped from the list.
+   */
+  async flushTrees(): Promise<void> {
+    const pace = pacer();
     // The empty tree too: git knows it without it being stored, but a ref to it (see prune) needs it.
-    for (const [id, content] of this.pendingTrees) this.loose.write("tree", content, id);
-    this.pendingTrees.clear();
+    for (const [id, content] of this.pendingTrees) {
+      this.loose.write("tree", content, id);
+      this.pendingTrees.delete(id);
+      await pace();
+    }
   }
 
   /** After a prune: objects once stored may be gone (see `LooseObjects.forget`). */
@@ -98,7 +115,7 @@ export class StoredObjects {
   async readTree(id: string): Promise<TreeEntry[] | undefined> {
     const known = this.trees.get(id);
     if (known) return known;
-    const content = await this.loose.readLoose("tree", id);
+    const content = this.pendingTrees.get(id) ?? (await this.loose.readLoose("tree", id));
     if (!content) return undefined;
     const entries = decodeTree(content);
     this.keepTree(id, entries);
@@ -106,19 +123,16 @@ export class StoredObjects {
   }
 
   /**
-   * Keeps a parsed tree, dropping the oldest half once there are `MAX_TREES`: each command adds the
-   * trees of the folders it changed, and a long session would otherwise keep them all. A dropped tree
-   * is read again from its loose object if needed; one not stored yet is never dropped.
+   * Keeps a parsed tree, dropping the oldest half once there are `MAX_TREES`: each command reads the
+   * trees on the way to what it changed, and a long session would otherwise keep them all. A dropped
+   * tree is parsed again from its bytes (not stored yet) or its loose object if needed.
    */
   private keepTree(id: string, entries: TreeEntry[]): void {
     this.trees.set(id, entries);
-    // Trees not stored yet are never dropped, so they do not count: a first snapshot of 30,000 folders
-    // keeps 30,000 of them until its flush, and counting them made every tree past 20,000 walk the
-    // whole map in vain (a 30 s stall of the main thread, measured on the huge bench).
-    if (this.trees.size - this.pendingTrees.size <= MAX_TREES) return;
+    if (this.trees.size <= MAX_TREES) return;
     for (const old of this.trees.keys()) {
       if (this.trees.size <= MAX_TREES / 2) break;
-      if (old !== EMPTY_TREE && !this.pendingTrees.has(old)) this.trees.delete(old);
+      if (old !== EMPTY_TREE) this.trees.delete(old);
     }
   }
 

@@ -1,3 +1,6 @@
+import { randomBytes } from "node:crypto";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ChangeRecords } from "../../../src/main/changes";
 import { makeScratch, put, removeScratch, type Scratch } from "./changes-harness";
@@ -101,5 +104,65 @@ describe("one workspace's change records", () => {
     // No counting pass this time: the cache knows the total, and nothing was hashed again.
     expect(told.filter(Boolean)).toEqual([{ scanned: 20, total: 20 }]);
     expect(again.recorder.lastHashed).toBe(0);
+  });
+});
+
+describe("the records' budget on a workspace whose own copy is larger than it", () => {
+  const KIB = 1024;
+  /** Waits for `check` to hold (the figures are read 2 s after a command's record). */
+  async function until(check: () => boolean, ms = 20_000): Promise<void> {
+    const end = Date.now() + ms;
+    while (!check()) {
+      if (Date.now() > end) throw new Error("timed out");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  it("keeps the history on top of the copy of the workspace's files, and drops the oldest past it", async () => {
+    // 320 KiB that does not compress: the copy alone is five times the budget.
+    for (let i = 0; i < 8; i++) await put(scratch.workspace, `data/${i}.bin`, randomBytes(40 * KIB));
+    const dropped: string[] = [];
+    const records = await ChangeRecords.open({
+      workspace: scratch.workspace,
+      dataDir: scratch.dataDir,
+      budgetBytes: 64 * KIB,
+      onDropped: (ids) => dropped.push(...ids),
+    });
+    await records.whenPrepared(60_000);
+    await until(() => records.state.copyBytes !== undefined);
+    const copy = records.state.copyBytes as number;
+    expect(copy).toBeGreaterThan(320 * KIB);
+    expect(records.state.budgetBytes).toBe(copy + 64 * KIB);
+
+    // A small command: its record is kept (the copy is not history, so there is nothing to prune).
+    const { recorder } = records;
+    await recorder.before("c1");
+    await writeFile(join(scratch.workspace, "notes.txt"), "a note\n");
+    await recorder.after("c1");
+    records.settle();
+    await until(() => records.state.usageBytes > copy);
+    expect(records.has("c1")).toBe(true);
+    expect(dropped).toEqual([]);
+
+    // A command that writes more than the history's budget: the oldest records go.
+    await recorder.before("c2");
+    await writeFile(join(scratch.workspace, "big.bin"), randomBytes(96 * KIB));
+    await recorder.after("c2");
+    records.settle();
+    await until(() => dropped.length > 0);
+    expect(dropped[0]).toBe("c1");
+    expect(records.has("c1")).toBe(false);
+    await records.close();
+
+    // The copy's size is kept: the next open counts the budget on top of it at once.
+    const again = await ChangeRecords.open({
+      workspace: scratch.workspace,
+      dataDir: scratch.dataDir,
+      budgetBytes: 64 * KIB,
+    });
+    expect(again.state.copyBytes).toBeGreaterThan(0);
+    expect(again.state.budgetBytes).toBe((again.state.copyBytes as number) + 64 * KIB);
+    await again.whenPrepared(60_000);
+    await again.close();
   });
 });

@@ -80,7 +80,7 @@ describe("the in-process snapshot", () => {
     await put(scratch.workspace, "vendor/lib/file.c", "int x;\n");
     execFileSync("git", ["init", "-q"], { cwd: join(scratch.workspace, "vendor/lib") });
     const snapshot = await snapshots.scan();
-    objects.flushTrees();
+    await objects.flushTrees();
     expect(snapshot.nested).toEqual(["vendor/lib/"]);
     expect(snapshot.tree).toBe(gitsTree(":!vendor/lib"));
     const listed = (await repo.run(["ls-tree", "-r", "--name-only", "-z", snapshot.tree]))
@@ -123,7 +123,7 @@ describe("the in-process snapshot", () => {
       await step();
       const next = (await snapshots.scan()).tree;
       const mine = await changesInProcess(objects, previous, next);
-      objects.flushTrees();
+      await objects.flushTrees();
       expect(mine).toBeDefined();
       expect(mine).toEqual(await changesFromGit(repo, previous, next));
       previous = next;

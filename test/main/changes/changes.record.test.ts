@@ -96,6 +96,21 @@ describe("the change set of a command", () => {
     expect(after.changes.files.map((file) => file.path)).toEqual(["src/b.ts"]);
   });
 
+  it("lets go of recorded files a changed .gitignore now ignores, and takes them back when it stops", async () => {
+    await command("setup", async () => {});
+    // old.log was recorded: a .gitignore that ignores it takes it out, as `git add -A` would.
+    const ignoring = await command("c1", () => put(scratch.workspace, ".gitignore", "*.log\n"));
+    expect(ignoring.changes.files.map((file) => `${file.kind} ${file.path}`).sort()).toEqual([
+      "added .gitignore",
+      "deleted old.log",
+    ]);
+    const back = await command("c2", () => unlink(join(scratch.workspace, ".gitignore")));
+    expect(back.changes.files.map((file) => `${file.kind} ${file.path}`).sort()).toEqual([
+      "added old.log",
+      "deleted .gitignore",
+    ]);
+  });
+
   it("names a file over the size limit by size without storing it", async () => {
     const after = await command("c1", () =>
       put(scratch.workspace, "data.bin", Buffer.alloc(20 * 1024 * 1024, 7)),

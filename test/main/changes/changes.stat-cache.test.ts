@@ -8,7 +8,12 @@ import { ShadowRepo } from "../../../src/main/changes/shadow-repo";
 import { Snapshotter } from "../../../src/main/changes/snapshot";
 import { StatCache } from "../../../src/main/changes/stat-cache";
 import { StoredObjects } from "../../../src/main/changes/stored-objects";
-import type { FolderNode, StoredNode } from "../../../src/main/changes/workspace-scan";
+import {
+  emptyFolder,
+  type FolderNode,
+  type StoredNode,
+  storedNode,
+} from "../../../src/main/changes/workspace-scan";
 import { makeScratch, put, removeScratch, type Scratch } from "./changes-harness";
 
 let scratch: Scratch;
@@ -57,7 +62,7 @@ function process(): Snapshotter {
 async function run(): Promise<{ tree: string; hashed: number }> {
   const snapshots = process();
   const { tree } = await snapshots.scan();
-  objectsOf.get(snapshots)?.flushTrees(); // as the recorder does before any git call and at close
+  await objectsOf.get(snapshots)?.flushTrees(); // as the recorder does before any git call and at close
   await snapshots.saveCache();
   snapshots.close();
   return { tree, hashed: snapshots.lastHashed };
@@ -102,13 +107,13 @@ async function wrongBlobFor(path: string, stat: Stats, racy: boolean, startedAt?
     path,
     (entry) => {
       entry.oid = bravo;
-      entry.stat = {
+      Object.assign(entry, {
         size: stat.size,
         mtimeMs: stat.mtimeMs,
         ctimeMs: stat.ctimeMs,
         ino: stat.ino,
-        mode: stat.mode,
-      };
+        statMode: stat.mode,
+      });
       entry.racy = racy;
     },
     startedAt,
@@ -165,7 +170,7 @@ describe("the stat cache", () => {
     const stat = await lstat(join(scratch.workspace, "src/deep/d.sh"));
     await wrongBlobFor("src/deep/d.sh", stat, false);
     await tamper("src/deep/d.sh", (entry) => {
-      entry.stat.ino += 1;
+      entry.ino += 1;
     });
     let again = await run();
     expect(again.hashed).toBe(1);
@@ -173,7 +178,7 @@ describe("the stat cache", () => {
 
     await wrongBlobFor("src/deep/d.sh", stat, false);
     await tamper("src/deep/d.sh", (entry) => {
-      entry.stat.mode &= ~0o100; // the cache says 644; the file is 755
+      entry.statMode &= ~0o100; // the cache says 644; the file is 755
     });
     again = await run();
     expect(again.hashed).toBe(1);
@@ -210,5 +215,54 @@ describe("the stat cache and the records it belongs to", () => {
     const again = await run();
     expect(again.hashed).toBe(4);
     expect(again.tree).toBe(gitsTree());
+  });
+});
+
+describe("the stat cache of a big tree", () => {
+  it("is written in batches and read back whole, every entry as it was", async () => {
+    // 2,000 folders of 10 entries: about 2.6 MB of text, ten batches and more.
+    const root = emptyFolder();
+    for (let d = 0; d < 2000; d++) {
+      const folder = emptyFolder(10_000 + d);
+      for (let f = 0; f < 10; f++) {
+        const i = d * 10 + f;
+        const oid = i.toString(16).padStart(40, "0");
+        folder.children.set(
+          `f${i}.txt`,
+          storedNode(
+            "100644",
+            oid,
+            {
+              size: i,
+              mtimeMs: 1.5e12 + i + 0.25,
+              ctimeMs: 1.5e12 + i + 0.5,
+              ino: 5_000_000_000 + i,
+              statMode: 0o100644,
+            },
+            false,
+          ),
+        );
+      }
+      root.children.set(`d${d}`, folder);
+    }
+    const cache = new StatCache(join(scratch.root, "big-cache"));
+    await cache.save(root, 1.7e12, "1".repeat(40));
+    const text = await readFile(join(scratch.root, "big-cache"), "utf8");
+    expect(text.length).toBeGreaterThan(2_000_000);
+    const loaded = await cache.load();
+    if (!loaded) throw new Error("the cache did not load");
+    expect(loaded.files).toBe(20_000);
+    expect(loaded.tree).toBe("1".repeat(40));
+    const entry = (loaded.root.children.get("d1234") as FolderNode).children.get("f12345.txt") as StoredNode;
+    expect(entry).toMatchObject({
+      oid: (12345).toString(16).padStart(40, "0"),
+      size: 12345,
+      ino: 5_000_012_345,
+      statMode: 0o100644,
+      mtimeMs: 1.5e12 + 12345 + 0.25,
+    });
+    // One byte changed anywhere and the whole file is not trusted.
+    await writeFile(join(scratch.root, "big-cache"), text.replace("f12345.txt", "f12346.txt"));
+    expect(await cache.load()).toBeUndefined();
   });
 });

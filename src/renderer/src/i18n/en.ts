@@ -302,6 +302,8 @@ export const en = {
       `The full output of a long command is kept in Pi Desk's data folder: at most ${budget} per command (past it the middle is left out), the oldest removed first when the workspace's outputs need more room.`,
     changes: "What commands change",
     changesOn: (used: string, budget: string) => `Recorded, for undo: ${used} of ${budget} in use`,
+    changesCopy: (copy: string, history: string) =>
+      `${copy} of it is the copy of the workspace's current files, kept whatever the budget; the history of commands may take ${history} on top of it.`,
     changesOff: (reason: string) => `Not recorded: ${reason}`,
     changesPreparing: "Taking the first snapshot of the workspace…",
     changesHint: (size: string) =>

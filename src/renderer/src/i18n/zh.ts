@@ -284,6 +284,8 @@ export const zh: Messages = {
       `长命令的完整输出保存在 Pi Desk 的数据文件夹中：每条命令最多 ${budget}（超出部分省略中间），工作区的输出需要更多空间时先删除最旧的。`,
     changes: "命令的改动",
     changesOn: (used: string, budget: string) => `已记录（可撤销）：已用 ${used}，上限 ${budget}`,
+    changesCopy: (copy: string, history: string) =>
+      `其中 ${copy} 是工作区当前文件的副本，无论上限如何都会保留；命令的历史记录可在此之外再占用 ${history}。`,
     changesOff: (reason: string) => `未记录：${reason}`,
     changesPreparing: "正在为工作区拍摄第一个快照…",
     changesHint: (size: string) =>

@@ -125,6 +125,14 @@ export function LimitsPanel({ limits }: { limits: CommandLimits }) {
           : limits.changes.state.type === "preparing"
             ? t.settings.changesPreparing
             : t.settings.changesOff(limits.changes.state.reason)}
+        {limits.changes.state.type === "on" && limits.changes.copyBytes ? (
+          <p className="muted" data-testid="changes-copy">
+            {t.settings.changesCopy(
+              formatBytes(limits.changes.copyBytes),
+              formatBytes(limits.changes.budgetBytes - limits.changes.copyBytes),
+            )}
+          </p>
+        ) : null}
         <SnapshotProgress changes={limits.changes} />
         <WatchLimitNote changes={limits.changes} />
         <p className="muted">{t.settings.changesHint(formatBytes(limits.changes.maxFileBytes))}</p>
