@@ -12,18 +12,13 @@ const JOINTS: ReadonlySet<string> = new Set([";", "&", "&&", "||", "|", "|&"]);
  * before. Only a plain simple command gets its `command`; anything else (a pipeline, a subshell, a loop,
  * a function, an assignment) is kept as a statement without one, so that a reader can stop there.
  * `commands` and `redirects` are what the walker made of the same tree; statements point at those records.
+ * Only for a line the parser read whole: one where the grammar skipped text (`droppedText`) is an error.
  */
 export function lineStatements(
   root: Node,
-  source: string,
   commands: readonly ParsedCommand[],
   redirects: readonly ShellRedirect[],
 ): LineStatement[] {
-  if (droppedText(root, source) !== undefined) {
-    // The grammar did not read the whole line (the parser also reports it as an error): one opaque
-    // statement, so nothing in it is trusted by a caller that reads statements anyway.
-    return [{ joint: "start", background: false, redirects: [], start: 0, end: source.length }];
-  }
   const reader = new StatementReader(commands, redirects);
   reader.sequence(root);
   return reader.statements;

@@ -144,8 +144,7 @@ function parseWith(parser: Parser, source: string): ParsedCommandLine {
       risks,
       redirects: walked.redirects,
       assignments: walked.assignments,
-      statements:
-        error === undefined ? lineStatements(tree.rootNode, source, commands, walked.redirects) : [],
+      statements: error === undefined ? lineStatements(tree.rootNode, commands, walked.redirects) : [],
       plain,
       multiline,
       ...(error === undefined ? {} : { error }),
