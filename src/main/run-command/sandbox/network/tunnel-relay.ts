@@ -6,7 +6,7 @@ import type { Duplex } from "node:stream";
  * for every read moves four to sixteen times more per read than a stream's 64 KiB chunks, with no allocation
  * per chunk (measured on loopback: 1 MiB relays about 1.5 times what `pipe` does; 4 MiB adds nothing).
  */
-export const TUNNEL_READ_BYTES = 1024 * 1024;
+const TUNNEL_READ_BYTES = 1024 * 1024;
 
 /**
  * The download side of one tunnel: the upstream socket is read into one buffer of its own (`onread`, given

@@ -17,7 +17,7 @@ export const ENTRY_GAP_PX = 12;
 const OVERSCAN = 4;
 
 /** The key an entry is drawn under: stable across updates of the same entry. */
-export const entryKey = (item: TranscriptItem | undefined) => (item ? `${item.kind}:${item.id}` : "");
+const entryKey = (item: TranscriptItem | undefined) => (item ? `${item.kind}:${item.id}` : "");
 
 /** The transcript's window onto its entries: which are drawn, where, and the entry that holds focus. */
 export interface TranscriptWindow {
