@@ -4,6 +4,7 @@ import type { EditDecision } from "./edits";
 import type { HostEvent } from "./host-events";
 import type { HostState, SessionSummary, WorkspaceInfo } from "./host-state";
 import type { ThinkingLevel } from "./models";
+import type { AllowedHostsSaved } from "./network";
 import type { AuditEntry, CommandRule, RuleDraft } from "./rules";
 
 /** Stops a subscription. */
@@ -61,11 +62,11 @@ export interface DeskApi {
   setSandbox(params: { enabled: boolean; network: boolean }): Promise<void>;
   /**
    * Set the hosts this workspace's sandboxed commands may reach by name (kept for the workspace); the whole
-   * list is refused, with one sentence per bad entry, when any entry is not valid. From the next command on.
+   * list is refused, with each bad entry's problem, when any entry is not valid. From the next command on.
    */
-  setAllowedHosts(params: { hosts: string[] }): Promise<void>;
+  setAllowedHosts(params: { hosts: string[] }): Promise<AllowedHostsSaved>;
   /** Add hosts to the workspace's allowed hosts (a card's "Allow for this workspace"), checked as `setAllowedHosts`. */
-  addAllowedHosts(params: { hosts: string[] }): Promise<void>;
+  addAllowedHosts(params: { hosts: string[] }): Promise<AllowedHostsSaved>;
   /** Move a running command to the background: it is not stopped at its timeout but runs on to the cap. */
   keepRunning(params: { commandId: string }): Promise<void>;
   /** How long a background command may run in this workspace, in seconds (kept for the workspace). */

@@ -1,3 +1,5 @@
+import type { HostEntryProblem } from "./host-text";
+
 /** How much network one sandboxed command gets. */
 export type NetworkMode =
   /** None: no route out at all. */
@@ -70,3 +72,17 @@ export const HOST_PRESETS: readonly HostPreset[] = [
   { id: "crates", label: "crates.io", hosts: ["crates.io", "static.crates.io", "index.crates.io"] },
   { id: "go", label: "Go", hosts: ["proxy.golang.org", "sum.golang.org"] },
 ];
+
+/**
+ * What saving the workspace's allowed hosts came to: saved, or refused whole (nothing changed) with each bad
+ * entry's problem for the page to word and the host's English sentence for a page that does not know one.
+ */
+export type AllowedHostsSaved =
+  | { saved: true }
+  | {
+      saved: false;
+      /** One per refused entry. */
+      problems: HostEntryProblem[];
+      /** The same in the host's English, what to do included. */
+      message: string;
+    };

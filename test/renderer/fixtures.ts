@@ -91,11 +91,14 @@ export function runningCommand(overrides: Partial<CommandView> = {}): CommandVie
   return { ...pending, phase: "running", startedAt: Date.now(), decidedBy: "person", ...overrides };
 }
 
-/** A DeskApi whose every call is a spy resolving to undefined (override the ones a test needs). */
+/** A DeskApi whose every call is a spy resolving to undefined or success (override the ones a test needs). */
 export function fakeApi(
   overrides: Partial<DeskApi> = {},
 ): DeskApi & Record<string, ReturnType<typeof vi.fn>> {
   const calls = Object.fromEntries(DESK_METHODS.map((method) => [method, vi.fn(async () => undefined)]));
+  // Calls whose result the page reads: what the host answers when it accepts them.
+  calls.setAllowedHosts = vi.fn(async () => ({ saved: true }));
+  calls.addAllowedHosts = vi.fn(async () => ({ saved: true }));
   return { ...calls, onHostEvent: vi.fn(() => () => {}), ...overrides } as unknown as DeskApi &
     Record<string, ReturnType<typeof vi.fn>>;
 }

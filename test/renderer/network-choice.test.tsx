@@ -2,6 +2,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-li
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CommandCard } from "../../src/renderer/src/features/commands/CommandCard";
 import { SettingsView } from "../../src/renderer/src/features/settings/SettingsView";
+import { I18nProvider } from "../../src/renderer/src/i18n/i18n";
 import type { CommandView } from "../../src/shared/commands";
 import type { HostState } from "../../src/shared/host-state";
 import { fakeApi, hostState, pendingCommand, runningCommand } from "./fixtures";
@@ -216,12 +217,8 @@ describe("Settings: the allowed hosts", () => {
     expect(section.getByTestId("host-preset-npm")).toHaveProperty("disabled", true);
   });
 
-  it("shows the host's reason when an entry is refused, and says host rules need the sandbox", async () => {
-    const api = fakeApi({
-      setAllowedHosts: vi.fn(() =>
-        Promise.reject(new Error('"*.com" cannot be an allowed host: a public suffix.')),
-      ),
-    });
+  it("shows why an entry was refused, in the page's words, and says host rules need the sandbox", async () => {
+    const api = fakeApi({ setAllowedHosts: vi.fn(async () => refused) });
     const host = withHosts([]);
     const off: HostState = {
       ...host,
@@ -232,8 +229,66 @@ describe("Settings: the allowed hosts", () => {
     expect(section.getByTestId("allowed-hosts-needs-sandbox").textContent).toMatch(/bubblewrap/);
     fireEvent.change(section.getByTestId("allowed-host-input"), { target: { value: "*.com" } });
     fireEvent.click(section.getByTestId("allowed-host-add"));
-    await waitFor(() => expect(section.getByTestId("allowed-hosts-error").textContent).toContain('"*.com"'));
+    await waitFor(() =>
+      expect(section.getByTestId("allowed-hosts-error").textContent).toBe(
+        'Not saved: "*.com" cannot be an allowed host: *.com would allow every site under the public suffix ' +
+          "com. Name the hosts instead. Correct or remove that entry and try again.",
+      ),
+    );
     // The typed entry stays, to correct it.
     expect(section.getByTestId("allowed-host-input")).toHaveProperty("value", "*.com");
   });
+
+  it("words the refusal in Chinese on the Chinese page, and falls back to the host's sentence for a problem it does not know", async () => {
+    const unknown = {
+      saved: false as const,
+      problems: [{ id: "newer-kind" }] as never,
+      message: "Host says no.",
+    };
+    const api = fakeApi({ setAllowedHosts: vi.fn(async () => refused) });
+    render(
+      <I18nProvider initial="zh-CN">
+        <SettingsView host={withHosts([])} api={api} />
+      </I18nProvider>,
+    );
+    const section = within(screen.getByTestId("allowed-hosts"));
+    fireEvent.change(section.getByTestId("allowed-host-input"), { target: { value: "*.com" } });
+    fireEvent.click(section.getByTestId("allowed-host-add"));
+    await waitFor(() => expect(section.getByTestId("allowed-hosts-error").textContent).toMatch(/^未保存：/));
+    const text = section.getByTestId("allowed-hosts-error").textContent ?? "";
+    expect(text).toContain("“*.com”");
+    expect(text).not.toMatch(/cannot be an allowed host|try again/);
+    cleanup();
+
+    const card = renderCard(
+      runningCommand({
+        ...sandboxed,
+        hosts: [
+          {
+            host: "evil.example",
+            port: 443,
+            allowed: false,
+            count: 1,
+            bytesUp: 0,
+            bytesDown: 0,
+            refusal: "not-allowed",
+          },
+        ],
+      }),
+      fakeApi({ addAllowedHosts: vi.fn(async () => unknown) }),
+    );
+    fireEvent.click(card.inCard.getByTestId("host-allow-workspace"));
+    await waitFor(() =>
+      expect(card.inCard.getByRole("alert").textContent).toBe("Not added to the workspace: Host says no."),
+    );
+    expect(card.inCard.queryByTestId("host-allowed-for-workspace")).toBeNull();
+  });
 });
+
+/** The host's answer to a list with `*.com` in it. */
+const refused = {
+  saved: false as const,
+  problems: [{ id: "public-suffix" as const, entry: "*.com", suffix: "com" }],
+  message:
+    '"*.com" cannot be an allowed host (the host\'s English). Correct or remove that entry and try again.',
+};

@@ -1,3 +1,4 @@
+import type { AllowedHostsSaved } from "../../shared/network";
 import { checkAllowedHosts } from "../run-command";
 import { saveWorkspaceSettings, type WorkspaceSettings } from "../storage/workspace-settings";
 
@@ -33,24 +34,23 @@ export class WorkspacePreferences {
   }
 
   /**
-   * Sets the hosts the workspace's sandboxed commands may reach. Refused as a whole, one sentence per bad
-   * entry, when any entry is not valid.
+   * Sets the hosts the workspace's sandboxed commands may reach. Refused as a whole, with each bad entry's
+   * problem, when any entry is not valid (a bad entry is the person's input, not a failure of the call).
    */
-  async setAllowedHosts(hosts: readonly string[]): Promise<void> {
+  async setAllowedHosts(hosts: readonly string[]): Promise<AllowedHostsSaved> {
     const check = checkAllowedHosts(hosts);
     if (check.errors.length > 0) {
-      throw new Error(
-        `The allowed hosts were not saved: ${check.errors.join(" ")} Correct or remove ${
-          check.errors.length === 1 ? "that entry" : "those entries"
-        } and save again.`,
-      );
+      const which = check.errors.length === 1 ? "that entry" : "those entries";
+      const message = `${check.errors.join(" ")} Correct or remove ${which} and try again.`;
+      return { saved: false, problems: check.problems, message };
     }
     // Duplicates dropped, each entry as the person wrote it (trimmed).
     await this.save({ allowedHosts: check.patterns.map((pattern) => pattern.text) });
+    return { saved: true };
   }
 
   /** Adds hosts to the workspace's list (a card's "Allow for this workspace"). */
-  addAllowedHosts(hosts: readonly string[]): Promise<void> {
+  addAllowedHosts(hosts: readonly string[]): Promise<AllowedHostsSaved> {
     return this.setAllowedHosts([...(this.current.allowedHosts ?? []), ...hosts]);
   }
 }

@@ -7,6 +7,7 @@ import type { FileEditDetails } from "../../shared/edits";
 import type { HostEvent } from "../../shared/host-events";
 import type { CommandLimits, SessionState, WorkspaceInfo } from "../../shared/host-state";
 import type { ThinkingLevel, UnavailableModel } from "../../shared/models";
+import type { AllowedHostsSaved } from "../../shared/network";
 import { ApprovalGate } from "../approvals/approval-gate";
 import { AuditLog } from "../approvals/audit-log";
 import { RuleBook } from "../approvals/rule-book";
@@ -279,12 +280,12 @@ export class WorkspaceSession {
   }
 
   /** Sets the hosts the workspace's sandboxed commands may reach (kept on disk), from the next command on. */
-  setAllowedHosts(hosts: readonly string[]): Promise<void> {
+  setAllowedHosts(hosts: readonly string[]): Promise<AllowedHostsSaved> {
     return this.preferences.setAllowedHosts(hosts);
   }
 
   /** Adds hosts to the workspace's list (a card's "Allow for this workspace"); from the next command on. */
-  addAllowedHosts(hosts: readonly string[]): Promise<void> {
+  addAllowedHosts(hosts: readonly string[]): Promise<AllowedHostsSaved> {
     return this.preferences.addAllowedHosts(hosts);
   }
 

@@ -205,12 +205,14 @@ export class DeskHost {
       this.emit({ type: "snapshot", state: this.state() });
     },
     setAllowedHosts: async ({ hosts }) => {
-      await this.requireSession().setAllowedHosts(hosts);
-      this.emit({ type: "snapshot", state: this.state() });
+      const outcome = await this.requireSession().setAllowedHosts(hosts);
+      if (outcome.saved) this.emit({ type: "snapshot", state: this.state() });
+      return outcome;
     },
     addAllowedHosts: async ({ hosts }) => {
-      await this.requireSession().addAllowedHosts(hosts);
-      this.emit({ type: "snapshot", state: this.state() });
+      const outcome = await this.requireSession().addAllowedHosts(hosts);
+      if (outcome.saved) this.emit({ type: "snapshot", state: this.state() });
+      return outcome;
     },
     keepRunning: async ({ commandId }) => this.requireSession().keepRunning(commandId),
     setBackgroundCap: async ({ seconds }) => {

@@ -49,18 +49,27 @@ describe.runIf(onLinux)("the session host: network by name", () => {
     const bad = await routeRequest(host.handlers, "setAllowedHosts", {
       hosts: ["registry.npmjs.org", "*.com", "10.0.0.1"],
     });
-    expect(bad.ok).toBe(false);
-    const message = bad.ok ? "" : bad.error.message;
-    // One sentence per bad entry, and what to do.
+    // Refused whole, as the call's answer: each bad entry's problem for the page, and the host's sentences.
+    expect(bad).toMatchObject({
+      ok: true,
+      result: {
+        saved: false,
+        problems: [
+          { id: "public-suffix", entry: "*.com", suffix: "com" },
+          { id: "address", entry: "10.0.0.1" },
+        ],
+      },
+    });
+    const message = bad.ok ? (bad.result as { message: string }).message : "";
     expect(message).toContain('"*.com"');
     expect(message).toContain('"10.0.0.1"');
-    expect(message).toContain("save again");
+    expect(message).toContain("Correct or remove those entries and try again.");
     expect(host.state().limits?.sandbox.allowedHosts).toEqual([]);
 
     const ok = await routeRequest(host.handlers, "setAllowedHosts", {
       hosts: ["registry.npmjs.org", "*.githubusercontent.com", "registry.npmjs.org"],
     });
-    expect(ok.ok).toBe(true);
+    expect(ok).toEqual({ ok: true, result: { saved: true } });
     expect(host.state().limits?.sandbox.allowedHosts).toEqual([
       "registry.npmjs.org",
       "*.githubusercontent.com",
@@ -116,7 +125,7 @@ describe.runIf(onLinux)("the session host: network by name", () => {
     await assistantSaid(host, "first done");
     // The card's "Allow for this workspace": added to the list, as the person's call reaches the host.
     const added = await routeRequest(host.handlers, "addAllowedHosts", { hosts: ["other.test"] });
-    expect(added.ok).toBe(true);
+    expect(added).toEqual({ ok: true, result: { saved: true } });
     expect(host.state().limits?.sandbox.allowedHosts).toEqual(["registry.test", "other.test"]);
     await host.handlers.prompt({ text: "again" });
     const second = await pendingApproval(host, "c2");

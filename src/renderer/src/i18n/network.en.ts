@@ -1,4 +1,6 @@
+import type { HostEntryProblem } from "../../../shared/host-text";
 import type { HostRefusal } from "../../../shared/network";
+import { hostProblemEn } from "./refusals.en";
 
 /** The English messages of network by name: the card's choice, the hosts seen, Settings' allowed hosts. */
 export const networkEn = {
@@ -37,6 +39,14 @@ export const networkEn = {
     "Sandboxed commands may reach these hosts by name, through Pi Desk's proxy, and no others. An exact name (registry.npmjs.org) or subdomains (*.githubusercontent.com), optionally with :port. An allowed host can still receive your data: allowing github.com allows pushing to any repository there.",
   settingsNeedsSandbox:
     "Host rules need the sandbox (bubblewrap on Linux, Seatbelt on macOS); with the sandbox off, commands have the whole network.",
+  notSaved: (reason: string) => `Not saved: ${reason}`,
+  /** Each refused entry's sentence and what to do; empty when one is of a kind this page does not know. */
+  entryProblems: (problems: readonly HostEntryProblem[]) => {
+    const sentences = problems.map(hostProblemEn);
+    if (sentences.includes("")) return "";
+    const which = problems.length === 1 ? "that entry" : "those entries";
+    return `${sentences.join(" ")} Correct or remove ${which} and try again.`;
+  },
   settingsNone: "None: sandboxed commands have no network unless you allow it for one.",
   addPlaceholder: "registry.npmjs.org",
   addLabel: "Host to allow",

@@ -1,4 +1,6 @@
+import type { HostEntryProblem } from "../../../shared/host-text";
 import type { networkEn } from "./network.en";
+import { hostProblemZh } from "./refusals.zh";
 
 /** 按名称访问网络的中文文案：卡片上的选择、已访问的主机、设置中的允许主机。 */
 export const networkZh: typeof networkEn = {
@@ -36,6 +38,12 @@ export const networkZh: typeof networkEn = {
     "沙箱中的命令可以通过 Pi Desk 的代理按名称访问这些主机，其他主机一律不行。写确切的名称（registry.npmjs.org）或子域名（*.githubusercontent.com），可加 :端口。允许的主机仍能收到你的数据：允许 github.com 就允许推送到那里的任何仓库。",
   settingsNeedsSandbox:
     "主机规则需要沙箱（Linux 上的 bubblewrap，macOS 上的 Seatbelt）；沙箱关闭时，命令能访问整个网络。",
+  notSaved: (reason: string) => `未保存：${reason}`,
+  entryProblems: (problems: readonly HostEntryProblem[]) => {
+    const sentences = problems.map(hostProblemZh);
+    if (sentences.includes("")) return "";
+    return `${sentences.join("")}请修正或删除后重试。`;
+  },
   settingsNone: "无：除非你为某条命令允许，沙箱中的命令不能访问网络。",
   addPlaceholder: "registry.npmjs.org",
   addLabel: "要允许的主机",

@@ -4,6 +4,7 @@ import type { DeskApi } from "../../../../shared/desk-api";
 import type { HostTally } from "../../../../shared/network";
 import { useT } from "../../i18n/i18n";
 import { formatBytes } from "../../lib/format";
+import { requireSaved } from "../../lib/hosts-saved";
 import { useAction } from "../../lib/use-action";
 import { useTestId } from "./card-scope";
 
@@ -21,7 +22,7 @@ export function HostsSeen({ command, api }: { command: CommandView; api: DeskApi
   const hosts = command.details?.hosts ?? command.hosts;
   if (!hosts || hosts.length === 0) return null;
   const allowForWorkspace = async (host: string) => {
-    if (await allow.run(() => api.addAllowedHosts({ hosts: [host] }), t.network.addFailed))
+    if (await allow.run(() => requireSaved(api.addAllowedHosts({ hosts: [host] }), t), t.network.addFailed))
       setAllowed((now) => [...now, host]);
   };
   return (

@@ -3,6 +3,7 @@ import type { ApprovalDecision, CommandView } from "../../../../shared/commands"
 import type { DeskApi } from "../../../../shared/desk-api";
 import type { NetworkMode } from "../../../../shared/network";
 import { useT } from "../../i18n/i18n";
+import { requireSaved } from "../../lib/hosts-saved";
 import { useAction } from "../../lib/use-action";
 import { useTestId } from "./card-scope";
 
@@ -84,7 +85,7 @@ export function NetworkChoice({
   const addToWorkspace = async (host: string) => {
     // Added for the next commands, and granted for this one: the list this command runs with is fixed.
     if (!draft.granted.includes(host)) grant(host);
-    if (await add.run(() => api.addAllowedHosts({ hosts: [host] }), t.network.addFailed))
+    if (await add.run(() => requireSaved(api.addAllowedHosts({ hosts: [host] }), t), t.network.addFailed))
       setAdded((now) => [...now, host]);
   };
   return (

@@ -3,6 +3,7 @@ import type { DeskApi } from "../../../../shared/desk-api";
 import type { SandboxState } from "../../../../shared/host-state";
 import { HOST_PRESETS } from "../../../../shared/network";
 import { useT } from "../../i18n/i18n";
+import { requireSaved } from "../../lib/hosts-saved";
 import { useAction } from "../../lib/use-action";
 
 /**
@@ -16,8 +17,9 @@ export function AllowedHostsSettings({ sandbox, api }: { sandbox: SandboxState; 
   const change = useAction();
   const [draft, setDraft] = useState("");
   const hosts = sandbox.allowedHosts;
-  // The host's message names each bad entry and why (its checker's words, in English).
-  const save = (next: string[]) => change.run(() => api.setAllowedHosts({ hosts: next }));
+  // The host checks the entries; a refused list comes back with each bad entry's problem, worded here.
+  const save = (next: string[]) =>
+    change.run(() => requireSaved(api.setAllowedHosts({ hosts: next }), t), t.network.notSaved);
   const add = async (e: FormEvent) => {
     e.preventDefault();
     const entries = draft.split(/[\s,]+/).filter(Boolean);
