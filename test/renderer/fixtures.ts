@@ -95,7 +95,9 @@ export function runningCommand(overrides: Partial<CommandView> = {}): CommandVie
 export function fakeApi(
   overrides: Partial<DeskApi> = {},
 ): DeskApi & Record<string, ReturnType<typeof vi.fn>> {
-  const calls = Object.fromEntries(DESK_METHODS.map((method) => [method, vi.fn(async () => undefined)]));
+  const calls: Record<string, ReturnType<typeof vi.fn>> = Object.fromEntries(
+    DESK_METHODS.map((method) => [method, vi.fn(async () => undefined)]),
+  );
   // Calls whose result the page reads: what the host answers when it accepts them.
   calls.setAllowedHosts = vi.fn(async () => ({ saved: true }));
   calls.addAllowedHosts = vi.fn(async () => ({ saved: true }));
