@@ -4,7 +4,9 @@
  * fully on (straight to the server) and through the proxy (CONNECT by name: the forwarder in the sandbox,
  * the Unix socket, the host's proxy), alternating, in one run; the ratio of their throughputs is the
  * result. Connection set-up is curl's time to a ready tunnel (`time_pretransfer`) for a small request,
- * p50 over many. See bench/README.md.
+ * p50 over many. A third arm, where python3 has os.splice, is the ceiling of any relay: the same download
+ * with the network fully on through a kernel relay (`splice-relay.py`, no copy through user space) on the
+ * host's loopback. See bench/README.md.
  *
  * Runs directly on Node 22 (type stripping); src/main/run-command is bundled first with Vite (as the app's
  * main process is), then imported.
@@ -48,21 +50,28 @@ const sandbox = (allowedHosts?: string[]) => ({
   resolveHost: async () => [UPSTREAM],
   allowLoopbackTargets: true,
 });
-const downloads: Record<"full" | "proxy", { seconds: number; bytesPerSecond: number }[]> = {
+const relay = await startSpliceRelay(upstream.port);
+type Arm = "full" | "proxy" | "splice";
+const downloads: Record<Arm, { seconds: number; bytesPerSecond: number }[]> = {
   full: [],
   proxy: [],
+  splice: [],
 };
 const setupMs: Record<"full" | "proxy", number[]> = { full: [], proxy: [] };
 try {
+  const arms: Arm[] = relay ? ["full", "proxy", "splice"] : ["full", "proxy"];
   for (let round = 0; round < rounds; round++) {
-    // Alternating, and the first of each round alternating too: background load falls on both.
-    const order: ("full" | "proxy")[] = round % 2 === 0 ? ["full", "proxy"] : ["proxy", "full"];
+    // Rotated each round: background load falls on every arm, and none always goes first.
+    const order = arms.map((_, i) => arms[(i + round) % arms.length] as Arm);
     for (const how of order) {
-      const url =
-        how === "full" ? `http://${UPSTREAM}:${upstream.port}/big` : `http://${NAME}:${upstream.port}/big`;
+      const url = {
+        full: `http://${UPSTREAM}:${upstream.port}/big`,
+        proxy: `http://${NAME}:${upstream.port}/big`,
+        splice: `http://127.0.0.1:${relay?.port}/big`,
+      }[how];
       const tunnel = how === "proxy" ? "--proxytunnel " : "";
       const text = await command(
-        how === "full" ? sandbox() : sandbox([NAME]),
+        how === "proxy" ? sandbox([NAME]) : sandbox(),
         `curl -sS ${tunnel}-o /dev/null -w '%{size_download} %{time_total}' ${url}`,
       );
       const [size, seconds] = text.trim().split(" ").map(Number) as [number, number];
@@ -89,6 +98,7 @@ try {
   }
 } finally {
   upstream.child.kill("SIGKILL");
+  relay?.child.kill("SIGKILL");
   rmSync(tmpRoot, { recursive: true, force: true });
 }
 
@@ -96,6 +106,7 @@ const median = (values: number[]) => percentile(values, 50);
 const full = median(downloads.full.map((d) => d.bytesPerSecond));
 const proxied = median(downloads.proxy.map((d) => d.bytesPerSecond));
 const ratio = proxied / full;
+const spliced = relay ? median(downloads.splice.map((d) => d.bytesPerSecond)) : undefined;
 const setupP50 = median(setupMs.proxy);
 const summary = {
   downloadMiB: Number(args.mib),
@@ -103,6 +114,10 @@ const summary = {
   fullMiBs: full / MIB,
   proxyMiBs: proxied / MIB,
   ratio,
+  // The ceiling of any relay (two loopback hops instead of one), and the proxy against it.
+  spliceMiBs: spliced === undefined ? null : spliced / MIB,
+  spliceRatio: spliced === undefined ? null : spliced / full,
+  proxyToSplice: spliced === undefined ? null : proxied / spliced,
   setupP50Ms: { proxy: setupP50, full: median(setupMs.full) },
   setupP95Ms: { proxy: percentile(setupMs.proxy, 95), full: percentile(setupMs.full, 95) },
 };
@@ -117,6 +132,10 @@ const targets = [
 console.log(
   `\n${args.mib} MiB download: full network ${summary.fullMiBs.toFixed(0)} MiB/s, through the proxy ` +
     `${summary.proxyMiBs.toFixed(0)} MiB/s, ratio ${ratio.toFixed(2)}\n` +
+    (spliced === undefined
+      ? "kernel relay: skipped (needs python3 with os.splice)\n"
+      : `through a kernel splice relay ${(spliced / MIB).toFixed(0)} MiB/s: ratio ${(spliced / full).toFixed(2)} ` +
+        `to the full network; the proxy is ${(proxied / spliced).toFixed(2)} of it\n`) +
     `connection set-up p50: proxy ${setupP50.toFixed(2)} ms, full network ${summary.setupP50Ms.full.toFixed(2)} ms\n`,
 );
 for (const t of targets) console.log(`${t.met ? "MET   " : "MISSED"} ${t.target}: ${t.measured}`);
@@ -214,6 +233,21 @@ async function bundle(): Promise<typeof RunCommand> {
     },
   });
   return import(join(buildDir, "run-command.mjs"));
+}
+
+/**
+ * The kernel relay to the upstream (`splice-relay.py`), or undefined where python3 or its os.splice (Linux,
+ * Python 3.10+) is missing: that arm is then skipped, and said so.
+ */
+async function startSpliceRelay(port: number): Promise<{ child: ChildProcess; port: number } | undefined> {
+  const child = spawn("python3", [join(here, "splice-relay.py"), UPSTREAM, String(port)], {
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  return new Promise((done) => {
+    child.stdout?.once("data", (data: Buffer) => done({ child, port: Number(data.toString().trim()) }));
+    child.once("error", () => done(undefined));
+    child.once("exit", () => done(undefined));
+  });
 }
 
 /** Nearest-rank percentile. */
