@@ -6,7 +6,10 @@ import { useAction } from "../../lib/use-action";
 /** The caps a person picks from, in hours: long enough for a working day, short enough to be noticed. */
 const CAP_HOURS = [1, 2, 4, 8, 12, 24];
 
-/** How long a background command (a dev server, a watcher) may run in this workspace before the host ends it. */
+/**
+ * How long a background command (a dev server, a watcher) may run in this workspace before the host ends it:
+ * a row of the limits list (its term and its value).
+ */
 export function BackgroundCapSetting({ capSeconds, api }: { capSeconds: number; api: DeskApi }) {
   const t = useT();
   const id = useId();
@@ -14,31 +17,35 @@ export function BackgroundCapSetting({ capSeconds, api }: { capSeconds: number; 
   const hours = capSeconds / 3600;
   const choices = CAP_HOURS.includes(hours) ? CAP_HOURS : [...CAP_HOURS, hours].sort((a, b) => a - b);
   return (
-    <div className="choice">
-      <label htmlFor={id}>{t.background.cap}</label>
-      <select
-        id={id}
-        value={hours}
-        disabled={change.busy}
-        onChange={(e) =>
-          void change.run(
-            () => api.setBackgroundCap({ seconds: Math.round(Number(e.target.value) * 3600) }),
-            t.background.capFailed,
-          )
-        }
-        data-testid="background-cap"
-      >
-        {choices.map((choice) => (
-          <option key={choice} value={choice}>
-            {t.background.capHours(choice)}
-          </option>
-        ))}
-      </select>
-      {change.error && (
-        <p className="error" role="alert">
-          {change.error}
-        </p>
-      )}
-    </div>
+    <>
+      <dt>
+        <label htmlFor={id}>{t.background.cap}</label>
+      </dt>
+      <dd>
+        <select
+          id={id}
+          value={hours}
+          disabled={change.busy}
+          onChange={(e) =>
+            void change.run(
+              () => api.setBackgroundCap({ seconds: Math.round(Number(e.target.value) * 3600) }),
+              t.background.capFailed,
+            )
+          }
+          data-testid="background-cap"
+        >
+          {choices.map((choice) => (
+            <option key={choice} value={choice}>
+              {t.background.capHours(choice)}
+            </option>
+          ))}
+        </select>
+        {change.error && (
+          <p className="error" role="alert">
+            {change.error}
+          </p>
+        )}
+      </dd>
+    </>
   );
 }

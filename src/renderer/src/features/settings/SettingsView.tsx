@@ -1,4 +1,4 @@
-import { useId } from "react";
+import { type ReactNode, useId } from "react";
 import type { DeskApi } from "../../../../shared/desk-api";
 import type { CommandLimits, HostState } from "../../../../shared/host-state";
 import { dictionaries, type Language, useI18n } from "../../i18n/i18n";
@@ -43,10 +43,9 @@ export function SettingsView({ host, api }: { host: HostState; api: DeskApi }) {
       <section className="settings-section">
         <h3>{t.settings.limits}</h3>
         {host.limits ? (
-          <>
-            <LimitsPanel limits={host.limits} />
+          <LimitsPanel limits={host.limits}>
             <BackgroundCapSetting capSeconds={host.limits.backgroundCapSeconds} api={api} />
-          </>
+          </LimitsPanel>
         ) : (
           <p className="muted">{t.settings.limitsNone}</p>
         )}
@@ -74,8 +73,11 @@ export function SettingsView({ host, api }: { host: HostState; api: DeskApi }) {
   );
 }
 
-/** What every command runs under: the allowlist, the timeouts, the variables passed and the room for saved outputs. */
-export function LimitsPanel({ limits }: { limits: CommandLimits }) {
+/**
+ * What every command runs under: the allowlist, the timeouts, the variables passed and the room for saved
+ * outputs; `children` are more rows (a term and its value) the person can change.
+ */
+export function LimitsPanel({ limits, children }: { limits: CommandLimits; children?: ReactNode }) {
   const { t } = useI18n();
   return (
     <dl className="limits" data-testid="limits">
@@ -144,6 +146,7 @@ export function LimitsPanel({ limits }: { limits: CommandLimits }) {
           ))}
         </ul>
       </dd>
+      {children}
     </dl>
   );
 }
