@@ -1,4 +1,5 @@
 import type { ApprovalDecision, BackgroundState } from "../../shared/commands";
+import type { HostTally } from "../../shared/network";
 import {
   BackgroundCommands,
   type CommandRecorder,
@@ -21,8 +22,8 @@ export interface CommandToolsChat {
   approve(request: CommandRequest, signal: AbortSignal | undefined): Promise<ApprovalDecision>;
   /** The workspace's sandbox choice now, with its allowed hosts. */
   sandbox(): { enabled: boolean; network: boolean; allowedHosts: string[] };
-  /** A sandboxed command's proxy decided on a host: audit it, and count it on the card. */
-  hostDecision?(commandId: string, event: HostDecisionEvent): void;
+  /** A sandboxed command's proxy decided on a host: audit it, and show the command's `hosts` so far on its card. */
+  hostDecision?(commandId: string, event: HostDecisionEvent, hosts: HostTally[]): void;
   /** How long a background command may run now, in seconds. */
   backgroundCapSeconds(): number;
   /** A background command ended: audit it. */
@@ -79,7 +80,7 @@ export function createCommandTools(options: CommandToolsOptions) {
     outputQuota: options.outputQuota,
     // Read at every call: the person can turn the sandbox off or on, or change its hosts, at any time.
     sandbox: () => ({ ...chat.sandbox(), ...networkTestHooks }),
-    onHostDecision: (commandId, event) => chat.hostDecision?.(commandId, event),
+    onHostDecision: (commandId, event, hosts) => chat.hostDecision?.(commandId, event, hosts),
     hiddenPaths: options.hiddenPaths,
     // The record of a running command names this conversation and its audit log, so a start after a
     // crash can write down how the command ended.

@@ -7,7 +7,7 @@ import type { FileEditDetails } from "../../shared/edits";
 import type { HostEvent } from "../../shared/host-events";
 import type { CommandLimits, SessionState, WorkspaceInfo } from "../../shared/host-state";
 import type { ThinkingLevel, UnavailableModel } from "../../shared/models";
-import type { AllowedHostsSaved } from "../../shared/network";
+import type { AllowedHostsSaved, HostTally } from "../../shared/network";
 import { ApprovalGate } from "../approvals/approval-gate";
 import { AuditLog } from "../approvals/audit-log";
 import { RuleBook } from "../approvals/rule-book";
@@ -17,7 +17,6 @@ import {
   type BackgroundCommands,
   DEFAULT_BACKGROUND_CAP_SECONDS,
   type HostDecisionEvent,
-  HostLedger,
   OutputQuota,
   pruneFullOutputs,
   type RunRegistry,
@@ -77,7 +76,6 @@ export class WorkspaceSession {
   private readonly changeActions: ChangeActions | undefined;
   private unsubscribe: () => void = () => {};
   /** Each sandboxed command's hosts so far, by command id, for its card (a finished command's stays: the card keeps it). */
-  private readonly hostLedgers = new Map<string, HostLedger>();
   /** The person between the agent and every command. */
   readonly gate: ApprovalGate;
   /** The model this chat was meant to use and cannot (it is gone), until the person picks one. */
@@ -173,7 +171,7 @@ export class WorkspaceSession {
         sandbox: () => preferences.sandbox(),
         backgroundCapSeconds: () => self?.backgroundCapSeconds ?? DEFAULT_BACKGROUND_CAP_SECONDS,
         backgroundEnded: (id, command, state) => self?.gate.recordBackgroundEnd(id, command, state),
-        hostDecision: (id, event) => self?.hostDecision(id, event),
+        hostDecision: (id, event, hosts) => self?.hostDecision(id, event, hosts),
         runOwner: () =>
           self ? { sessionId: self.session.sessionId, auditFile: auditFile(dataDir) } : undefined,
       },
@@ -268,15 +266,9 @@ export class WorkspaceSession {
   }
 
   /** A sandboxed command's proxy decided on a host: one audit line, and the card's tally of hosts, live. */
-  hostDecision(commandId: string, event: HostDecisionEvent): void {
+  hostDecision(commandId: string, event: HostDecisionEvent, hosts: HostTally[]): void {
     this.gate.recordHostDecision(commandId, event);
-    let ledger = this.hostLedgers.get(commandId);
-    if (!ledger) {
-      ledger = new HostLedger();
-      this.hostLedgers.set(commandId, ledger);
-    }
-    ledger.record(event);
-    this.projection.updateCommand(commandId, { hosts: ledger.list() });
+    this.projection.updateCommand(commandId, { hosts });
   }
 
   /** Sets the hosts the workspace's sandboxed commands may reach (kept on disk), from the next command on. */

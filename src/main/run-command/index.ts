@@ -43,7 +43,6 @@ export {
   MAX_OPEN_CONNECTIONS,
   type ProxyProtocol,
 } from "./sandbox/network/host-gate";
-export { HostLedger } from "./sandbox/network/host-ledger";
 export {
   type AllowedHostsCheck,
   checkAllowedHosts,

@@ -9,7 +9,7 @@ import type {
   RunCommandProgress,
 } from "../../shared/commands";
 import type { RefusalText } from "../../shared/host-text";
-import type { NetworkChoice } from "../../shared/network";
+import type { HostTally, NetworkChoice } from "../../shared/network";
 import type { BackgroundCommands } from "./background/background-commands";
 import { DEFAULT_BACKGROUND_CAP_SECONDS } from "./background/background-commands";
 import { DEFAULT_READINESS_MS, runWithHandover } from "./background/handover-run";
@@ -75,10 +75,10 @@ export interface RunCommandOptions {
   recorder?: CommandRecorder;
   /**
    * Told each decision of a sandboxed command's network proxy as it is made (allowed-hosts mode): a host
-   * opened, closed with its bytes, or refused with the reason. For the audit log and the live card;
-   * `commandId` is the tool call id.
+   * opened, closed with its bytes, or refused with the reason, and the command's tally of hosts so far
+   * (what its result will list). For the audit log and the live card; `commandId` is the tool call id.
    */
-  onHostDecision?: (commandId: string, event: HostDecisionEvent) => void;
+  onHostDecision?: (commandId: string, event: HostDecisionEvent, hosts: HostTally[]) => void;
   /** The chat's background commands; without it, `background: true` is refused. */
   background?: {
     /** Where started background commands go. */
@@ -267,7 +267,7 @@ export function createRunCommandTool(options: RunCommandOptions) {
         allowLoopbackTargets: settings?.allowLoopbackTargets,
         onDecision: (event) => {
           ledger.record(event);
-          options.onHostDecision?.(toolCallId, event);
+          options.onHostDecision?.(toolCallId, event, ledger.list());
         },
       });
       if ("refusal" in chosen)
