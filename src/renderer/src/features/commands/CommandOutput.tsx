@@ -1,5 +1,5 @@
 import { memo, useLayoutEffect, useMemo, useRef } from "react";
-import { tailLines } from "../../../../shared/output-tail";
+import { countLines, tailLines } from "../../../../shared/output-tail";
 import { useT } from "../../i18n/i18n";
 import { AnsiText } from "./AnsiText";
 import { useTestId } from "./card-scope";
@@ -64,9 +64,40 @@ export const CommandOutput = memo(function CommandOutput({
   );
 });
 
-function countLines(text: string): number {
-  if (!text) return 0;
-  let count = text.endsWith("\n") ? 0 : 1;
-  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) count += 1;
-  return count;
+/**
+ * Where an output not yet fetched will be (`deferredOutput`): the same frame, as tall as its `lines` will
+ * be (empty lines in one text node), so the transcript measures the card right and nothing jumps when
+ * the text comes. A fetch that failed says why here.
+ */
+export function CommandOutputPlaceholder({
+  lines,
+  totalLines,
+  failed,
+}: {
+  lines: number;
+  totalLines: number;
+  failed?: string;
+}) {
+  const t = useT();
+  const tid = useTestId();
+  const hidden = Math.max(totalLines - lines, 0);
+  return (
+    <div className="command-output-wrap">
+      {hidden > 0 && <p className="muted command-hidden">{t.command.hiddenLines(hidden)}</p>}
+      {failed === undefined ? (
+        <section
+          className="command-output command-output-loading"
+          data-testid={tid("command-output")}
+          aria-label={t.command.outputLoading}
+          aria-busy="true"
+        >
+          <pre className="command-output-text">{"\n".repeat(Math.max(lines - 1, 0))}</pre>
+        </section>
+      ) : (
+        <p className="error" role="alert" data-testid={tid("command-output-error")}>
+          {t.command.outputFailed(failed)}
+        </p>
+      )}
+    </div>
+  );
 }
