@@ -1,4 +1,4 @@
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CommandCard } from "../../src/renderer/src/features/commands/CommandCard";
 import { forgetFetchedOutputs } from "../../src/renderer/src/features/commands/use-command-output";
@@ -65,7 +65,8 @@ describe("a card whose output the state left out", () => {
     // Until the text comes: as many (empty) lines as it has, marked busy.
     const waiting = within(card).getByTestId("command-output");
     expect(waiting.getAttribute("aria-busy")).toBe("true");
-    expect(waiting.textContent).toBe("\n".repeat(39));
+    expect(waiting.textContent).toBe("");
+    expect(waiting.querySelector<HTMLElement>(".command-output-space")?.style.height).toBe("40lh");
     expect(commandOutput).toHaveBeenCalledWith({ sessionId: "chat-a", commandId: "c1" });
     await vi.waitFor(() =>
       expect(within(card).getByTestId("command-output").textContent).toBe(linesOf("c1", 40)),
@@ -95,6 +96,32 @@ describe("a card whose output the state left out", () => {
       expect(screen.getByTestId("command-output").textContent).toBe(linesOf("chat b", 30)),
     );
     expect(commandOutput).toHaveBeenLastCalledWith({ sessionId: "chat-b", commandId: "c1" });
+  });
+
+  it("draws a long fetched output's last lines first, the rest as space, and all of it once the person reaches for it", async () => {
+    const { api } = hostWith({ "chat-a": { c1: linesOf("c1", 500) } });
+    render(<CommandCard command={deferred("c1", "chat-a", 500)} api={api} />);
+    await vi.waitFor(() => expect(screen.getByTestId("command-output").textContent).toContain("c1 line 500"));
+    const output = screen.getByTestId("command-output");
+    // The box shows about 22 lines: 60 drawn, the 440 above them as a block of their height.
+    expect(output.textContent).toBe(linesOf("c1", 500).split("\n").slice(440).join("\n"));
+    expect(output.querySelector<HTMLElement>(".command-output-space")?.style.height).toBe("440lh");
+    fireEvent.pointerDown(output);
+    expect(output.textContent).toBe(linesOf("c1", 500));
+    expect(output.querySelector(".command-output-space")).toBeNull();
+  });
+
+  it("draws a long fetched output whole after a second when nobody reaches for it", async () => {
+    const { api } = hostWith({ "chat-a": { c1: linesOf("c1", 500) } });
+    render(<CommandCard command={deferred("c1", "chat-a", 500)} api={api} />);
+    await vi.waitFor(() => expect(screen.getByTestId("command-output").textContent).toContain("c1 line 500"));
+    expect(screen.getByTestId("command-output").textContent).not.toContain("c1 line 1\n");
+    await vi.waitFor(
+      () => expect(screen.getByTestId("command-output").textContent).toBe(linesOf("c1", 500)),
+      {
+        timeout: 3000,
+      },
+    );
   });
 
   it("shows a running command's live output as it comes, without asking", () => {

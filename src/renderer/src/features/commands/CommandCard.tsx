@@ -259,7 +259,13 @@ function FinishedCard({ command, api }: { command: CommandView; api: DeskApi }) 
             {details ? ` (${t.command.lines(details.totalLines)})` : ""}
           </summary>
           {shown.kind === "ready" ? (
-            <CommandOutput output={shown.output} totalLines={totalLines} onOpenFull={full.show} />
+            <CommandOutput
+              output={shown.output}
+              totalLines={totalLines}
+              onOpenFull={full.show}
+              // Fetched as the transcript draws the card (a reopened chat scrolled through): drawn in part first.
+              lazy={command.deferredOutput !== undefined}
+            />
           ) : (
             <CommandOutputPlaceholder
               lines={shown.lines}
