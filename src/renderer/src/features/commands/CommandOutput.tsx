@@ -8,7 +8,7 @@ import { useTestId } from "./card-scope";
  * Lines a lazily drawn output draws at first: its box shows about 22 (the box's 24em). Laying out 500
  * lines took 6-10 ms here, a frame of the transcript's scroll; these take under 1 ms.
  */
-export const FIRST_DRAWN_LINES = 60;
+const FIRST_DRAWN_LINES = 60;
 /** How long a lazily drawn output stays partly drawn when nobody reaches for it. */
 const WHOLE_AFTER_MS = 1000;
 
