@@ -7,6 +7,7 @@ import { type Browser, type CDPSession, chromium, type Page } from "@playwright/
 import { chromiumArgs, chromiumPath } from "../harness/chromium.ts";
 import * as ui from "../harness/desk-page.ts";
 import * as support from "../harness/desk-server.ts";
+import { loadavg, machineFacts } from "../harness/machine-facts.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "..");
@@ -111,7 +112,6 @@ interface OutputSize {
 const probe = (page: Page): Promise<Probe> =>
   page.evaluate("(({ measureOutput, start, stop, armCancel, ...data }) => data)(window.__flood)");
 
-const loadavg = () => readFileSync("/proc/loadavg", "utf8").trim();
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 const quantile = (values: number[], q: number): number => {
   if (values.length === 0) return Number.NaN;
@@ -466,14 +466,11 @@ try {
     `${JSON.stringify(
       {
         startedAt,
-        machine: {
-          cpus: cpus().length,
+        machine: machineFacts({
           loadavgBefore: loadBefore,
-          loadavgAfter: loadavg(),
-          node: process.version,
           chromium: chromiumVersion,
           headless: !args.headed,
-        },
+        }),
         options: { floodSeconds, cancelRuns, cancelAfterMs },
         flood: floodResult,
         cancel: cancelResult,

@@ -1,5 +1,5 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { type Browser, type CDPSession, chromium, type Page } from "@playwright/test";
 import { chromiumArgs, chromiumPath } from "../harness/chromium.ts";
@@ -7,6 +7,7 @@ import * as ui from "../harness/desk-page.ts";
 import { type Script, startDeskServer, stopDeskServer } from "../harness/desk-server.ts";
 import { connectDesk } from "../harness/desk-socket.ts";
 import { chatScript, LONG_CHAT_LAST_WORDS, prepareLongChat } from "../harness/long-chat.ts";
+import { loadavg, machineFacts } from "../harness/machine-facts.ts";
 
 /**
  * The long-chat phase of `npm run bench:ui` (`-- --phase long-chat`): a chat of N commands, each printing
@@ -41,7 +42,6 @@ interface Shown {
 }
 const since = (t: number | null, from: number) => (t === null ? null : round(t - from));
 const mib = (bytes: number | undefined) => round((bytes ?? 0) / 2 ** 20);
-const loadavg = () => readFileSync("/proc/loadavg", "utf8").trim();
 
 async function metrics(cdp: CDPSession): Promise<Record<string, number>> {
   const { metrics: list } = await cdp.send("Performance.getMetrics");
@@ -96,7 +96,10 @@ const SCROLL_TO_START = `(step) => new Promise((resolve) => {
   requestAnimationFrame(tick);
 })`;
 
-/** Installed before the page's scripts: when each big message (the state: a snapshot, or the reply on connecting) arrives, and its size. */
+/**
+ * Installed before the page's scripts: when each message holding the host's state (a snapshot, or the
+ * reply on connecting: both carry `hostTime`) arrives, and its size.
+ */
 const SNAPSHOT_PROBE = `(() => {
   const seen = (window.__snapshots = []);
   const Native = window.WebSocket;
@@ -105,7 +108,7 @@ const SNAPSHOT_PROBE = `(() => {
       super(...a);
       this.addEventListener("message", (e) => {
         const data = typeof e.data === "string" ? e.data : "";
-        if (data.length > 1000000) seen.push({ t: performance.now(), chars: data.length });
+        if (data.includes('"hostTime"')) seen.push({ t: performance.now(), chars: data.length });
       });
     }
   };
@@ -208,14 +211,11 @@ export async function runLongChat(options: LongChatOptions): Promise<void> {
 
     const result = {
       startedAt,
-      machine: {
-        cpus: cpus().length,
+      machine: machineFacts({
         loadavgBefore: loadBefore,
-        loadavgAfter: loadavg(),
-        node: process.version,
         chromium: browser.version(),
         headless: !options.headed,
-      },
+      }),
       options: { commands: options.commands, lines: options.lines, scrollStep: options.scrollStep },
       madeMs: round(madeMs),
       openFromListToLastMessageMs: openMs,

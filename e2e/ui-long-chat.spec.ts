@@ -88,7 +88,9 @@ test("a long reopened chat keeps the page small, shows its end, draws earlier ca
     const first = await scrollToCard(page, longChatId(1));
     await expect(first).toBeInViewport();
     await expect(first).toHaveAttribute("data-status", "succeeded");
+    // Its output came on demand (the reopened chat's state leaves long ones out): this card's, no other's.
     await expect(first.getByTestId("command-output")).toContainText(`line ${LINES} of command 1:`);
+    await expect(first.getByTestId("command-output")).not.toContainText("of command 2:");
     await expect(first.getByTestId("changes-summary")).toHaveAttribute("data-files", "1");
     // Above it, the start of the chat: what the person asked for.
     await transcriptOf(page).evaluate((el) => {
@@ -116,6 +118,9 @@ test("a long reopened chat keeps the page small, shows its end, draws earlier ca
     // Back at the end, a new command arrives and the view follows it to the answer after it.
     await send(page, "One more");
     await expect(card(page, atEnd)).toHaveAttribute("data-status", "succeeded");
+    await expect(card(page, atEnd).getByTestId("command-output")).toContainText(
+      `line 30 of command ${COMMANDS + 1}:`,
+    );
     await expect(page.getByTestId("assistant-message").last()).toContainText("One more ran.");
     await expect(page.getByTestId("assistant-message").last()).toBeInViewport();
     await expect.poll(() => gapToEnd(page)).toBeLessThan(24);

@@ -201,13 +201,23 @@ function watchCommands(
   });
 }
 
-/** Waits until the agent stopped and said `text`; returns the session's commands. */
+/**
+ * Waits until the agent stopped and said `text`; returns the session's commands, each with its output
+ * (the state leaves long ended ones out: asked for as a page's card does).
+ */
 async function batchEnd(desk: DeskSocket, text: string, timeoutMs: number) {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     const { session } = await desk.call("getState");
     const said = session?.transcript.some((item) => item.kind === "assistant" && item.text.includes(text));
-    if (session && !session.running && said) return session.commands;
+    if (session && !session.running && said) {
+      for (const view of Object.values(session.commands)) {
+        if (!view.deferredOutput) continue;
+        const { sessionId } = view.deferredOutput;
+        view.output = (await desk.call("commandOutput", { sessionId, commandId: view.id })).output;
+      }
+      return session.commands;
+    }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`The soak's batch did not end within ${timeoutMs / 1000} s (waiting for "${text}").`);

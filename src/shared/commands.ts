@@ -28,6 +28,24 @@ export type CommandStatus =
   /** Still running when the tool returned: it went on in the background (see `CommandView.background`). */
   | "background";
 
+/** An output left out of the state, as its card needs to know it before it has it. */
+export interface DeferredOutput {
+  /** The session the command belongs to (the request names it, so a reply never lands in another chat). */
+  sessionId: string;
+  /** Lines in the left-out output, for the card to keep its height until it has them. */
+  lines: number;
+}
+
+/** A command's output as the host holds it now, asked for by `commandOutput`. */
+export interface CommandOutputReply {
+  /** The tail of its output (what `CommandView.output` would hold). */
+  output: string;
+  /** Bytes printed so far. */
+  totalBytes: number;
+  /** Lines printed so far. */
+  totalLines: number;
+}
+
 /** How a command runs, as its card says. */
 export interface CommandSandboxView {
   /** Whether it runs in the sandbox. */
@@ -247,8 +265,13 @@ export interface CommandView {
   writePreview?: WritePreview;
   /** When it started running (ms since the epoch), for the elapsed time and the countdown. */
   startedAt?: number;
-  /** The tail of its output so far. */
+  /** The tail of its output so far; empty in a state that left it out (see `deferredOutput`). */
   output: string;
+  /**
+   * Set when the state sent to the page left a long ended output out (a reopened chat of hundreds of
+   * commands would otherwise carry every one): the card asks for it with `commandOutput` when drawn.
+   */
+  deferredOutput?: DeferredOutput;
   /** Bytes printed so far. */
   totalBytes: number;
   /** Lines printed so far. */

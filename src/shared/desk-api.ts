@@ -1,5 +1,5 @@
 import type { FileDiff, RestorePreview, RevertResult } from "./changes";
-import type { ApprovalDecision } from "./commands";
+import type { ApprovalDecision, CommandOutputReply } from "./commands";
 import type { EditDecision } from "./edits";
 import type { HostEvent } from "./host-events";
 import type { HostState, SessionSummary, WorkspaceInfo } from "./host-state";
@@ -44,6 +44,11 @@ export interface DeskApi {
   }): Promise<void>;
   /** Cancel one running (or pending) command, and only that one; a background command is stopped. */
   cancelCommand(params: { commandId: string }): Promise<void>;
+  /**
+   * A command's output as its card shows it, for a card whose state left it out (`deferredOutput`); refused
+   * when `sessionId` is not the open chat (it was replaced meanwhile) or it has no such command.
+   */
+  commandOutput(params: { sessionId: string; commandId: string }): Promise<CommandOutputReply>;
   /** A piece of a command's saved full output, from `offset` (bytes). */
   readFullOutput(params: { commandId: string; offset?: number }): Promise<FullOutputChunk>;
   /** Use this model from the next message on. */
@@ -117,6 +122,7 @@ export const DESK_METHODS = [
   "stop",
   "decide",
   "cancelCommand",
+  "commandOutput",
   "readFullOutput",
   "setModel",
   "setThinkingLevel",

@@ -39,3 +39,11 @@ export function tailLines(text: string, maxLines = TAIL_LINES, maxChars = TAIL_C
   start = Math.max(start, text.length - maxChars);
   return start > 0 ? { text: text.slice(start), cut: true } : { text, cut: false };
 }
+
+/** How many lines `text` holds (a final newline ends the last line; it does not start another). */
+export function countLines(text: string): number {
+  if (!text) return 0;
+  let count = text.endsWith("\n") ? 0 : 1;
+  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) count += 1;
+  return count;
+}

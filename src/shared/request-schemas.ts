@@ -73,6 +73,7 @@ export const requestSchemas = {
   stop: NoParams,
   decide: Params({ approvalId: Id, decision: DecisionSchema, rule: Type.Optional(RuleDraftSchema) }),
   cancelCommand: Params({ commandId: Id }),
+  commandOutput: Params({ sessionId: Id, commandId: Id }),
   readFullOutput: Params({ commandId: Id, offset: Type.Optional(Type.Integer({ minimum: 0 })) }),
   setModel: Params({
     provider: Type.String({ minLength: 1, maxLength: 200 }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applySgr, parseAnsi } from "../../src/renderer/src/lib/ansi";
+import { applySgr, dropLines, parseAnsi } from "../../src/renderer/src/lib/ansi";
 
 const ESC = "\x1b";
 
@@ -64,5 +64,18 @@ describe("parseAnsi", () => {
     expect(applySgr({}, "38;5")).toEqual({});
     expect(applySgr({}, "38;7;1")).toEqual({ bold: true });
     expect(applySgr({ bold: true }, "")).toEqual({});
+  });
+});
+
+describe("dropLines", () => {
+  it("leaves out the first lines and keeps the colour set before them on the lines after", () => {
+    const spans = parseAnsi(`one\n${ESC}[31mtwo\nthree${ESC}[0m\nfour\n`);
+    expect(dropLines(spans, 2)).toEqual([
+      { text: "three", style: { fg: 1 } },
+      { text: "\nfour\n", style: {} },
+    ]);
+    expect(dropLines(spans, 0)).toEqual(spans);
+    expect(dropLines(spans, 4)).toEqual([]);
+    expect(dropLines(spans, 9)).toEqual([]);
   });
 });

@@ -1,7 +1,12 @@
 import { realpathSync } from "node:fs";
 import type { Api, Model } from "@earendil-works/pi-ai";
 import type { AgentSession, AgentSessionEvent } from "@earendil-works/pi-coding-agent";
-import type { BackgroundStopper, RunCommandDetails } from "../../shared/commands";
+import type {
+  BackgroundStopper,
+  CommandOutputReply,
+  CommandView,
+  RunCommandDetails,
+} from "../../shared/commands";
 import type { FullOutputChunk } from "../../shared/desk-api";
 import type { FileEditDetails } from "../../shared/edits";
 import type { HostEvent } from "../../shared/host-events";
@@ -29,6 +34,7 @@ import { ChangeActions, REVERT_MESSAGE_TYPE } from "./change-actions";
 import { commandRecorder } from "./command-changes";
 import { type CommandSettings, type FixedLimits, fixedLimits } from "./command-limits";
 import { createCommandTools } from "./command-tools";
+import { viewForState } from "./deferred-outputs";
 import { EDIT_TOOLS } from "./edit-views";
 import { createEditTools, EDITING_GUIDANCE } from "./file-edits/edit-tools";
 import { shellWritePreview } from "./file-edits/shell-write-preview";
@@ -227,7 +233,10 @@ export class WorkspaceSession {
       ...(this.session.sessionFile ? { file: this.session.sessionFile } : {}),
       running: this.projection.running,
       transcript: [...this.projection.transcript],
-      commands: Object.fromEntries(this.projection.commands),
+      // Long ended outputs left out: each card asks for its own when drawn (see deferred-outputs.ts).
+      commands: Object.fromEntries(
+        [...this.projection.commands].map(([id, view]) => [id, viewForState(view, this.session.sessionId)]),
+      ),
       edits: Object.fromEntries(this.projection.edits.byId),
     };
   }
@@ -364,6 +373,22 @@ export class WorkspaceSession {
   changesDropped(commandIds: readonly string[]): void {
     this.projection.views.changesDropped(commandIds, true);
     this.projection.edits.changesDropped(commandIds, true);
+  }
+
+  /** One command as the host holds it now, its output whole (the state may leave it out). */
+  command(commandId: string): CommandView | undefined {
+    return this.projection.commands.get(commandId);
+  }
+
+  /** A command's output now, for a card whose state left it out; refused for another chat's command. */
+  commandOutput(sessionId: string, commandId: string): CommandOutputReply {
+    if (sessionId !== this.session.sessionId) {
+      throw new Error("That chat is no longer open: its command outputs show when it is opened again.");
+    }
+    const view = this.projection.commands.get(commandId);
+    if (!view)
+      throw new Error(`This chat has no command "${commandId}": reload the page to see the chat as it is.`);
+    return { output: view.output, totalBytes: view.totalBytes, totalLines: view.totalLines };
   }
 
   /** A piece of a command's saved full output. */

@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
+import type { CommandView } from "../../shared/commands";
 import type { DeskApi, DeskMethod, Unsubscribe } from "../../shared/desk-api";
 import type { HostEvent } from "../../shared/host-events";
 import type { HostState, ShellKind, WorkspaceInfo } from "../../shared/host-state";
@@ -120,6 +121,11 @@ export class DeskHost {
     return host;
   }
 
+  /** One command of the open chat as the host holds it, its output whole (the state may leave it out). */
+  command(commandId: string): CommandView | undefined {
+    return this.session?.command(commandId);
+  }
+
   /** The state a newly connected UI starts from. */
   state(): HostState {
     return {
@@ -181,6 +187,8 @@ export class DeskHost {
     decide: async ({ approvalId, decision, rule }) =>
       this.requireSession().gate.decide(approvalId, decision, rule),
     cancelCommand: async ({ commandId }) => this.requireSession().cancelCommand(commandId),
+    commandOutput: async ({ sessionId, commandId }) =>
+      this.requireSession().commandOutput(sessionId, commandId),
     readFullOutput: async ({ commandId, offset }) => this.requireSession().readFullOutput(commandId, offset),
     setModel: async ({ provider, id }) => {
       const model = this.models.pick({ provider, id });

@@ -226,6 +226,9 @@ export const en = {
     hiddenLines: (count: number) =>
       `${count.toLocaleString()} earlier ${count === 1 ? "line is" : "lines are"} not shown here.`,
     openFull: "Open full output",
+    outputLoading: "Loading the output…",
+    outputFailed: (reason: string) =>
+      `The output could not be loaded: ${reason} Scroll away and back to try again.`,
     trimmed: "trimmed",
     trimmedHint: "The agent saw only the end of the output. The full output is saved at:",
     fullOutputError: (reason: string) => `The full output could not be saved: ${reason}`,

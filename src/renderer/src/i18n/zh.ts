@@ -215,6 +215,8 @@ export const zh: Messages = {
     noOutput: "没有输出。",
     hiddenLines: (count: number) => `此处未显示之前的 ${count.toLocaleString()} 行。`,
     openFull: "打开完整输出",
+    outputLoading: "正在加载输出…",
+    outputFailed: (reason: string) => `输出未能加载：${reason} 滚动离开再回来即可重试。`,
     trimmed: "已截断",
     trimmedHint: "智能体只看到了输出的末尾。完整输出保存在：",
     fullOutputError: (reason: string) => `完整输出未能保存：${reason}`,

@@ -153,3 +153,26 @@ function palette256(index: number): string {
   const level = (n: number) => (n === 0 ? 0 : 55 + n * 40);
   return `rgb(${level(Math.floor(cube / 36))}, ${level(Math.floor(cube / 6) % 6)}, ${level(cube % 6)})`;
 }
+
+/**
+ * The spans after the first `count` lines, each in the style it had: a long output drawn from a later
+ * line keeps the colours set before it.
+ */
+export function dropLines(spans: readonly AnsiSpan[], count: number): AnsiSpan[] {
+  if (count <= 0) return [...spans];
+  let left = count;
+  for (let index = 0; index < spans.length; index += 1) {
+    const span = spans[index] as AnsiSpan;
+    let at = -1;
+    while (left > 0) {
+      at = span.text.indexOf("\n", at + 1);
+      if (at < 0) break;
+      left -= 1;
+    }
+    if (left === 0) {
+      const rest = span.text.slice(at + 1);
+      return [...(rest ? [{ text: rest, style: span.style }] : []), ...spans.slice(index + 1)];
+    }
+  }
+  return [];
+}

@@ -1,5 +1,7 @@
-import { type RefObject, useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import { memo, type RefObject, useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import type { CommandView } from "../../../../shared/commands";
 import type { DeskApi } from "../../../../shared/desk-api";
+import type { EditView } from "../../../../shared/edits";
 import type { SessionState } from "../../../../shared/host-state";
 import type { TranscriptItem } from "../../../../shared/transcript";
 import { useT } from "../../i18n/i18n";
@@ -97,7 +99,7 @@ export function Transcript({ session, api }: { session: SessionState; api: DeskA
               aria-posinset={entry.index + 1}
               style={{ transform: `translateY(${entry.start}px)` }}
             >
-              <Entry item={item} session={session} api={api} />
+              <Entry item={item} command={commandOf(session, item)} edit={editOf(session, item)} api={api} />
             </li>
           );
         })}
@@ -118,16 +120,25 @@ export function Transcript({ session, api }: { session: SessionState; api: DeskA
 function waitingEntries(session: SessionState): number[] {
   const found: number[] = [];
   session.transcript.forEach((item, index) => {
-    // Ids are the agent's: own keys only, as in Entry.
-    const command = Object.hasOwn(session.commands, item.id) ? session.commands[item.id] : undefined;
-    if (item.kind === "command" && awaitsPerson(command)) found.push(index);
-    const edit =
-      item.kind === "edit" && session.edits && Object.hasOwn(session.edits, item.id)
-        ? session.edits[item.id]
-        : undefined;
+    if (awaitsPerson(commandOf(session, item))) found.push(index);
+    const edit = editOf(session, item);
     if (edit && editAwaitsPerson(edit)) found.push(index);
   });
   return found;
+}
+
+/** A command entry's command. Ids are the agent's: own keys only. */
+function commandOf(session: SessionState, item: TranscriptItem): CommandView | undefined {
+  return item.kind === "command" && Object.hasOwn(session.commands, item.id)
+    ? session.commands[item.id]
+    : undefined;
+}
+
+/** An edit entry's edit, by own keys as commands are. */
+function editOf(session: SessionState, item: TranscriptItem): EditView | undefined {
+  return item.kind === "edit" && session.edits && Object.hasOwn(session.edits, item.id)
+    ? session.edits[item.id]
+    : undefined;
 }
 
 /** How many frames a revealed entry gets to be drawn before giving up on focusing it. */
@@ -143,7 +154,21 @@ function focusOnceDrawn(box: RefObject<HTMLDivElement | null>, id: string, frame
   else if (frames > 0) requestAnimationFrame(() => focusOnceDrawn(box, id, frames - 1));
 }
 
-function Entry({ item, session, api }: { item: TranscriptItem; session: SessionState; api: DeskApi }) {
+/**
+ * One entry, given only what it draws: the transcript renders on every scroll frame, and an entry whose
+ * item, command and edit did not change is not drawn again.
+ */
+const Entry = memo(function Entry({
+  item,
+  command,
+  edit,
+  api,
+}: {
+  item: TranscriptItem;
+  command: CommandView | undefined;
+  edit: EditView | undefined;
+  api: DeskApi;
+}) {
   const t = useT();
   switch (item.kind) {
     case "user":
@@ -157,8 +182,6 @@ function Entry({ item, session, api }: { item: TranscriptItem; session: SessionS
     case "turn-error":
       return <TurnError item={item} />;
     case "edit": {
-      const edit =
-        session.edits && Object.hasOwn(session.edits, item.id) ? session.edits[item.id] : undefined;
       if (!edit) return null;
       // Waiting: decided in the tray, where its full card is; here a line that leads there.
       return editAwaitsPerson(edit) ? (
@@ -168,7 +191,6 @@ function Entry({ item, session, api }: { item: TranscriptItem; session: SessionS
       );
     }
     case "command": {
-      const command = Object.hasOwn(session.commands, item.id) ? session.commands[item.id] : undefined;
       if (awaitsPerson(command)) {
         return <PendingLine target={{ kind: "command", id: command.id, command: command.command }} />;
       }
@@ -179,4 +201,4 @@ function Entry({ item, session, api }: { item: TranscriptItem; session: SessionS
       );
     }
   }
-}
+});

@@ -1,5 +1,5 @@
 import type { CSSProperties } from "react";
-import { type AnsiColor, type AnsiSpan, parseAnsi } from "../../lib/ansi";
+import { type AnsiColor, type AnsiSpan, dropLines, parseAnsi } from "../../lib/ansi";
 
 function colorClass(prefix: "fg" | "bg", color: AnsiColor | undefined): string {
   return typeof color === "number" ? ` ansi-${prefix}-${color}` : "";
@@ -33,9 +33,12 @@ function spanStyle(span: AnsiSpan): CSSProperties | undefined {
   return css.color || css.backgroundColor ? css : undefined;
 }
 
-/** Terminal output with its colours, as text nodes: nothing printed can become markup. */
-export function AnsiText({ text }: { text: string }) {
-  const spans = parseAnsi(text);
+/**
+ * Terminal output with its colours, as text nodes: nothing printed can become markup. `skipLines` leaves
+ * out its first lines (drawn as space by the caller), the rest keeping the colours set before them.
+ */
+export function AnsiText({ text, skipLines = 0 }: { text: string; skipLines?: number }) {
+  const spans = skipLines > 0 ? dropLines(parseAnsi(text), skipLines) : parseAnsi(text);
   return (
     <>
       {spans.map((span, index) => {

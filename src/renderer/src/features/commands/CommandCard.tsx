@@ -11,12 +11,13 @@ import { StopButton } from "../background/StopButton";
 import { ChangesSection } from "../changes/ChangesSection";
 import type { ChangeRecordView } from "../changes/change-record";
 import { CardFrame } from "./CardFrame";
-import { CommandOutput } from "./CommandOutput";
+import { CommandOutput, CommandOutputPlaceholder } from "./CommandOutput";
 import { type CardPlace, CardPlaceContext, useTestId } from "./card-scope";
 import { cardStatus } from "./command-status";
 import { FullOutputDialog } from "./FullOutputDialog";
 import { HostsSeen } from "./HostsSeen";
 import { PendingCard } from "./PendingCard";
+import { useCommandOutput } from "./use-command-output";
 
 /** One `run_command` call, drawn for where it is in its life: waiting, running, or ended. */
 export const CommandCard = memo(function CommandCard({
@@ -49,7 +50,7 @@ export const CommandCard = memo(function CommandCard({
  * The dialog with a command's whole output: read from the host's saved file when there is one, else
  * the output the card holds (more than the card shows, but not trimmed by the host).
  */
-function useFullOutput(api: DeskApi, command: CommandView) {
+function useFullOutput(api: DeskApi, command: CommandView, output = command.output) {
   const [open, setOpen] = useState(false);
   const show = useCallback(() => setOpen(true), []);
   const saved = command.details?.fullOutputPath !== undefined;
@@ -57,7 +58,7 @@ function useFullOutput(api: DeskApi, command: CommandView) {
     <FullOutputDialog
       api={api}
       commandId={command.id}
-      text={saved ? undefined : command.output}
+      text={saved ? undefined : output}
       onClose={() => setOpen(false)}
     />
   ) : null;
@@ -189,12 +190,15 @@ function Decider({ command }: { command: CommandView }) {
 function FinishedCard({ command, api }: { command: CommandView; api: DeskApi }) {
   const t = useT();
   const tid = useTestId();
-  const full = useFullOutput(api, command);
+  const shown = useCommandOutput(api, command);
+  const full = useFullOutput(api, command, shown.kind === "ready" ? shown.output : "");
   const details = command.details;
   const status = cardStatus(command.phase);
   const exitCode = details?.exitCode ?? null;
   const ran = (details?.durationMs ?? 0) > 0 || command.startedAt !== undefined;
-  const hasOutput = command.output !== "" || (details?.totalBytes ?? 0) > 0;
+  const hasOutput =
+    command.output !== "" || command.deferredOutput !== undefined || (details?.totalBytes ?? 0) > 0;
+  const totalLines = details?.totalLines ?? command.totalLines;
   return (
     <CardFrame
       command={command}
@@ -254,11 +258,21 @@ function FinishedCard({ command, api }: { command: CommandView; api: DeskApi }) 
             {t.command.output}
             {details ? ` (${t.command.lines(details.totalLines)})` : ""}
           </summary>
-          <CommandOutput
-            output={command.output}
-            totalLines={details?.totalLines ?? command.totalLines}
-            onOpenFull={full.show}
-          />
+          {shown.kind === "ready" ? (
+            <CommandOutput
+              output={shown.output}
+              totalLines={totalLines}
+              onOpenFull={full.show}
+              // Fetched as the transcript draws the card (a reopened chat scrolled through): drawn in part first.
+              lazy={command.deferredOutput !== undefined}
+            />
+          ) : (
+            <CommandOutputPlaceholder
+              lines={shown.lines}
+              totalLines={totalLines}
+              failed={shown.kind === "failed" ? shown.reason : undefined}
+            />
+          )}
         </details>
       )}
       {full.dialog}

@@ -1,0 +1,149 @@
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { CommandCard } from "../../src/renderer/src/features/commands/CommandCard";
+import { forgetFetchedOutputs } from "../../src/renderer/src/features/commands/use-command-output";
+import type { CommandOutputReply, CommandView } from "../../src/shared/commands";
+import { fakeApi, runningCommand } from "./fixtures";
+
+afterEach(() => {
+  cleanup();
+  forgetFetchedOutputs();
+});
+
+const linesOf = (tag: string, count: number) =>
+  `${Array.from({ length: count }, (_, k) => `${tag} line ${k + 1}`).join("\n")}\n`;
+
+/** An ended command whose output the state left out, as a reopened chat's snapshot has it. */
+function deferred(id: string, sessionId: string, lines: number): CommandView {
+  return runningCommand({
+    id,
+    phase: "succeeded",
+    output: "",
+    totalLines: lines,
+    totalBytes: lines * 20,
+    deferredOutput: { sessionId, lines },
+    details: {
+      status: "succeeded",
+      command: "./gen.sh",
+      edited: false,
+      cwd: "/home/ada/repo",
+      timeoutSeconds: 60,
+      exitCode: 0,
+      timedOut: false,
+      cancelled: false,
+      durationMs: 10,
+      truncated: false,
+      totalBytes: lines * 20,
+      totalLines: lines,
+    },
+  });
+}
+
+/** A host that answers each `commandOutput` from its chats' outputs, as the real one does. */
+function hostWith(outputs: Record<string, Record<string, string>>) {
+  const commandOutput = vi.fn(
+    async ({
+      sessionId,
+      commandId,
+    }: {
+      sessionId: string;
+      commandId: string;
+    }): Promise<CommandOutputReply> => {
+      const output = outputs[sessionId]?.[commandId];
+      if (output === undefined) throw new Error(`This chat has no command "${commandId}".`);
+      return { output, totalBytes: output.length, totalLines: output.split("\n").length - 1 };
+    },
+  );
+  return { api: fakeApi({ commandOutput }), commandOutput };
+}
+
+describe("a card whose output the state left out", () => {
+  it("keeps the output's height while it asks, then shows that command's output", async () => {
+    const { api, commandOutput } = hostWith({ "chat-a": { c1: linesOf("c1", 40), c2: linesOf("c2", 40) } });
+    render(<CommandCard command={deferred("c1", "chat-a", 40)} api={api} />);
+    const card = screen.getByTestId("command-card");
+    // Until the text comes: as many (empty) lines as it has, marked busy.
+    const waiting = within(card).getByTestId("command-output");
+    expect(waiting.getAttribute("aria-busy")).toBe("true");
+    expect(waiting.textContent).toBe("");
+    expect(waiting.querySelector<HTMLElement>(".command-output-space")?.style.height).toBe("40lh");
+    expect(commandOutput).toHaveBeenCalledWith({ sessionId: "chat-a", commandId: "c1" });
+    await vi.waitFor(() =>
+      expect(within(card).getByTestId("command-output").textContent).toBe(linesOf("c1", 40)),
+    );
+    expect(within(card).getByTestId("command-output").getAttribute("aria-busy")).toBeNull();
+  });
+
+  it("draws a card again at once from what it fetched, and asks again for another chat's card of the same id", async () => {
+    const { api, commandOutput } = hostWith({
+      "chat-a": { c1: linesOf("chat a", 30) },
+      "chat-b": { c1: linesOf("chat b", 30) },
+    });
+    const first = render(<CommandCard command={deferred("c1", "chat-a", 30)} api={api} />);
+    await vi.waitFor(() =>
+      expect(screen.getByTestId("command-output").textContent).toBe(linesOf("chat a", 30)),
+    );
+    first.unmount();
+    // Scrolled away and back: no placeholder, no second request.
+    const again = render(<CommandCard command={deferred("c1", "chat-a", 30)} api={api} />);
+    expect(screen.getByTestId("command-output").textContent).toBe(linesOf("chat a", 30));
+    expect(commandOutput).toHaveBeenCalledTimes(1);
+    again.unmount();
+    // Another chat reopened, its command named the same: its own output, never the first chat's.
+    render(<CommandCard command={deferred("c1", "chat-b", 30)} api={api} />);
+    expect(screen.getByTestId("command-output").textContent).not.toContain("chat a");
+    await vi.waitFor(() =>
+      expect(screen.getByTestId("command-output").textContent).toBe(linesOf("chat b", 30)),
+    );
+    expect(commandOutput).toHaveBeenLastCalledWith({ sessionId: "chat-b", commandId: "c1" });
+  });
+
+  it("draws a long fetched output's last lines first, the rest as space, and all of it once the person reaches for it", async () => {
+    const { api } = hostWith({ "chat-a": { c1: linesOf("c1", 500) } });
+    render(<CommandCard command={deferred("c1", "chat-a", 500)} api={api} />);
+    await vi.waitFor(() => expect(screen.getByTestId("command-output").textContent).toContain("c1 line 500"));
+    const output = screen.getByTestId("command-output");
+    // The box shows about 22 lines: 60 drawn, the 440 above them as a block of their height.
+    expect(output.textContent).toBe(linesOf("c1", 500).split("\n").slice(440).join("\n"));
+    expect(output.querySelector<HTMLElement>(".command-output-space")?.style.height).toBe("440lh");
+    fireEvent.pointerDown(output);
+    expect(output.textContent).toBe(linesOf("c1", 500));
+    expect(output.querySelector(".command-output-space")).toBeNull();
+  });
+
+  it("draws a long fetched output whole after a second when nobody reaches for it", async () => {
+    const { api } = hostWith({ "chat-a": { c1: linesOf("c1", 500) } });
+    render(<CommandCard command={deferred("c1", "chat-a", 500)} api={api} />);
+    await vi.waitFor(() => expect(screen.getByTestId("command-output").textContent).toContain("c1 line 500"));
+    expect(screen.getByTestId("command-output").textContent).not.toContain("c1 line 1\n");
+    await vi.waitFor(
+      () => expect(screen.getByTestId("command-output").textContent).toBe(linesOf("c1", 500)),
+      {
+        timeout: 3000,
+      },
+    );
+  });
+
+  it("shows a running command's live output as it comes, without asking", () => {
+    const { api, commandOutput } = hostWith({});
+    const view = runningCommand({ id: "live", output: linesOf("live", 300), totalLines: 300 });
+    const { rerender } = render(<CommandCard command={view} api={api} />);
+    expect(screen.getByTestId("command-output").textContent).toBe(linesOf("live", 300));
+    rerender(<CommandCard command={{ ...view, output: linesOf("live", 301), totalLines: 301 }} api={api} />);
+    expect(screen.getByTestId("command-output").textContent).toContain("live line 301");
+    expect(commandOutput).not.toHaveBeenCalled();
+  });
+
+  it("says why when the output cannot be had, and asks again when drawn again", async () => {
+    const { api, commandOutput } = hostWith({});
+    const first = render(<CommandCard command={deferred("gone", "chat-a", 12)} api={api} />);
+    const alert = await screen.findByTestId("command-output-error");
+    expect(alert.textContent).toBe(
+      'The output could not be loaded: This chat has no command "gone". Scroll away and back to try again.',
+    );
+    first.unmount();
+    render(<CommandCard command={deferred("gone", "chat-a", 12)} api={api} />);
+    await screen.findByTestId("command-output-error");
+    expect(commandOutput).toHaveBeenCalledTimes(2);
+  });
+});
