@@ -153,6 +153,8 @@ export class Snapshotter {
       generation: this.generation,
       watcher: this.watcher,
       first,
+      // The idle full scan reads every folder's entries again (see `WorkspaceScan.listingKept`).
+      relist: full,
       ...(this.deferred.size > 0 ? { onChange: (change: ChangeSeen) => this.deferred.date(change) } : {}),
     };
     if (first && total === undefined && this.onProgress) {
