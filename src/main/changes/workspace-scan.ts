@@ -240,7 +240,7 @@ export class WorkspaceScan {
     if (this.listingKept(node, self)) {
       // Its `.gitignore` is read again if it moved (written in place, the folder's times stay put).
       stack = this.rulesOf(rel, abs, this.env.ignoreFiles.has(rel), rules);
-      if (this.env.generation.value === generation) kept = statChildren(node, abs);
+      if (this.env.generation.value === generation) kept = await this.statChildren(node, abs);
     }
     let dirents: Dirent[] = [];
     if (!kept) {
@@ -413,6 +413,30 @@ export class WorkspaceScan {
     );
   }
 
+  /**
+   * The lstat of each entry `node` holds, or undefined where one contradicts the kept listing (gone, or
+   * another kind of entry in its place: only a new listing explains that, so the folder is read again).
+   */
+  private async statChildren(node: FolderNode, abs: string): Promise<KeptListing | undefined> {
+    const names: string[] = [];
+    const stats: Stats[] = [];
+    for (const [name, child] of node.children) {
+      if (names.length % 256 === 255) await this.pace(); // a folder of many thousand files
+      const stat = lstatSync(`${abs}/${name}`, { throwIfNoEntry: false });
+      if (!stat) return undefined;
+      const fits =
+        child.type === "folder"
+          ? stat.isDirectory() && stat.ino === child.ino
+          : child.type === "stored" && child.mode === SYMLINK_MODE
+            ? stat.isSymbolicLink()
+            : stat.isFile();
+      if (!fits) return undefined;
+      names.push(name);
+      stats.push(stat);
+    }
+    return { names, stats };
+  }
+
   /** `rules` with this folder's `.gitignore` on top, re-read only when its stat data moved. */
   private rulesOf(rel: string, abs: string, has: boolean, rules: IgnoreStack): IgnoreStack {
     const { ignoreFiles, generation } = this.env;
@@ -481,29 +505,6 @@ export class WorkspaceScan {
 interface KeptListing {
   names: string[];
   stats: Stats[];
-}
-
-/**
- * The lstat of each entry `node` holds, or undefined where one contradicts the kept listing (gone, or
- * another kind of entry in its place: only a new listing explains that, so the folder is read again).
- */
-function statChildren(node: FolderNode, abs: string): KeptListing | undefined {
-  const names: string[] = [];
-  const stats: Stats[] = [];
-  for (const [name, child] of node.children) {
-    const stat = lstatSync(`${abs}/${name}`, { throwIfNoEntry: false });
-    if (!stat) return undefined;
-    const fits =
-      child.type === "folder"
-        ? stat.isDirectory() && stat.ino === child.ino
-        : child.type === "stored" && child.mode === SYMLINK_MODE
-          ? stat.isSymbolicLink()
-          : stat.isFile();
-    if (!fits) return undefined;
-    names.push(name);
-    stats.push(stat);
-  }
-  return { names, stats };
 }
 
 /**
