@@ -17,7 +17,7 @@ import { makeScratch, openRecorder, put, removeScratch, type Scratch } from "./c
 
 // Where the folder watcher cannot watch the tree (past inotify's limit), a scan reads every file, and
 // a command's before-state is taken without one: its single after-scan dates each change it finds by
-// the file's and its folder's timestamps (see Snapshotter.deferBefore). These are the changes that
+// the file's and its folder's timestamps (see DeferredBefores.defer). These are the changes that
 // dating must give to the command, and the ones it must not.
 
 let scratch: Scratch;
