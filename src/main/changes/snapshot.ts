@@ -1,5 +1,6 @@
 import { DeferredBefores } from "./deferred-befores";
 import { pacer } from "./event-loop-pacer";
+import { folderTimesTrusted } from "./folder-times";
 import { FolderWatcher } from "./folder-watcher";
 import { IgnoreStack, parseIgnore } from "./ignore-rules";
 import { EMPTY_TREE } from "./loose-objects";
@@ -72,6 +73,8 @@ export class Snapshotter {
   private readonly generation = { value: 0 };
   private readonly rules: IgnoreStack;
   private readonly watcher: FolderWatcher;
+  /** Whether the workspace's disk moves a folder's times when its entries change (see `folderTimesTrusted`). */
+  private readonly folderTimesTrusted: boolean;
   /** Whether the in-memory state is whole (a full scan done since it was last thrown away). */
   private whole = false;
   /** The tree of the last scan. */
@@ -107,6 +110,7 @@ export class Snapshotter {
   ) {
     this.rules = IgnoreStack.root(parseIgnore(excludes));
     this.watcher = new FolderWatcher(workspace, watchBarrierDir, options.maxWatchedFolders);
+    this.folderTimesTrusted = folderTimesTrusted(workspace);
     this.cache = options.statCacheFile ? new StatCache(options.statCacheFile) : undefined;
     this.onProgress = options.onProgress;
     // Deferrable where a scan now could only be a full one (the watcher is off) and a whole state is
@@ -152,8 +156,9 @@ export class Snapshotter {
       generation: this.generation,
       watcher: this.watcher,
       first,
-      // The idle full scan reads every folder's entries again (see `WorkspaceScan.listingKept`).
-      relist: full,
+      // The idle full scan reads every folder's entries again, and every scan does on a disk whose
+      // folder times cannot be trusted to move (see `WorkspaceScan.listingKept`).
+      relist: full || !this.folderTimesTrusted,
       ...(this.befores.size > 0 ? { onChange: (change: ChangeSeen) => this.befores.date(change) } : {}),
     };
     if (first && total === undefined && this.onProgress) {

@@ -311,9 +311,9 @@ export class WorkspaceScan {
   /**
    * Whether `node`'s names can be taken from the last scan instead of a readdir (git's untracked cache
    * does the same): its times have not moved since that listing, under the same ignore rules, and
-   * with no nested repository in it (one whose `.git` goes away moves only its own times). The idle
-   * full scan (`relist`) lists every folder again: a file system that does not move a folder's times
-   * when its entries change (some network ones) is then caught up with there.
+   * with no nested repository in it (one whose `.git` goes away moves only its own times). `relist`
+   * lists every folder again: the idle full scan (a safety net), and every scan on a disk not known to
+   * move a folder's times when its entries change (see `folderTimesTrusted`).
    */
   private listingKept(node: FolderNode, self: Stats | undefined): boolean {
     return (
