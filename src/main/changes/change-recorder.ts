@@ -45,7 +45,7 @@ export class ChangeRecorder {
   private readonly previews = new Map<string, { commandId: string; now: Snapshot; changes: ChangeSet }>();
   private readonly maxFileBytes: number;
   private idleScan: NodeJS.Timeout | undefined;
-  /** Commands whose before-state waits for their `after` (see `Snapshotter.deferBefore`). */
+  /** Commands whose before-state waits for their `after` (see `DeferredBefores.defer`). */
   private readonly deferred = new Map<string, DeferredBefore<Snapshot>>();
 
   private constructor(
@@ -143,10 +143,10 @@ export class ChangeRecorder {
     }
     return this.guard<BeforeResult>(async (store) => {
       const snapshots = this.snapshots as Snapshotter;
-      if (this.firstTaken && snapshots.canDefer) {
+      if (this.firstTaken && snapshots.befores.canDefer) {
         // Only a full scan could tell what changed since the last one: `after`'s single scan dates
-        // the changes instead (see `Snapshotter.deferBefore`), so a command costs one full scan, not two.
-        const deferred = snapshots.deferBefore(Date.now());
+        // the changes instead (see `DeferredBefores.defer`), so a command costs one full scan, not two.
+        const deferred = snapshots.befores.defer(Date.now());
         this.deferred.set(commandId, deferred);
         store.save({
           commandId,
@@ -176,11 +176,11 @@ export class ChangeRecorder {
       try {
         after = await this.snapshot();
       } catch (error) {
-        if (deferred) (this.snapshots as Snapshotter).discardBefore(deferred);
+        if (deferred) (this.snapshots as Snapshotter).befores.discard(deferred);
         throw error;
       }
       const record = deferred
-        ? { ...stored, before: await (this.snapshots as Snapshotter).completeBefore(deferred) }
+        ? { ...stored, before: await (this.snapshots as Snapshotter).befores.complete(deferred) }
         : stored;
       const changes = await computeChangeSet(repo, objects, record.before, after);
       store.save({ commandId, before: record.before, after });

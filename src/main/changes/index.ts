@@ -25,7 +25,7 @@
  *   not 20,000 stat entries; whenever it cannot vouch for what it saw, the scan is a full one, and a
  *   full scan also runs while idle after each command (see `FolderWatcher`). Where the watcher is off
  *   (inotify's limit, not Linux), `before` takes no scan: the one scan of `after` dates what it finds
- *   by timestamps, and what predates the command joins its before-state (see `Snapshotter.deferBefore`).
+ *   by timestamps, and what predates the command joins its before-state (see `DeferredBefores.defer`).
  * - What git would skip is skipped: the workspace's `.gitignore` files, plus `DEFAULT_EXCLUDES`
  *   (matched by the `ignore` package, which follows git's rules; a test compares the trees with git's).
  * - Files over the size limit (16 MiB) are listed by size and time, never stored, diffed or undone.

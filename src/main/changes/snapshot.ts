@@ -1,19 +1,14 @@
-import { type DeferredBefore, DeferredBefores } from "./deferred-befores";
+import { DeferredBefores } from "./deferred-befores";
 import { pacer } from "./event-loop-pacer";
+import { folderTimesTrusted } from "./folder-times";
 import { FolderWatcher } from "./folder-watcher";
 import { IgnoreStack, parseIgnore } from "./ignore-rules";
 import { EMPTY_TREE } from "./loose-objects";
+import { emptyFolder, type FolderNode } from "./scan-nodes";
 import { StatCache } from "./stat-cache";
 import type { StoredObjects } from "./stored-objects";
 import { TREE_MODE, type TreeEntry } from "./tree-objects";
-import {
-  type ChangeSeen,
-  emptyFolder,
-  type FolderNode,
-  type IgnoreFile,
-  TooManyFilesError,
-  WorkspaceScan,
-} from "./workspace-scan";
+import { type ChangeSeen, type IgnoreFile, TooManyFilesError, WorkspaceScan } from "./workspace-scan";
 
 /** A file over the size limit, known by its size and modification time only. */
 export interface OversizedFile {
@@ -78,6 +73,8 @@ export class Snapshotter {
   private readonly generation = { value: 0 };
   private readonly rules: IgnoreStack;
   private readonly watcher: FolderWatcher;
+  /** Whether the workspace's disk moves a folder's times when its entries change (see `folderTimesTrusted`). */
+  private readonly folderTimesTrusted: boolean;
   /** Whether the in-memory state is whole (a full scan done since it was last thrown away). */
   private whole = false;
   /** The tree of the last scan. */
@@ -93,8 +90,8 @@ export class Snapshotter {
   private lastStartedAt = 0;
   /** The last scan's snapshot. */
   private last: Snapshot | undefined;
-  /** Before-states taken without a scan, until their command's end (see `deferBefore`). */
-  private readonly deferred = new DeferredBefores<Snapshot>();
+  /** Before-states taken without a scan where the watcher is off, until their command's end. */
+  readonly befores: DeferredBefores<Snapshot>;
 
   constructor(
     private readonly workspace: string,
@@ -113,8 +110,14 @@ export class Snapshotter {
   ) {
     this.rules = IgnoreStack.root(parseIgnore(excludes));
     this.watcher = new FolderWatcher(workspace, watchBarrierDir, options.maxWatchedFolders);
+    this.folderTimesTrusted = folderTimesTrusted(workspace);
     this.cache = options.statCacheFile ? new StatCache(options.statCacheFile) : undefined;
     this.onProgress = options.onProgress;
+    // Deferrable where a scan now could only be a full one (the watcher is off) and a whole state is
+    // in memory to start from.
+    this.befores = new DeferredBefores(objects, () =>
+      this.whole && !this.watcher.watching ? this.last : undefined,
+    );
   }
 
   private readonly onProgress: ((progress: ScanProgress) => void) | undefined;
@@ -153,7 +156,10 @@ export class Snapshotter {
       generation: this.generation,
       watcher: this.watcher,
       first,
-      ...(this.deferred.size > 0 ? { onChange: (change: ChangeSeen) => this.deferred.date(change) } : {}),
+      // The idle full scan reads every folder's entries again, and every scan does on a disk whose
+      // folder times cannot be trusted to move (see `WorkspaceScan.listingKept`).
+      relist: full || !this.folderTimesTrusted,
+      ...(this.befores.size > 0 ? { onChange: (change: ChangeSeen) => this.befores.date(change) } : {}),
     };
     if (first && total === undefined && this.onProgress) {
       // No cache: count first (readdir only, no lstat of a file), so progress has a total to go by.
@@ -188,7 +194,7 @@ export class Snapshotter {
       throw error;
     }
     const found = { files: 0, oversized: {}, nested: [] };
-    collect(this.root, "", found);
+    await collect(this.root, "", found, pacer());
     if (found.files > this.limits.maxFiles) {
       this.reset();
       throw new TooManyFilesError(this.limits.maxFiles, found.files);
@@ -210,37 +216,6 @@ export class Snapshotter {
     // only slower, never wrong (a file changed since has other stat data, and is hashed again).
     if (whole && (first || full)) await this.saveCache();
     return { ...this.last, endedAt: Date.now() };
-  }
-
-  /**
-   * Whether a before-state may be taken without a scan (`deferBefore`): the watcher is off, so a scan
-   * now would read every file, and a whole state is in memory to start from.
-   */
-  get canDefer(): boolean {
-    return this.whole && this.last !== undefined && !this.watcher.watching;
-  }
-
-  /**
-   * A command's before-state without a scan, for a command starting now (`start`): where only full
-   * scans can see changes, this saves one of the two per command (1.5 s at 300,000 files). The state
-   * is the last scan's; every scan until `completeBefore` dates what it finds changed by the file's
-   * and its folder's timestamps, and a change made before `start` joins the before-state. What
-   * cannot be dated before the start is the command's, as a change made meanwhile by anyone else
-   * would be with a scan at the start too; the one difference: a file changed since the last scan and
-   * changed again by the command shows both changes on the command's card.
-   */
-  deferBefore(start: number): DeferredBefore<Snapshot> {
-    return this.deferred.add(this.last as Snapshot, start);
-  }
-
-  /** The before-state of a `deferBefore`: its base with the changes dated before its start. */
-  completeBefore(deferred: DeferredBefore<Snapshot>): Promise<Snapshot> {
-    return this.deferred.complete(this.objects, deferred);
-  }
-
-  /** Forgets a `deferBefore` whose command's end could not be recorded. */
-  discardBefore(deferred: DeferredBefore<Snapshot>): void {
-    this.deferred.discard(deferred);
   }
 
   /** Writes the stat cache if the last scan's tree is not the one it holds. */
@@ -336,7 +311,7 @@ export class Snapshotter {
 
   private reset(): void {
     // The next scan starts from nothing and finds every file new: no change can be dated from it.
-    this.deferred.breakAll();
+    this.befores.breakAll();
     this.root = emptyFolder();
     this.whole = false;
     this.watcher.unwatch(""); // the full scan that follows watches what is there again
@@ -371,15 +346,20 @@ export class Snapshotter {
   }
 }
 
-/** Counts the recorded files and lists the oversized files and nested repositories under `folder`. */
-function collect(
+/**
+ * Counts the recorded files and lists the oversized files and nested repositories under `folder`;
+ * yields between folders once a slice is used up (a walk of 300,000 files takes tens of ms).
+ */
+async function collect(
   folder: FolderNode,
   rel: string,
   found: { files: number; oversized: Record<string, OversizedFile>; nested: string[] },
-): void {
+  pace: () => Promise<void>,
+): Promise<void> {
+  await pace();
   for (const name of folder.nested) found.nested.push(`${rel + name}/`);
   for (const [name, child] of folder.children) {
-    if (child.type === "folder") collect(child, `${rel + name}/`, found);
+    if (child.type === "folder") await collect(child, `${rel + name}/`, found, pace);
     else {
       found.files++;
       if (child.type === "oversized")

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { open, readFile, rename, rm } from "node:fs/promises";
 import { pacer } from "./event-loop-pacer";
-import { emptyFolder, type FolderNode, type StatKey, storedNode } from "./workspace-scan";
+import { emptyFolder, type FolderNode, type StatKey, storedNode } from "./scan-nodes";
 
 /** The first line of a stat cache file: its format, so a file of another version is not misread. */
 const HEADER = "pi-desk-stat-cache 1";

@@ -4,6 +4,7 @@ import type { Ignore } from "ignore";
 import { SLICE_MS } from "./event-loop-pacer";
 import type { FolderWatcher } from "./folder-watcher";
 import { type IgnoreStack, parseIgnore } from "./ignore-rules";
+import { emptyFolder, type FolderNode, keyOf, type StoredNode, sameStat, storedNode } from "./scan-nodes";
 import type { StoredObjects } from "./stored-objects";
 import { SYMLINK_MODE } from "./workspace-files";
 
@@ -19,74 +20,6 @@ const RACY_MS = 20;
 /** Empty the ignore package's caches once this many paths were decided (about 2.5 MB of them). */
 const FORGET_AFTER_DECISIONS = 10_000;
 const RACY_COARSE_MS = 2000;
-
-/**
- * A recorded file or symbolic link as last hashed, with the stat data that says whether it moved since
- * (flat, not a nested object: one object a file fewer, about 100 bytes of 300,000 files' memory each).
- */
-export interface StoredNode extends StatKey {
-  type: "stored";
-  /** `100644`, `100755` or `120000`. */
-  mode: string;
-  /** Its blob id. */
-  oid: string;
-  /** Hash it again next scan whatever its stat data (see `RACY_MS`). */
-  racy: boolean;
-}
-
-/** A `StoredNode`, its fields always in one order (one object shape for all of them). */
-export function storedNode(mode: string, oid: string, stat: StatKey, racy: boolean): StoredNode {
-  return {
-    type: "stored",
-    mode,
-    oid,
-    racy,
-    // Small integers as such (`| 0`): what lstat gives is a double, and V8 then boxes each field of
-    // every node (16 bytes a number); an inode past 2^31 stays as it is.
-    size: stat.size <= 0x7fffffff ? stat.size | 0 : stat.size,
-    mtimeMs: stat.mtimeMs,
-    ctimeMs: stat.ctimeMs,
-    ino: stat.ino <= 0x7fffffff ? stat.ino | 0 : stat.ino,
-    statMode: stat.statMode | 0,
-  };
-}
-
-/** A file over the size limit: known by its stat data only. */
-export interface OversizedNode {
-  type: "oversized";
-  size: number;
-  mtimeMs: number;
-}
-
-/** A folder as last scanned. */
-export interface FolderNode {
-  type: "folder";
-  children: Map<string, StoredNode | OversizedNode | FolderNode>;
-  /** Its tree id when nothing under it changed since it was written; undefined once something did. */
-  tree?: string;
-  /**
-   * Ignore decisions by name (`name/` for a folder) of the names not in `children` (an entry there was
-   * not ignored when recorded), valid while the rules' generation is `decidedAt`.
-   */
-  decisions: Map<string, boolean>;
-  decidedAt: number;
-  /** Its inode: another folder put in its place (a move, `rm -r` then `mkdir`) is scanned whole. */
-  ino: number;
-  /** Names of sub-folders that are nested repositories. */
-  nested: Set<string>;
-  /** Whether a file in it was racy at its last scan (see `RACY_MS`): scan it again next time. */
-  racy: boolean;
-}
-
-/** The stat fields that tell a changed file from an unchanged one, as git's index keeps them. */
-export interface StatKey {
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-  ino: number;
-  /** `st_mode`: the file's type and permission bits. */
-  statMode: number;
-}
 
 /**
  * A recorded file a scan found changed, added (`node` its new entry) or gone (`node` null), and the
@@ -118,18 +51,6 @@ export class TooManyFilesError extends Error {
         "to .gitignore, or raise the limit (the host's --changes-max-files), to turn it on.",
     );
   }
-}
-
-export function emptyFolder(ino = -1): FolderNode {
-  return {
-    type: "folder",
-    children: new Map(),
-    decisions: new Map(),
-    decidedAt: -1,
-    ino,
-    nested: new Set(),
-    racy: false,
-  };
 }
 
 /** One `.gitignore` as last read: re-read when its stat data moves. */
@@ -173,6 +94,8 @@ export class WorkspaceScan {
       first?: boolean;
       /** Told each recorded file found changed, added or gone (see `ChangeSeen`): a deferred before-state's split. */
       onChange?: (change: ChangeSeen) => void;
+      /** List every folder's entries again, trusting no folder's times (see `listingKept`). */
+      relist?: boolean;
     },
     private readonly startedAt: number,
     private readonly deadline: number | undefined,
@@ -204,6 +127,7 @@ export class WorkspaceScan {
     rules: IgnoreStack,
     whole: boolean,
     newAbove = Number.NEGATIVE_INFINITY,
+    own?: Stats,
   ): Promise<boolean | "nested"> {
     await this.pace();
     // For `onChange`: the latest moment an entry of this folder (or of a new folder above it) was made,
@@ -220,15 +144,28 @@ export class WorkspaceScan {
     };
     this.env.watcher.watch(rel); // before the read: a change just after it is then an event
     const abs = rel === "" ? this.env.workspace : `${this.env.workspace}/${rel.slice(0, -1)}`;
-    let dirents: Dirent[];
-    try {
-      dirents = readdirSync(abs, { withFileTypes: true });
-    } catch {
-      dirents = []; // gone (or no longer a folder) since its parent was read: nothing under it now
-    }
-    if (rel !== "" && dirents.some((entry) => entry.name === ".git")) return "nested";
+    // Its own stat data from before its entries are read (the parent's lstat on its way here): an entry
+    // made, removed or renamed after it moves the folder's times, and the next scan lists it again.
+    const self = own ?? lstatSync(abs, { throwIfNoEntry: false });
     const generation = this.env.generation.value;
-    const stack = this.rulesOf(rel, abs, dirents, rules);
+    let stack = rules;
+    let kept: KeptListing | undefined;
+    if (this.listingKept(node, self)) {
+      // Its `.gitignore` is read again if it moved (written in place, the folder's times stay put).
+      stack = this.rulesOf(rel, abs, this.env.ignoreFiles.has(rel), rules);
+      if (this.env.generation.value === generation) kept = await this.statChildren(node, abs);
+    }
+    let dirents: Dirent[] = [];
+    if (!kept) {
+      try {
+        dirents = readdirSync(abs, { withFileTypes: true });
+      } catch {
+        dirents = []; // gone (or no longer a folder) since its parent was read: nothing under it now
+      }
+      if (rel !== "" && dirents.some((entry) => entry.name === ".git")) return "nested";
+      const gitignore = dirents.some((entry) => entry.name === ".gitignore" && entry.isFile());
+      stack = this.rulesOf(rel, abs, gitignore, rules);
+    }
     // This folder's .gitignore changed: what is ignored below may have changed anywhere under it.
     const everything = whole || this.env.generation.value !== generation;
     // Whether what `children` holds was decided under the rules in force now (see `ignored`).
@@ -241,27 +178,41 @@ export class WorkspaceScan {
     const seen = new Set<string>();
     const toHash: { name: string; stat: Stats; old: StoredNode | undefined }[] = [];
     node.nested.clear();
-    for (const [index, entry] of dirents.entries()) {
+    const count = kept ? kept.names.length : dirents.length;
+    for (let index = 0; index < count; index++) {
       if (index % 256 === 255) await this.pace(); // a folder of many thousand files
-      const name = entry.name;
-      // `.git` in any case: the workspace's own repository (or, on a case-insensitive disk, the same).
-      if (name.toLowerCase() === ".git") continue;
-      const folder = entry.isDirectory();
-      if (!folder && !entry.isFile() && !entry.isSymbolicLink()) continue;
-      if (this.ignored(node, stack, rel + name, name, folder, trusted)) continue;
+      let name: string;
+      let folder: boolean;
+      // The entry's lstat where the kept listing took it already.
+      let known: Stats | undefined;
+      if (kept) {
+        name = kept.names[index] as string;
+        known = kept.stats[index] as Stats;
+        folder = known.isDirectory();
+      } else {
+        const entry = dirents[index] as Dirent;
+        name = entry.name;
+        // `.git` in any case: the workspace's own repository (or, on a case-insensitive disk, the same).
+        if (name.toLowerCase() === ".git") continue;
+        folder = entry.isDirectory();
+        if (!folder && !entry.isFile() && !entry.isSymbolicLink()) continue;
+        if (this.ignored(node, stack, rel + name, name, folder, trusted)) continue;
+      }
       const old = node.children.get(name);
       if (folder) {
-        const ino = lstatSync(`${abs}/${name}`, { throwIfNoEntry: false })?.ino ?? -1;
-        const known = old?.type === "folder" && old.ino === ino ? old : undefined;
-        if (known && !everything) {
+        const stat = known ?? lstatSync(`${abs}/${name}`, { throwIfNoEntry: false });
+        const ino = stat?.ino ?? -1;
+        const same = old?.type === "folder" && old.ino === ino ? old : undefined;
+        if (same && !everything) {
           seen.add(name);
           continue;
         }
-        if (!known) this.env.watcher.unwatch(`${rel + name}/`); // a watch on what stood here before
-        const child = known ?? emptyFolder(ino);
+        if (!same) this.env.watcher.unwatch(`${rel + name}/`); // a watch on what stood here before
+        const child = same ?? emptyFolder(ino);
         // A folder new to the scan may have come whole (a move): its files' own times say nothing then.
-        const above = known || !this.env.onChange ? newAbove : upToOfFolder();
-        const result = await this.folder(child, `${rel + name}/`, stack, true, above);
+        const above = same || !this.env.onChange ? newAbove : upToOfFolder();
+        const ownStat = stat?.isDirectory() ? stat : undefined;
+        const result = await this.folder(child, `${rel + name}/`, stack, true, above, ownStat);
         if (result === "nested") {
           node.nested.add(name);
           continue;
@@ -276,7 +227,7 @@ export class WorkspaceScan {
         this.files++;
         continue;
       }
-      const stat = lstatSync(`${abs}/${name}`, { throwIfNoEntry: false });
+      const stat = known ?? lstatSync(`${abs}/${name}`, { throwIfNoEntry: false });
       if (!stat || !(stat.isFile() || stat.isSymbolicLink())) continue; // changed under us: next scan
       this.files++;
       seen.add(name);
@@ -290,6 +241,10 @@ export class WorkspaceScan {
       if (stored && !stored.racy && sameStat(stored, stat)) continue;
       toHash.push({ name, stat, old: stored });
     }
+    // Kept for the next scan unless its times are too recent to vouch for a listing (see `RACY_MS`).
+    const listed = self && Math.max(self.mtimeMs, self.ctimeMs) < this.startedAt - racyWindow(self);
+    node.listedMtimeMs = listed ? self.mtimeMs : Number.NaN;
+    node.listedCtimeMs = listed ? self.ctimeMs : Number.NaN;
     for (const [name, child] of node.children) {
       if (!seen.has(name)) {
         node.children.delete(name);
@@ -353,10 +308,51 @@ export class WorkspaceScan {
     );
   }
 
+  /**
+   * Whether `node`'s names can be taken from the last scan instead of a readdir (git's untracked cache
+   * does the same): its times have not moved since that listing, under the same ignore rules, and
+   * with no nested repository in it (one whose `.git` goes away moves only its own times). `relist`
+   * lists every folder again: the idle full scan (a safety net), and every scan on a disk not known to
+   * move a folder's times when its entries change (see `folderTimesTrusted`).
+   */
+  private listingKept(node: FolderNode, self: Stats | undefined): boolean {
+    return (
+      !this.env.relist &&
+      self !== undefined &&
+      self.mtimeMs === node.listedMtimeMs &&
+      self.ctimeMs === node.listedCtimeMs &&
+      node.decidedAt === this.env.generation.value &&
+      node.nested.size === 0
+    );
+  }
+
+  /**
+   * The lstat of each entry `node` holds, or undefined where one contradicts the kept listing (gone, or
+   * another kind of entry in its place: only a new listing explains that, so the folder is read again).
+   */
+  private async statChildren(node: FolderNode, abs: string): Promise<KeptListing | undefined> {
+    const names: string[] = [];
+    const stats: Stats[] = [];
+    for (const [name, child] of node.children) {
+      if (names.length % 256 === 255) await this.pace(); // a folder of many thousand files
+      const stat = lstatSync(`${abs}/${name}`, { throwIfNoEntry: false });
+      if (!stat) return undefined;
+      const fits =
+        child.type === "folder"
+          ? stat.isDirectory() && stat.ino === child.ino
+          : child.type === "stored" && child.mode === SYMLINK_MODE
+            ? stat.isSymbolicLink()
+            : stat.isFile();
+      if (!fits) return undefined;
+      names.push(name);
+      stats.push(stat);
+    }
+    return { names, stats };
+  }
+
   /** `rules` with this folder's `.gitignore` on top, re-read only when its stat data moved. */
-  private rulesOf(rel: string, abs: string, dirents: Dirent[], rules: IgnoreStack): IgnoreStack {
+  private rulesOf(rel: string, abs: string, has: boolean, rules: IgnoreStack): IgnoreStack {
     const { ignoreFiles, generation } = this.env;
-    const has = dirents.some((entry) => entry.name === ".gitignore" && entry.isFile());
     const stat = has ? lstatSync(`${abs}/.gitignore`, { throwIfNoEntry: false }) : undefined;
     const cached = ignoreFiles.get(rel);
     if (!stat) {
@@ -418,6 +414,12 @@ export class WorkspaceScan {
   }
 }
 
+/** A folder's entries as its last listing had them, each with its lstat now. */
+interface KeptListing {
+  names: string[];
+  stats: Stats[];
+}
+
 /**
  * The latest moment (ms since the epoch, this machine's clock) at which what set `stat`'s timestamps
  * can have happened: its later timestamp plus the timestamps' granularity (the kernel stamps with a
@@ -431,24 +433,4 @@ function upToOf(stat: Stats | undefined): number {
 /** Whole-second timestamps mean a disk that keeps no finer ones (a finer one lands on .000 one time in 1,000). */
 function racyWindow(stat: Stats): number {
   return stat.mtimeMs % 1000 === 0 ? RACY_COARSE_MS : RACY_MS;
-}
-
-function keyOf(stat: Stats): StatKey {
-  return {
-    size: stat.size,
-    mtimeMs: stat.mtimeMs,
-    ctimeMs: stat.ctimeMs,
-    ino: stat.ino,
-    statMode: stat.mode,
-  };
-}
-
-function sameStat(key: StatKey, stat: Stats): boolean {
-  return (
-    key.size === stat.size &&
-    key.mtimeMs === stat.mtimeMs &&
-    key.ctimeMs === stat.ctimeMs &&
-    key.ino === stat.ino &&
-    key.statMode === stat.mode
-  );
 }

@@ -1,4 +1,15 @@
-import { chmod, readFile, rename, rm, unlink, utimes, writeFile } from "node:fs/promises";
+import {
+  appendFile,
+  chmod,
+  lstat,
+  mkdir,
+  readFile,
+  rename,
+  rm,
+  unlink,
+  utimes,
+  writeFile,
+} from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ChangeRecorder } from "../../../src/main/changes";
@@ -6,7 +17,7 @@ import { makeScratch, openRecorder, put, removeScratch, type Scratch } from "./c
 
 // Where the folder watcher cannot watch the tree (past inotify's limit), a scan reads every file, and
 // a command's before-state is taken without one: its single after-scan dates each change it finds by
-// the file's and its folder's timestamps (see Snapshotter.deferBefore). These are the changes that
+// the file's and its folder's timestamps (see DeferredBefores.defer). These are the changes that
 // dating must give to the command, and the ones it must not.
 
 let scratch: Scratch;
@@ -119,5 +130,81 @@ describe("a command's changes where only full scans can find them", () => {
       await rm(ws("d0/g.txt"));
     });
     expect(files.sort()).toEqual(["added d1/new.txt", "deleted d0/g.txt", "modified d1/f.txt"].sort());
+  });
+});
+
+// A full scan lists a folder's entries again only when the folder's own times moved (git's untracked
+// cache does the same); its files are lstat-ed every time. What it must still find, in folders that
+// were listed well before (past the racy window), so the kept listing is what the command's scan uses.
+describe("a full scan that keeps the listing of folders whose times did not move", () => {
+  /** A scan now, after what came before has settled: every folder's listing is then kept. */
+  async function listed() {
+    await past();
+    await command("listed", async () => {});
+  }
+
+  const times = async (path: string) => {
+    const stat = await lstat(ws(path));
+    return `${stat.mtimeMs} ${stat.ctimeMs} ${stat.ino}`;
+  };
+
+  it("finds a file changed in place deep in a folder whose own times did not move", async () => {
+    await put(scratch.workspace, "deep/er/still/f.txt", "deep\n");
+    await put(scratch.workspace, "deep/er/still/g.txt", "beside it\n");
+    await listed();
+    const folder = await times("deep/er/still");
+    const files = await command("c1", async () => {
+      await appendFile(ws("deep/er/still/f.txt"), "one more line\n");
+      await writeFile(ws("d2/f.txt"), "file 2, rewritten in place\n");
+    });
+    expect(await times("deep/er/still")).toBe(folder); // only the file's own times say it changed
+    expect(files.sort()).toEqual(["modified d2/f.txt", "modified deep/er/still/f.txt"]);
+  });
+
+  it("finds what a .gitignore edited in place no longer ignores, and a file made beside kept ones", async () => {
+    await put(scratch.workspace, "d1/.gitignore", "*.log\n");
+    await put(scratch.workspace, "d1/x.log", "a log\n");
+    await listed();
+    expect(await command("c0", async () => appendFile(ws("d1/x.log"), "ignored\n"))).toEqual([]);
+    await past();
+    const folder = await times("d1");
+    expect(
+      (
+        await command("c1", async () => {
+          await writeFile(ws("d1/.gitignore"), "*.tmp\n"); // in place: d1's own times stay put
+          await writeFile(ws("d3/made.txt"), "made\n");
+        })
+      ).sort(),
+    ).toEqual(["added d3/made.txt", "modified d1/.gitignore"]);
+    expect(await times("d1")).toBe(folder);
+    // x.log is recorded now: the next command's change to it is on its card.
+    expect(await command("c2", async () => appendFile(ws("d1/x.log"), "recorded\n"))).toEqual([
+      "modified d1/x.log",
+    ]);
+  });
+
+  it("finds the files of a nested repository whose .git was removed (only its own times move)", async () => {
+    await put(scratch.workspace, "d1/sub/a.txt", "in a nested repository\n");
+    await mkdir(ws("d1/sub/.git"));
+    await listed();
+    expect(await command("c0", async () => appendFile(ws("d1/sub/a.txt"), "not recorded\n"))).toEqual([]);
+    const folder = await times("d1");
+    const files = await command("c1", async () => rm(ws("d1/sub/.git"), { recursive: true }));
+    expect(await times("d1")).toBe(folder);
+    expect(files).toEqual(["added d1/sub/a.txt"]);
+  });
+
+  it("finds a folder replaced by another of the same name, and a file replaced by a folder", async () => {
+    await put(scratch.workspace, "d4/inner/a.txt", "old inner\n");
+    await listed();
+    const files = await command("c1", async () => {
+      await rm(ws("d4/inner"), { recursive: true });
+      await put(scratch.workspace, "d4/inner/b.txt", "new inner\n");
+      await unlink(ws("d5/f.txt"));
+      await put(scratch.workspace, "d5/f.txt/c.txt", "a folder now\n");
+    });
+    expect(files.sort()).toEqual(
+      ["deleted d4/inner/a.txt", "added d4/inner/b.txt", "deleted d5/f.txt", "added d5/f.txt/c.txt"].sort(),
+    );
   });
 });

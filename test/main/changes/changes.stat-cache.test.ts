@@ -4,16 +4,16 @@ import { lstat, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_EXCLUDES } from "../../../src/main/changes/defaults";
-import { ShadowRepo } from "../../../src/main/changes/shadow-repo";
-import { Snapshotter } from "../../../src/main/changes/snapshot";
-import { StatCache } from "../../../src/main/changes/stat-cache";
-import { StoredObjects } from "../../../src/main/changes/stored-objects";
 import {
   emptyFolder,
   type FolderNode,
   type StoredNode,
   storedNode,
-} from "../../../src/main/changes/workspace-scan";
+} from "../../../src/main/changes/scan-nodes";
+import { ShadowRepo } from "../../../src/main/changes/shadow-repo";
+import { Snapshotter } from "../../../src/main/changes/snapshot";
+import { StatCache } from "../../../src/main/changes/stat-cache";
+import { StoredObjects } from "../../../src/main/changes/stored-objects";
 import { makeScratch, put, removeScratch, type Scratch } from "./changes-harness";
 
 let scratch: Scratch;
