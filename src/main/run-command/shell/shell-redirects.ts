@@ -31,6 +31,7 @@ export function readRedirect(node: Node, source: string): RedirectParts {
     operators: [],
   };
   let operator = "";
+  let operatorEnd = node.startIndex;
   let descriptor: string | undefined;
   let target: Node | undefined;
   for (let i = 0; i < node.childCount; i++) {
@@ -38,8 +39,10 @@ export function readRedirect(node: Node, source: string): RedirectParts {
     const field = node.fieldNameForChild(i);
     if (!child) continue;
     if (!child.isNamed) {
-      if (!operator && field !== "operator") operator = child.type;
-      else parts.operators.push(child);
+      if (!operator && field !== "operator") {
+        operator = child.type;
+        operatorEnd = child.endIndex;
+      } else parts.operators.push(child);
     } else if (child.type === "file_descriptor") descriptor = child.text;
     else if (field === "redirect") parts.nested.push(child);
     else if (field === "destination" || field === "argument" || node.type === "herestring_redirect") {
@@ -70,11 +73,17 @@ export function readRedirect(node: Node, source: string): RedirectParts {
   const unread = kind === "heredoc" ? unreadHeredocExpansion(node) : undefined;
   // `> a\<newline>.txt` writes a.txt: the grammar splits the target at the continuation, bash does not.
   const split = target ? wordsBashJoins([target, ...parts.extraWords.slice(0, 1)], source) : undefined;
+  // `>` or `<<` ending its line is a syntax error to bash, which runs nothing; the grammar reads on.
+  const following = heredocStart ?? target;
+  const ownLine =
+    !following || !source.slice(operatorEnd, following.startIndex).replaceAll("\\\n", "").includes("\n");
   const problem = unread
     ? `The heredoc after "${text}" holds ${unread}, which the checker cannot read there. Use $(...) or a quoted delimiter (<<'EOF').`
-    : kind === "close" && target
-      ? `The checker cannot tell what "${text}" closes.`
-      : split;
+    : !ownLine
+      ? `bash refuses "${operator}" with its ${heredocStart ? "delimiter" : "target"} on the next line (a syntax error, and nothing runs): write it on the same line.`
+      : kind === "close" && target
+        ? `The checker cannot tell what "${text}" closes.`
+        : split;
   return { redirect, note: REDIRECT_NOTES[kind], ...parts, ...(problem ? { problem } : {}) };
 }
 

@@ -6,6 +6,7 @@ import {
   parseCommandLine,
   parseCommandLineSync,
 } from "../../../../src/main/run-command/shell/shell-parser";
+import { filesAfterBash } from "./bash-run";
 
 const names = (parsed: ParsedCommandLine) => parsed.commands.map((command) => command.name);
 const kinds = (parsed: ParsedCommandLine) => parsed.risks.map((risk) => risk.kind);
@@ -67,6 +68,31 @@ describe("parseCommandLine", () => {
     const parsed = await parseCommandLine("echo 'x' > a\\\n.txt && echo -n y >> a.txt");
     expect(parsed.error).toMatch(/reads "a" and ".txt" as two words, bash as one/);
     expect((await parseCommandLine("echo 'x' > a \\\n .txt")).error).toBeUndefined();
+  });
+
+  it("refuses a redirection whose target or heredoc delimiter is on the next line, as bash does", async () => {
+    // bash stops at "syntax error near unexpected token `newline'" and runs nothing; the grammar reads on
+    // (found by the shell-writes differential property: a heredoc shown as written that never was).
+    for (const line of [
+      "cat > a.txt <<\n'EOF'\nline 1\nEOF",
+      "cat > a.txt <<-\nEOF\nline 1\nEOF",
+      "echo hi >\na.txt",
+      "echo hi >> \n a.txt",
+      "cat <<<\nword",
+    ]) {
+      const bash = filesAfterBash(line, {});
+      expect({ line, status: bash.status }).toEqual({ line, status: 2 });
+      expect({ line, error: (await parseCommandLine(line)).error }).toEqual({
+        line,
+        error: expect.stringMatching(/on the next line/),
+      });
+    }
+    // A line continuation joins the lines for bash too: read as one.
+    const joined = "echo hi > \\\na.txt";
+    expect(filesAfterBash(joined, {}).files["a.txt"]?.toString()).toBe("hi\n");
+    const parsed = await parseCommandLine(joined);
+    expect(parsed.error).toBeUndefined();
+    expect(parsed.redirects.map((redirect) => redirect.target?.value)).toEqual(["a.txt"]);
   });
 
   it("refuses to check a line the grammar reads with a blank where bash keeps a character in a word", async () => {
