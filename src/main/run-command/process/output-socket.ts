@@ -94,7 +94,9 @@ export async function openOutputSocket(onData: (bytes: Buffer) => boolean): Prom
   socket.route.onData = onData;
   socket.reader.ref();
   socket.childEnd.ref();
-  refill();
+  // Once the caller has spawned its command (the spawn is synchronous): the next socket's connect then
+  // runs while this command does, not before it starts.
+  setImmediate(refill);
   return { childEnd: socket.childEnd, reader: socket.reader };
 }
 

@@ -52,7 +52,6 @@ export class RunRegistry {
 
   /** Records a command that just started; returns the function that forgets it when it has ended. */
   add(record: RunRecord): () => void {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const file = join(this.dir, `${record.pid}-${record.marker}.json`);
     const owner = this.owner?.();
     const full: RunRecord = {
@@ -62,7 +61,15 @@ export class RunRegistry {
     };
     // Written beside it and renamed into place: another host's start reads whole records only, never a
     // half-written one it would drop as unreadable.
-    writeFileSync(`${file}.tmp`, JSON.stringify(full), { mode: 0o600 });
+    const text = JSON.stringify(full);
+    try {
+      writeFileSync(`${file}.tmp`, text, { mode: 0o600 });
+    } catch (error) {
+      // The folder is made when the first record finds it missing, not checked before every command.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      writeFileSync(`${file}.tmp`, text, { mode: 0o600 });
+    }
     renameSync(`${file}.tmp`, file);
     return () => rmSync(file, { force: true });
   }
