@@ -7,12 +7,12 @@ import { finished } from "node:stream/promises";
 import { errorMessage } from "../../base/errors";
 import { type CollectedOutput, OutputCollector, type OutputSnapshot } from "../output/output-collector";
 import type { OutputSpace } from "../output/output-file";
+import { readBeforeSpawn, surelyNothingLeft } from "./leftover-check";
 import { openOutputSocket } from "./output-socket";
 import {
   createRunMarker,
   killProcessTree,
   RUN_MARKER_ENV,
-  readForkCount,
   readProcessStartTime,
   readStartClock,
 } from "./process-tree";
@@ -135,7 +135,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   const marker = createRunMarker();
   // Before the spawn: every process of the command starts after this (the tree scan's pre-filter).
   const startedBefore = readStartClock();
-  const forksBefore = readForkCount();
+  const beforeSpawn = readBeforeSpawn();
   let child: ChildProcess;
   try {
     child = spawn(program, args, {
@@ -207,11 +207,9 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   });
   exited = true;
   // The main process is gone; whatever it left behind (background jobs, daemons) goes too, so nothing
-  // outlives the command and the pipes close. Same path as timeout and cancel. Unless the root was the
-  // only process the whole machine created since the spawn (a builtin, or one program exec'd in place):
-  // then there is nothing it could have left, and the scan is skipped.
-  const onlyTheRoot = forksBefore !== undefined && readForkCount() === forksBefore + 1;
-  if (killing || !onlyTheRoot) await killTree();
+  // outlives the command and the pipes close. Same path as timeout and cancel. Unless it surely left
+  // nothing (leftover-check.ts): then the scan is skipped.
+  if (killing || !surelyNothingLeft(beforeSpawn, pid, { marker, rootStartTime })) await killTree();
   clearTimeout(timer);
   options.signal?.removeEventListener("abort", onAbort);
   forget?.();
