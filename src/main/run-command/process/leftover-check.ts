@@ -7,8 +7,8 @@ import { type TreeQuery, treeAmong } from "./process-tree";
  * nearly every small command for a few hundredths of one, and says when it cannot (then the scan runs).
  *
  * Two facts of Linux do it. The kernel counts every process and thread created on the machine
- * (`processes` in /proc/stat), so reading the count before the spawn and after the exit says how many
- * were created meanwhile, anywhere. And a pid namespace hands out pids in one rising cycle: each new
+ * (`processes` in /proc/stat), so a count read before the spawn and one after the exit say how many at
+ * most were created meanwhile, anywhere. And a pid namespace hands out pids in one rising cycle: each new
  * process (or thread) gets the first free pid after the last one handed out, wrapping from pid_max to
  * 300. So every process created after the root has a pid on the cycle from the root's pid to the last
  * one handed out (the last field of /proc/loadavg), unless the cycle went all the way round, which
@@ -36,11 +36,15 @@ export function readForkCount(): number | undefined {
       closeSync(fd);
     }
     const match = /^processes (\d+)$/m.exec(procStatBuffer.toString("latin1", 0, length));
+    if (match) latestForkCount = Number(match[1]);
     return match ? Number(match[1]) : undefined;
   } catch {
     return undefined;
   }
 }
+
+/** The count as last read: every later spawn comes after it. */
+let latestForkCount: number | undefined;
 
 /** Pids below this are never handed out again once the cycle wrapped (the kernel's RESERVED_PIDS). */
 const RESERVED_PIDS = 300;
@@ -83,15 +87,20 @@ function readPidMax(): number | undefined {
   return pidMax;
 }
 
-/** What the runner read just before spawning the root. */
+/** What the runner knew just before spawning the root. */
 export interface BeforeSpawn {
-  /** `readForkCount()` then. */
+  /** The fork count as last read before the spawn: at most the count just before it. */
   forks: number;
 }
 
-/** Read just before the spawn (undefined off Linux, where the answer is always "scan"). */
+/**
+ * Called just before the spawn (undefined off Linux, where the answer is always "scan"). The count as
+ * last read (by the previous command's check) serves as well as a fresh one: it is no more than the count
+ * at the spawn, so "created since" can only come out higher (the pids are read then, not skipped). Only
+ * the very first command reads it here, which spares every later one a read of /proc/stat before its spawn.
+ */
 export function readBeforeSpawn(): BeforeSpawn | undefined {
-  const forks = readForkCount();
+  const forks = latestForkCount ?? readForkCount();
   return forks === undefined ? undefined : { forks };
 }
 
