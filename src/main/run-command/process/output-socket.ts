@@ -77,8 +77,8 @@ let refilling: Promise<void> | undefined;
 
 /**
  * An output socket for one command (one opened ahead when there is one, intact, else a new one), or a
- * rejection (the caller then uses an ordinary pipe). Opens the next batch ahead in the background when
- * none is left. Not on Windows, where these are named pipes and this was never tried.
+ * rejection (the caller then uses an ordinary pipe). `openOutputSocketAhead` opens the next one. Not on
+ * Windows, where these are named pipes and this was never tried.
  */
 export async function openOutputSocket(onData: (bytes: Buffer) => boolean): Promise<OutputSocket> {
   if (spares.length === 0 && refilling) {
@@ -94,9 +94,6 @@ export async function openOutputSocket(onData: (bytes: Buffer) => boolean): Prom
   socket.route.onData = onData;
   socket.reader.ref();
   socket.childEnd.ref();
-  // Once the caller has spawned its command (the spawn is synchronous): the next socket's connect then
-  // runs while this command does, not before it starts.
-  setImmediate(refill);
   return { childEnd: socket.childEnd, reader: socket.reader };
 }
 
@@ -110,8 +107,13 @@ function takeSpare(): SpareSocket | undefined {
   return undefined;
 }
 
-/** Starts opening the next batch when none is left and none is on its way. */
-function refill(): void {
+/**
+ * Starts opening the next command's socket when none is waiting and none is on its way. The runner calls
+ * it once a command's program has exited: not before the command (that would be on its path), and not
+ * while it runs, where the connect's few turns of the event loop compete with the program for the CPU
+ * (measured: a small command's run went from 1.3 to 2.5 ms on the loaded 2-core machine).
+ */
+export function openOutputSocketAhead(): void {
   if (spares.length > 0 || refilling) return;
   refilling = openSockets(SPARE_BATCH, true)
     .then((sockets) => {

@@ -8,7 +8,7 @@ import { errorMessage } from "../../base/errors";
 import { type CollectedOutput, OutputCollector, type OutputSnapshot } from "../output/output-collector";
 import type { OutputSpace } from "../output/output-file";
 import { readBeforeSpawn, surelyNothingLeft } from "./leftover-check";
-import { openOutputSocket } from "./output-socket";
+import { openOutputSocket, openOutputSocketAhead } from "./output-socket";
 import {
   createRunMarker,
   killProcessTree,
@@ -206,6 +206,8 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
     child.once("exit", (code, signal) => resolve({ code, signal }));
   });
   exited = true;
+  // The next command's output socket, now that this one's program no longer needs the CPU.
+  if (socket) setImmediate(openOutputSocketAhead);
   // The main process is gone; whatever it left behind (background jobs, daemons) goes too, so nothing
   // outlives the command and the pipes close. Same path as timeout and cancel. Unless it surely left
   // nothing (leftover-check.ts): then the scan is skipped.

@@ -85,11 +85,13 @@ export class RunRegistry {
       }
       renameSync(`${file}.tmp`, file);
     }
-    // The next record's file is made once this command runs, not before the next one starts.
-    setImmediate(() => makeSpare(this.dir, this.host));
     // Removed in the background: a record left by a crash just now names a command whose tree is gone
-    // (it has ended), so the next start finds nothing of it to kill.
-    return () => unlink(file, () => {});
+    // (it has ended), so the next start finds nothing of it to kill. The next record's file is made then
+    // too: not before a command (on its path), not while it runs (competing with it for the CPU).
+    return () => {
+      unlink(file, () => {});
+      setImmediate(() => makeSpare(this.dir, this.host));
+    };
   }
 }
 

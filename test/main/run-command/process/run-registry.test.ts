@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -137,6 +137,23 @@ describe.runIf(process.platform === "linux")("crash recovery", () => {
     const { reaped } = await reapOrphanedRuns(dir);
     expect(reaped).toEqual([expect.objectContaining({ command: "make build", commandId: "call-7", owner })]);
     expect(records(dir)).toEqual([]);
+  });
+
+  it("removes, at the next start, the file a dead host made ahead for its next record, and leaves a live host's", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pi-desk-crash-reg-"));
+    // A host that ran a command: once it ended, an empty file waits for the next command's record.
+    const live = new RunRegistry(dir, undefined, processIdentity());
+    live.add({ pid: 0x7ffffffd, marker: "m-done", command: "true" })();
+    await until(() => readdirSync(dir).some((name) => name.startsWith(".spare-")), 5000);
+    const spare = readdirSync(dir).filter((name) => name.startsWith(".spare-"));
+    expect(spare).toHaveLength(1);
+    expect(await reapOrphanedRuns(dir)).toEqual({ records: 0, reaped: [], killed: 0 });
+    // This process (the host that made it) is alive: its file is its own.
+    expect(readdirSync(dir)).toEqual(spare);
+    // The same file as a host that is gone left it (a pid no process has).
+    renameSync(join(dir, spare[0] as string), join(dir, ".spare-2147483644-31-0011aabb"));
+    await reapOrphanedRuns(dir);
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it("leaves the records of a live host, and reaps those of a host whose pid was reused", async () => {
