@@ -96,7 +96,7 @@ export interface BeforeSpawn {
 /**
  * Called just before the spawn (undefined off Linux, where the answer is always "scan"). The count as
  * last read (by the previous command's check) serves as well as a fresh one: it is no more than the count
- * at the spawn, so "created since" can only come out higher (the pids are read then, not skipped). Only
+ * at the spawn, so "created since" can only come out higher (a stricter bound). Only
  * the very first command reads it here, which spares every later one a read of /proc/stat before its spawn.
  */
 export function readBeforeSpawn(): BeforeSpawn | undefined {
@@ -108,11 +108,12 @@ export function readBeforeSpawn(): BeforeSpawn | undefined {
  * Whether the command, whose root has exited and been reaped, surely left no process behind: true only
  * when that is certain; false means "scan" (something may be left, or this could not tell).
  *
- * Certain when the machine created nothing but the root since the spawn (a builtin, or the one program
- * bash execs in place of itself), or when none of the pids handed out after the root's belongs to its
- * tree (on a busy machine other programs' processes took them). A pid handed out while the check reads is
- * checked too, until a read of the last pid finds nothing new: a process of the tree that forked and died
- * meanwhile leaves its child among those, in its group or with its marker (what a full scan finds it by).
+ * Certain when none of the pids handed out after the root's belongs to its tree: none at all (a builtin,
+ * or the one program bash execs in place of itself), or only other programs' processes on a busy
+ * machine. A pid handed out while the check reads is checked too, until a read of the last pid finds
+ * nothing new: a process of the tree that forked and died meanwhile leaves its child among those, in its
+ * group or with its marker (what a full scan finds it by). Last, the fork count rules out a cycle that
+ * went all the way round.
  */
 export function surelyNothingLeft(
   before: BeforeSpawn | undefined,
@@ -120,9 +121,6 @@ export function surelyNothingLeft(
   query: TreeQuery,
 ): boolean {
   if (before === undefined) return false;
-  const forks = readForkCount();
-  if (forks === undefined) return false;
-  if (forks === before.forks + 1) return true;
   const max = readPidMax();
   let last = readLastPid();
   if (max === undefined || last === undefined || rootPid >= max) return false;
@@ -134,9 +132,10 @@ export function surelyNothingLeft(
     if (treeAmong(fresh, rootPid, query).length > 0) return false;
     checkedUpTo = last.lastPid;
     const next = readLastPid();
-    const created = readForkCount();
-    if (next === undefined || created === undefined) return false;
+    if (next === undefined) return false;
     if (next.lastPid === last.lastPid) {
+      const created = readForkCount();
+      if (created === undefined) return false;
       // The cycle cannot have gone all the way round, back over the root's pid: that takes a new pid for
       // every one not in use, and in use are at most three per thread (its pid, its group's and its session's).
       return created - before.forks < max - RESERVED_PIDS - 3 * Math.max(last.threads, next.threads);
