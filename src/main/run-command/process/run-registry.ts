@@ -85,13 +85,14 @@ export class RunRegistry {
       }
       renameSync(`${file}.tmp`, file);
     }
-    // Removed in the background: a record left by a crash just now names a command whose tree is gone
-    // (it has ended), so the next start finds nothing of it to kill. The next record's file is made then
-    // too, once the result is on its way: not before a command (on its path), not while it runs
-    // (competing with it for the CPU).
+    // Removed once the result is on its way (the tree is gone by then): a record left by a crash just now
+    // names a command with nothing left to kill. The next record's file is made then too: not before a
+    // command (on its path), not while it runs (competing with it for the CPU).
     return () => {
-      unlink(file, () => {});
-      setImmediate(() => makeSpare(this.dir, this.host));
+      setImmediate(() => {
+        unlink(file, () => {});
+        makeSpare(this.dir, this.host);
+      });
     };
   }
 }
