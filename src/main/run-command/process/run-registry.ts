@@ -107,6 +107,9 @@ const SPARE_PREFIX = ".spare-";
  */
 const spares = new Map<string, { fd: number; path: string }>();
 
+/** Whether `removeSpares` waits for the process's exit (once, however many spares come and go). */
+let removingAtExit = false;
+
 /** Writes the record into the folder's spare and renames it into place; false when there is no spare or that failed. */
 function writeIntoSpare(dir: string, text: string, file: string): boolean {
   const spare = spares.get(dir);
@@ -135,7 +138,8 @@ function makeSpare(dir: string, host: ProcessIdentity | undefined): void {
   } catch {
     return;
   }
-  if (spares.size === 1) process.once("exit", removeSpares);
+  if (!removingAtExit) process.once("exit", removeSpares);
+  removingAtExit = true;
 }
 
 /** At exit: the spares go, so a host that ends normally leaves none behind. */
@@ -149,6 +153,7 @@ function removeSpares(): void {
     rmSync(path, { force: true });
   }
   spares.clear();
+  removingAtExit = false;
 }
 
 /** Whether a spare's name says its host is no longer running (or cannot say whose it is). */

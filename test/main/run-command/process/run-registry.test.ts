@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { processIdentity } from "../../../../src/main/base/process-identity";
+import { runProcess } from "../../../../src/main/run-command/process/process-runner";
 import { readProcessStartTime } from "../../../../src/main/run-command/process/process-tree";
 import { RunRegistry, reapOrphanedRuns } from "../../../../src/main/run-command/process/run-registry";
 
@@ -154,6 +155,26 @@ describe.runIf(process.platform === "linux")("crash recovery", () => {
     renameSync(join(dir, spare[0] as string), join(dir, ".spare-2147483644-31-0011aabb"));
     await reapOrphanedRuns(dir);
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("adds no exit handler per command, however many ran (a leak Node warns about past ten)", async () => {
+    const registry = new RunRegistry(mkdtempSync(join(tmpdir(), "pi-desk-crash-reg-")));
+    const run = () =>
+      runProcess({
+        argv: ["/bin/sh", "-c", "true"],
+        cwd: tmpdir(),
+        env: { PATH: "/usr/bin:/bin" },
+        timeoutMs: 10_000,
+        onStart: (started) => registry.add({ ...started, command: "true" }),
+      });
+    await run();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const handlers = process.listenerCount("exit");
+    for (let i = 0; i < 15; i++) {
+      await run();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(process.listenerCount("exit")).toBe(handlers);
   });
 
   it("leaves the records of a live host, and reaps those of a host whose pid was reused", async () => {
