@@ -96,8 +96,8 @@ export interface BeforeSpawn {
 /**
  * Called just before the spawn (undefined off Linux, where the answer is always "scan"). The count as
  * last read (by the previous command's check) serves as well as a fresh one: it is no more than the count
- * at the spawn, so "created since" can only come out higher (a stricter bound). Only
- * the very first command reads it here, which spares every later one a read of /proc/stat before its spawn.
+ * at the spawn, so "created since" can only come out higher (a stricter bound). Only the very first
+ * command reads it here, which spares every later one a read of /proc/stat before its spawn.
  */
 export function readBeforeSpawn(): BeforeSpawn | undefined {
   const forks = latestForkCount ?? readForkCount();

@@ -18,8 +18,8 @@ import { join } from "node:path";
  * one and the two write batches of output-batches.ts), the rest V8 heap for the live view's strings.
  *
  * spawn cannot hand out such a socket, and Node has no socketpair(), so the host connects one through a
- * listening socket in a private 0700 folder, open while commands come one after another (see
- * `LISTENER_IDLE_MS`). The child gets the accepted
+ * listening socket (a random name in Linux's abstract namespace, elsewhere a file in a private 0700
+ * folder), open while commands come one after another (see `LISTENER_IDLE_MS`). The child gets the accepted
  * end as both its stdout and its stderr (run_command merges them with `exec 2>&1` anyway): a Unix
  * stream socket, which is what `stdio: "pipe"` gives it too (libuv makes a socket pair).
  */
@@ -148,9 +148,9 @@ async function openSockets(count: number, ahead: boolean): Promise<SpareSocket[]
   }
 }
 
-/** The listening socket in a private 0700 folder, and the connections of ours it is waiting for. */
+/** The listening socket (abstract on Linux, else in a private 0700 folder), and the connections of ours it waits for. */
 interface Listener {
-  /** The socket file's path, inside the private folder. */
+  /** Where it listens: an abstract name (Linux) or the socket file's path inside the private folder. */
   path: string;
   /** Each connection of ours still to arrive, by its token (hex): who gets it. */
   expected: Map<string, (socket: Socket) => void>;
@@ -171,8 +171,14 @@ function openListener(): Promise<Listener> {
 }
 
 async function startListener(): Promise<Listener> {
-  const dir = await mkdtemp(join(tmpdir(), "pi-desk-out-"));
-  const path = join(dir, "s");
+  // On Linux a name in the abstract namespace: no file, so nothing is left behind however the host ends
+  // (a folder was, each time a host was killed while it listened). Any process of the machine's network
+  // namespace could connect to it (its name is in /proc/net/unix), as a command of this user could to the
+  // folder's socket: a connection without one of our tokens is closed and never gets output either way.
+  // The name is random, so nobody can take it first.
+  const abstract = process.platform === "linux";
+  const dir = abstract ? undefined : await mkdtemp(join(tmpdir(), "pi-desk-out-"));
+  const path = dir ? join(dir, "s") : `\0pi-desk-out-${randomBytes(16).toString("hex")}`;
   const server = createServer();
   try {
     await new Promise<void>((resolve, reject) => {
@@ -181,12 +187,14 @@ async function startListener(): Promise<Listener> {
     });
   } catch (error) {
     server.close();
-    await rm(dir, { recursive: true, force: true });
+    if (dir) await rm(dir, { recursive: true, force: true });
     throw error;
   }
   // A host that exits while it listens leaves no folder behind either.
-  const removeDir = () => rmSync(dir, { recursive: true, force: true });
-  process.on("exit", removeDir);
+  const removeDir = () => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  };
+  if (dir) process.on("exit", removeDir);
   const expected = new Map<string, (socket: Socket) => void>();
   let idle: NodeJS.Timeout | undefined;
   let closed = false;
@@ -199,7 +207,7 @@ async function startListener(): Promise<Listener> {
     process.off("exit", removeDir);
     // The connections outlive it: closing the server removes its socket file, then the folder goes.
     server.close();
-    rm(dir, { recursive: true, force: true }).catch(() => {});
+    if (dir) rm(dir, { recursive: true, force: true }).catch(() => {});
   };
   const idleSoon = () => {
     clearTimeout(idle);
@@ -254,10 +262,10 @@ function acceptOurs(through: Listener, token: Buffer): Promise<Socket> {
 }
 
 /**
- * Reads a new connection's token and hands the connection to whoever expects that token. Only this user
- * can reach the private folder, but a command of theirs could still connect: a connection that does not
- * send one of our tokens (another, a longer message, or nothing in time) is closed and never gets a
- * child's output. A token is random, used once, and forgotten when its connection arrives.
+ * Reads a new connection's token and hands the connection to whoever expects that token. Anyone who can
+ * reach the listener could connect (on Linux any local process, elsewhere a command of this user): a
+ * connection that does not send one of our tokens (another, a longer message, or nothing in time) is
+ * closed and never gets a child's output. A token is random, used once, and forgotten when it arrives.
  */
 function proveOurs(socket: Socket, expected: Map<string, (socket: Socket) => void>): void {
   let got = Buffer.alloc(0);
