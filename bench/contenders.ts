@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { join } from "node:path";
 
 /** The ways of running a shell command the benchmark compares; (s) is (a) inside the sandbox. */
 export type ContenderId = "a" | "s" | "b" | "c" | "d";
@@ -98,9 +99,12 @@ async function runCommandContender(
   sandboxed: boolean,
 ): Promise<Contender> {
   const { createRunCommandTool } = await import("../src/main/run-command/run-command");
+  const { RunRegistry } = await import("../src/main/run-command/process/run-registry");
   const tool = createRunCommandTool({
     workspaceRoot: setup.workspace,
     outputDir: setup.outputDir,
+    // As the app runs it: every command recorded while it runs, for the next start to reap after a crash.
+    runRegistry: new RunRegistry(join(setup.outputDir, "..", `runs-${id}`)),
     defaultTimeoutSeconds: TOOL_TIMEOUT_SECONDS,
     maxTimeoutSeconds: TOOL_TIMEOUT_SECONDS,
     sandbox: sandboxed ? { enabled: true } : undefined,

@@ -56,6 +56,7 @@ const { values: args } = parseArgs({
     contenders: { type: "string", default: ALL.join(",") },
     "cpu-prof": { type: "string" },
     "worker-flags": { type: "string", default: "" },
+    "one-host-gap-ms": { type: "string", default: "0" },
     out: { type: "string", default: join(here, "results", "run-command.json") },
   },
 });
@@ -134,6 +135,7 @@ try {
         contender: together[0] ?? "a",
         contenders: together,
         calls,
+        gapMs: Number(args["one-host-gap-ms"]),
       };
       const result = await runWorker<OneHostResult>(task);
       for (const id of together) record("oneHost", id, result.callMs[id] ?? []);

@@ -14,7 +14,7 @@ export type WorkerTask =
   | { kind: "output"; contender: ContenderId; bytes: number }
   | { kind: "memory"; contender: ContenderId; bytes: number }
   | { kind: "overhead"; contender: ContenderId; calls: number }
-  | { kind: "one-host"; contender: ContenderId; contenders: ContenderId[]; calls: number }
+  | { kind: "one-host"; contender: ContenderId; contenders: ContenderId[]; calls: number; gapMs?: number }
   | { kind: "kill"; contender: ContenderId; runs: number; deadlineMs: number };
 
 /** Width of the `fold` in the output command: every line but the last is this long plus a newline. */
@@ -203,8 +203,11 @@ export interface OneHostResult {
 /**
  * The contenders in one process, as the app holds them (one host, Pi's bash tool and run_command both
  * loaded), calling in turn: each fork then copies the same process, so what differs is each tool's own work.
+ * With `gapMs`, the host idles that long between calls, as it does in the app while the model answers:
+ * what a tool prepares for its next command after a result (run_command's next output socket and record
+ * file) then falls in the gap; without one it falls in the next call, whichever tool's that is.
  */
-async function oneHost(all: Contender[], calls: number): Promise<OneHostResult> {
+async function oneHost(all: Contender[], calls: number, gapMs = 0): Promise<OneHostResult> {
   const callMs: Partial<Record<ContenderId, number[]>> = Object.fromEntries(all.map((c) => [c.id, []]));
   for (let i = 0; i < calls; i++) {
     // The order alternates so that neither always runs right after the other's command.
@@ -212,6 +215,7 @@ async function oneHost(all: Contender[], calls: number): Promise<OneHostResult> 
       const started = performance.now();
       await contender.run("true");
       callMs[contender.id]?.push(performance.now() - started);
+      if (gapMs > 0) await delay(gapMs);
     }
   }
   return { callMs };
@@ -324,7 +328,7 @@ async function main(): Promise<void> {
     const profiler = await startProfiler();
     const result =
       task.kind === "one-host"
-        ? await oneHost(all, task.calls)
+        ? await oneHost(all, task.calls, task.gapMs)
         : task.kind === "output"
           ? await outputRun(contender, task.bytes)
           : task.kind === "memory"

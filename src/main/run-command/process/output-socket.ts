@@ -1,6 +1,7 @@
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import { connect, createServer, type Server, type Socket } from "node:net";
+import { connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -17,7 +18,8 @@ import { join } from "node:path";
  * one and the two write batches of output-batches.ts), the rest V8 heap for the live view's strings.
  *
  * spawn cannot hand out such a socket, and Node has no socketpair(), so the host connects one through a
- * listening socket that lives a few milliseconds in a private 0700 folder. The child gets the accepted
+ * listening socket (a random name in Linux's abstract namespace, elsewhere a file in a private 0700
+ * folder), open while commands come one after another (see `LISTENER_IDLE_MS`). The child gets the accepted
  * end as both its stdout and its stderr (run_command merges them with `exec 2>&1` anyway): a Unix
  * stream socket, which is what `stdio: "pipe"` gives it too (libuv makes a socket pair).
  */
@@ -49,17 +51,24 @@ interface SpareSocket extends OutputSocket {
 }
 
 /**
- * How many sockets are opened ahead together (one folder, one listen and one close serve a batch). One:
- * then, once commands have settled, exactly one socket is waiting, whatever ran before, so the host's
- * descriptor count is the same after every batch of commands (the soak checks that it never grows).
+ * How many sockets are opened ahead together. One: then, once commands have settled, exactly one socket
+ * is waiting, whatever ran before, so the host's descriptor count is the same after every batch of
+ * commands (the soak checks that it never grows).
  */
 const SPARE_BATCH = 1;
 
 /**
- * Sockets opened ahead for the next commands. Opening one takes a temp folder, a listen, a connect, the
- * token's round trip, a close and the folder's removal (about 1-2 ms of a small command's time on a loaded
- * machine); kept ready, a command only takes one. They are unreferenced while they wait, so they never
- * keep the process alive.
+ * The listening socket stays open this long after it last connected one, so commands in a row (an agent
+ * on "always allow") each only connect through it, instead of making a folder and a listener and
+ * removing both again every time.
+ */
+const LISTENER_IDLE_MS = 2_000;
+
+/**
+ * Sockets opened ahead for the next commands. Opening one takes a connect and the token's round trip
+ * (and, when no listener is open, a temp folder and a listen, later a close and the folder's removal:
+ * together 1-2 ms of a small command's time on a loaded machine); kept ready, a command only takes one.
+ * They are unreferenced while they wait, so they never keep the process alive.
  */
 const spares: SpareSocket[] = [];
 
@@ -68,18 +77,23 @@ let refilling: Promise<void> | undefined;
 
 /**
  * An output socket for one command (one opened ahead when there is one, intact, else a new one), or a
- * rejection (the caller then uses an ordinary pipe). Opens the next batch ahead in the background when
- * none is left. Not on Windows, where these are named pipes and this was never tried.
+ * rejection (the caller then uses an ordinary pipe). `openOutputSocketAhead` opens the next one. Not on
+ * Windows, where these are named pipes and this was never tried.
  */
 export async function openOutputSocket(onData: (bytes: Buffer) => boolean): Promise<OutputSocket> {
-  if (spares.length === 0 && refilling) await refilling;
+  if (spares.length === 0 && refilling) {
+    // The socket on its way is unreferenced (opened ahead); a command waits for it now, so the process
+    // must stay alive until it is there.
+    const keepAlive = setInterval(() => {}, CONNECT_TIMEOUT_MS);
+    await refilling;
+    clearInterval(keepAlive);
+  }
   let socket = takeSpare();
-  if (!socket) [socket] = await openSockets(1);
+  if (!socket) [socket] = await openSockets(1, false);
   if (!socket) throw new Error("The output socket did not open.");
   socket.route.onData = onData;
   socket.reader.ref();
   socket.childEnd.ref();
-  refill();
   return { childEnd: socket.childEnd, reader: socket.reader };
 }
 
@@ -93,15 +107,14 @@ function takeSpare(): SpareSocket | undefined {
   return undefined;
 }
 
-/** Starts opening the next batch when none is left and none is on its way. */
-function refill(): void {
+/**
+ * Starts opening the next command's socket when none is waiting and none is on its way. The runner calls
+ * it as a command's result goes out (see process-runner.ts for why then).
+ */
+export function openOutputSocketAhead(): void {
   if (spares.length > 0 || refilling) return;
-  refilling = openSockets(SPARE_BATCH)
+  refilling = openSockets(SPARE_BATCH, true)
     .then((sockets) => {
-      for (const socket of sockets) {
-        socket.reader.unref();
-        socket.childEnd.unref();
-      }
       spares.push(...sockets);
     })
     // A failure here only means the next command opens its own (or falls back to a pipe).
@@ -111,19 +124,18 @@ function refill(): void {
     });
 }
 
-/** Opens `count` new output sockets through one listening socket, or rejects. */
-async function openSockets(count: number): Promise<SpareSocket[]> {
+/**
+ * Opens `count` new output sockets through the listener (opening it when none is open), or rejects.
+ * Opened `ahead`, they are unreferenced from the start: a socket waiting for a command that may never
+ * come never keeps the process alive. Otherwise a command is waiting for it, and it keeps the process
+ * alive until the command has it.
+ */
+async function openSockets(count: number, ahead: boolean): Promise<SpareSocket[]> {
   if (process.platform === "win32") throw new Error("Output sockets are not used on Windows.");
-  const dir = await mkdtemp(join(tmpdir(), "pi-desk-out-"));
-  const server = createServer();
+  const through = await openListener();
   const opened: SpareSocket[] = [];
   try {
-    const path = join(dir, "s");
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(path, resolve);
-    });
-    for (let i = 0; i < count; i++) opened.push(await connectOne(server, path));
+    for (let i = 0; i < count; i++) opened.push(await connectOne(through, ahead));
     return opened;
   } catch (error) {
     for (const socket of opened) {
@@ -132,23 +144,96 @@ async function openSockets(count: number): Promise<SpareSocket[]> {
     }
     throw error;
   } finally {
-    // The connections outlive both: closing the server removes its socket file, then the folder goes.
-    server.close();
-    await rm(dir, { recursive: true, force: true });
+    through.idleSoon();
   }
 }
 
-/** Connects one reader to the listening `server` and returns it with the accepted end that proved itself. */
-async function connectOne(server: Server, path: string): Promise<SpareSocket> {
+/** The listening socket (abstract on Linux, else in a private 0700 folder), and the connections of ours it waits for. */
+interface Listener {
+  /** Where it listens: an abstract name (Linux) or the socket file's path inside the private folder. */
+  path: string;
+  /** Each connection of ours still to arrive, by its token (hex): who gets it. */
+  expected: Map<string, (socket: Socket) => void>;
+  /** (Re)starts the countdown to its close: `LISTENER_IDLE_MS` without a connection of ours. */
+  idleSoon: () => void;
+}
+
+/** The open listener (or the one opening), if any. */
+let listening: Promise<Listener> | undefined;
+
+/** The open listener, or a new one: a temp folder of its own and a listen in it. */
+function openListener(): Promise<Listener> {
+  listening ??= startListener().catch((error: unknown) => {
+    listening = undefined;
+    throw error;
+  });
+  return listening;
+}
+
+async function startListener(): Promise<Listener> {
+  // On Linux a name in the abstract namespace: no file, so nothing is left behind however the host ends
+  // (a folder was, each time a host was killed while it listened). Any process of the machine's network
+  // namespace could connect to it (its name is in /proc/net/unix), as a command of this user could to the
+  // folder's socket: a connection without one of our tokens is closed and never gets output either way.
+  // The name is random, so nobody can take it first.
+  const abstract = process.platform === "linux";
+  const dir = abstract ? undefined : await mkdtemp(join(tmpdir(), "pi-desk-out-"));
+  const path = dir ? join(dir, "s") : `\0pi-desk-out-${randomBytes(16).toString("hex")}`;
+  const server = createServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(path, resolve);
+    });
+  } catch (error) {
+    server.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  // A host that exits while it listens leaves no folder behind either.
+  const removeDir = () => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  };
+  if (dir) process.on("exit", removeDir);
+  const expected = new Map<string, (socket: Socket) => void>();
+  let idle: NodeJS.Timeout | undefined;
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    clearTimeout(idle);
+    // Only ever this one: a new listener opens only once this one is no longer `listening`.
+    listening = undefined;
+    process.off("exit", removeDir);
+    // The connections outlive it: closing the server removes its socket file, then the folder goes.
+    server.close();
+    if (dir) rm(dir, { recursive: true, force: true }).catch(() => {});
+  };
+  const idleSoon = () => {
+    clearTimeout(idle);
+    if (closed) return;
+    idle = setTimeout(() => (expected.size === 0 ? close() : idleSoon()), LISTENER_IDLE_MS);
+    // Never what keeps the process alive, nor is the server: the next command may never come.
+    idle.unref();
+  };
+  server.unref();
+  server.on("error", close);
+  server.on("connection", (socket) => proveOurs(socket, expected));
+  return { path, expected, idleSoon };
+}
+
+/** Connects one reader through the listener and returns it with the accepted end that proved itself. */
+async function connectOne(through: Listener, ahead: boolean): Promise<SpareSocket> {
   const token = randomBytes(TOKEN_BYTES);
-  const accepted = acceptOurs(server, token);
+  const accepted = acceptOurs(through, token);
   const buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
   // Nothing arrives before a command has the child's end; until then a chunk would have nowhere to go.
   const route = { onData: (_bytes: Buffer) => true };
   const reader = connect({
-    path,
+    path: through.path,
     onread: { buffer, callback: (bytes) => route.onData(buffer.subarray(0, bytes)) },
   });
+  if (ahead) reader.unref();
   reader.on("error", () => {});
   reader.write(token);
   try {
@@ -159,40 +244,50 @@ async function connectOne(server: Server, path: string): Promise<SpareSocket> {
   }
 }
 
-/**
- * The accepted connection that first sends `token`. Only this user can reach the private folder, but a
- * command of theirs could still connect: such a connection never gets the child's output.
- */
-function acceptOurs(server: Server, token: Buffer): Promise<Socket> {
+/** The accepted connection that sends `token`, or a rejection when none does in time. */
+function acceptOurs(through: Listener, token: Buffer): Promise<Socket> {
+  const key = token.toString("hex");
   return new Promise((resolve, reject) => {
-    // One batch connects its sockets one after another through the same server: each waits for its own.
-    const done = () => {
-      clearTimeout(timer);
-      server.off("connection", onConnection);
-    };
     const timer = setTimeout(() => {
-      done();
+      through.expected.delete(key);
       reject(new Error("The output socket did not connect."));
     }, CONNECT_TIMEOUT_MS);
     // Never what keeps the process alive: a socket opened ahead may be waiting for nobody.
     timer.unref();
-    const onConnection = (socket: Socket) => {
-      let got = Buffer.alloc(0);
-      socket.on("error", () => {});
-      socket.on("data", (chunk: Buffer) => {
-        got = Buffer.concat([got, chunk]);
-        if (got.length < TOKEN_BYTES) return;
-        socket.removeAllListeners("data");
-        if (got.length !== TOKEN_BYTES || !timingSafeEqual(got, token)) {
-          socket.destroy();
-          return;
-        }
-        // Nothing more is read on this end: from now on only the child writes, into the reader.
-        socket.pause();
-        done();
-        resolve(socket);
-      });
-    };
-    server.on("connection", onConnection);
+    through.expected.set(key, (socket) => {
+      clearTimeout(timer);
+      resolve(socket);
+    });
+  });
+}
+
+/**
+ * Reads a new connection's token and hands the connection to whoever expects that token. Anyone who can
+ * reach the listener could connect (on Linux any local process, elsewhere a command of this user): a
+ * connection that does not send one of our tokens (another, a longer message, or nothing in time) is
+ * closed and never gets a child's output. A token is random, used once, and forgotten when it arrives.
+ */
+function proveOurs(socket: Socket, expected: Map<string, (socket: Socket) => void>): void {
+  let got = Buffer.alloc(0);
+  // Referenced again by the command that takes it; until then (or a stranger's) it keeps nothing alive.
+  socket.unref();
+  socket.on("error", () => {});
+  const timer = setTimeout(() => socket.destroy(), CONNECT_TIMEOUT_MS);
+  timer.unref();
+  socket.on("data", (chunk: Buffer) => {
+    got = Buffer.concat([got, chunk]);
+    if (got.length < TOKEN_BYTES) return;
+    socket.removeAllListeners("data");
+    clearTimeout(timer);
+    const key = got.toString("hex");
+    const take = got.length === TOKEN_BYTES ? expected.get(key) : undefined;
+    if (!take) {
+      socket.destroy();
+      return;
+    }
+    expected.delete(key);
+    // Nothing more is read on this end: from now on only the child writes, into the reader.
+    socket.pause();
+    take(socket);
   });
 }

@@ -1,5 +1,5 @@
 import { execFile, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
@@ -89,9 +89,9 @@ export interface KillTreeResult {
   survivors: number[];
 }
 
-/** A new random marker value for one run. */
+/** A new random marker value for one run: 32 hex digits (from Node's pooled random UUIDs, a fraction of a 16-byte draw's cost). */
 export function createRunMarker(): string {
-  return randomBytes(16).toString("hex");
+  return randomUUID().replaceAll("-", "");
 }
 
 /** One process as the scanners see it. */
@@ -145,35 +145,6 @@ export function readProcessStartTime(pid: number): number | undefined {
   return process.platform === "linux" ? readProcStat(pid)?.startTime : undefined;
 }
 
-/** Scratch buffer for /proc/stat: a line per CPU and a few counters, about 1 KiB on a small machine. */
-const procStatBuffer = Buffer.alloc(64 * 1024);
-
-/**
- * How many processes and threads the machine has created since boot (`processes` in /proc/stat, which the
- * kernel counts for every clone: processes, threads, other users', other containers'); undefined off
- * Linux or when it cannot be read. Read before a spawn and after the root's exit, a difference of exactly
- * one means nothing on the machine was created meanwhile but the root: the root left no process behind,
- * and there is nothing to look for. About 30 us, against a millisecond for a /proc scan.
- */
-export function readForkCount(): number | undefined {
-  if (process.platform !== "linux") return undefined;
-  try {
-    const fd = openSync("/proc/stat", "r");
-    let length = 0;
-    try {
-      for (let got = -1; got !== 0 && length < procStatBuffer.length; length += got) {
-        got = readSync(fd, procStatBuffer, length, procStatBuffer.length - length, null);
-      }
-    } finally {
-      closeSync(fd);
-    }
-    const match = /^processes (\d+)$/m.exec(procStatBuffer.toString("latin1", 0, length));
-    return match ? Number(match[1]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Whether a NUL-separated environment block holds exactly `name=value`. */
 function environHas(block: Buffer, entry: string): boolean {
   for (let at = block.indexOf(entry); at !== -1; at = block.indexOf(entry, at + 1)) {
@@ -196,19 +167,39 @@ function scanLinux(marker: string | undefined, inodeFloorMs: number | undefined)
     if (!Number.isInteger(pid)) continue;
     // Older than the root, so not of its tree (see inodeTimeFloor); a process gone meanwhile is skipped too.
     if (inodeFloorMs !== undefined && !(procInodeTime(pid) >= inodeFloorMs)) continue;
-    const stat = readProcStat(pid);
-    if (!stat) continue;
-    const hasMarker = () => {
-      if (entry === undefined) return false;
-      try {
-        return environHas(readFileSync(`/proc/${pid}/environ`), entry);
-      } catch {
-        return false; // gone, or another user's process
-      }
-    };
-    out.push({ ...stat, hasMarker });
+    const found = readEntry(pid, entry);
+    if (found) out.push(found);
   }
   return out;
+}
+
+/** One process as the scanners see it, its marker read only when asked; undefined when it is gone. */
+function readEntry(pid: number, entry: string | undefined): ProcessEntry | undefined {
+  const stat = readProcStat(pid);
+  if (!stat) return undefined;
+  const hasMarker = () => {
+    if (entry === undefined) return false;
+    try {
+      return environHas(readFileSync(`/proc/${pid}/environ`), entry);
+    } catch {
+      return false; // gone, or another user's process
+    }
+  };
+  return { ...stat, hasMarker };
+}
+
+/**
+ * Which of the given pids (Linux) belong to the command's tree, by the same rules as a full scan: for a
+ * caller that knows every process the tree can have is among them (see leftover-check.ts).
+ */
+export function treeAmong(pids: Iterable<number>, rootPid: number, query: TreeQuery): number[] {
+  const entry = query.marker === undefined ? undefined : `${RUN_MARKER_ENV}=${query.marker}`;
+  const found: ProcessEntry[] = [];
+  for (const pid of pids) {
+    const read = readEntry(pid, entry);
+    if (read) found.push(read);
+  }
+  return selectTree(found, rootPid, query.rootStartTime ?? 0).map((p) => p.pid);
 }
 
 /** The wall-clock time (ms) of a process's /proc/<pid> inode; NaN when it is gone. */

@@ -1,9 +1,10 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { processIdentity } from "../../../../src/main/base/process-identity";
+import { runProcess } from "../../../../src/main/run-command/process/process-runner";
 import { readProcessStartTime } from "../../../../src/main/run-command/process/process-tree";
 import { RunRegistry, reapOrphanedRuns } from "../../../../src/main/run-command/process/run-registry";
 
@@ -29,6 +30,9 @@ async function until(check: () => boolean, ms: number): Promise<void> {
   throw new Error("timed out waiting");
 }
 
+/** The records in a registry folder (beside them, a live host keeps one spare file made ahead). */
+const records = (dir: string) => readdirSync(dir).filter((name) => name.endsWith(".json"));
+
 describe.runIf(process.platform === "linux")("crash recovery", () => {
   it("kills, at the next start, the command trees a SIGKILLed host left running", async () => {
     const workspace = mkdtempSync(join(tmpdir(), "pi-desk-crash-ws-"));
@@ -53,13 +57,13 @@ describe.runIf(process.platform === "linux")("crash recovery", () => {
     expect(await reapOrphanedRuns(registry)).toEqual({ records: 0, reaped: [], killed: 0 });
     expect(sleeps("45.51")).toHaveLength(1);
     expect(sleeps("45.52")).toHaveLength(1);
-    expect(readdirSync(registry)).toHaveLength(1);
+    expect(records(registry)).toHaveLength(1);
 
     host.kill("SIGKILL");
     await new Promise((resolve) => host.once("exit", resolve));
     // Detached, the tree outlives its host: this is what the record is for.
     expect(sleeps("45.51")).toHaveLength(1);
-    expect(readdirSync(registry)).toHaveLength(1);
+    expect(records(registry)).toHaveLength(1);
 
     const reaped = await reapOrphanedRuns(registry);
     expect(reaped.records).toBe(1);
@@ -133,7 +137,44 @@ describe.runIf(process.platform === "linux")("crash recovery", () => {
     registry.add({ pid: 0x7ffffffd, marker: "gone-marker", command: "make build", commandId: "call-7" });
     const { reaped } = await reapOrphanedRuns(dir);
     expect(reaped).toEqual([expect.objectContaining({ command: "make build", commandId: "call-7", owner })]);
+    expect(records(dir)).toEqual([]);
+  });
+
+  it("removes, at the next start, the file a dead host made ahead for its next record, and leaves a live host's", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pi-desk-crash-reg-"));
+    // A host that ran a command: once it ended, an empty file waits for the next command's record.
+    const live = new RunRegistry(dir, undefined, processIdentity());
+    live.add({ pid: 0x7ffffffd, marker: "m-done", command: "true" })();
+    await until(() => readdirSync(dir).some((name) => name.startsWith(".spare-")), 5000);
+    const spare = readdirSync(dir).filter((name) => name.startsWith(".spare-"));
+    expect(spare).toHaveLength(1);
+    expect(await reapOrphanedRuns(dir)).toEqual({ records: 0, reaped: [], killed: 0 });
+    // This process (the host that made it) is alive: its file is its own.
+    expect(readdirSync(dir)).toEqual(spare);
+    // The same file as a host that is gone left it (a pid no process has).
+    renameSync(join(dir, spare[0] as string), join(dir, ".spare-2147483644-31-0011aabb"));
+    await reapOrphanedRuns(dir);
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("adds no exit handler per command, however many ran (a leak Node warns about past ten)", async () => {
+    const registry = new RunRegistry(mkdtempSync(join(tmpdir(), "pi-desk-crash-reg-")));
+    const run = () =>
+      runProcess({
+        argv: ["/bin/sh", "-c", "true"],
+        cwd: tmpdir(),
+        env: { PATH: "/usr/bin:/bin" },
+        timeoutMs: 10_000,
+        onStart: (started) => registry.add({ ...started, command: "true" }),
+      });
+    await run();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const handlers = process.listenerCount("exit");
+    for (let i = 0; i < 15; i++) {
+      await run();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(process.listenerCount("exit")).toBe(handlers);
   });
 
   it("leaves the records of a live host, and reaps those of a host whose pid was reused", async () => {
@@ -155,6 +196,6 @@ describe.runIf(process.platform === "linux")("crash recovery", () => {
     });
     const { reaped } = await reapOrphanedRuns(dir);
     expect(reaped.map((record) => record.command)).toEqual(["b"]);
-    expect(readdirSync(dir)).toEqual([`${0x7ffffffd}-m-live.json`]);
+    expect(records(dir)).toEqual([`${0x7ffffffd}-m-live.json`]);
   });
 });
