@@ -11,6 +11,7 @@
  */
 import { execFile } from "node:child_process";
 import { appendFileSync, mkdirSync, rmSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import type * as Changes from "../src/main/changes/index.ts";
@@ -25,7 +26,16 @@ const TARGETS = { reopenMs: 5000, watcherP50: 100, watcherP95: 250, fullScanP50:
 export async function measureHuge(
   engine: typeof Changes,
   root: string,
-  options: { iterations: number; fullScanIterations: number; keep: boolean; files?: number },
+  options: {
+    iterations: number;
+    fullScanIterations: number;
+    keep: boolean;
+    files?: number;
+    /** Rounds of the first snapshot against git, alternating (see `FirstRound`). */
+    firstRounds: number;
+    /** Stop after the first-snapshot rounds (what to iterate on). */
+    firstOnly?: boolean;
+  },
 ) {
   // Another size (`--huge-files N`) keeps the shape: folders of 10, 10 KB a file, two thirds as many ignored.
   const spec: HugeSpec = options.files
@@ -48,69 +58,96 @@ export async function measureHuge(
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(gitDir, { recursive: true, force: true });
   try {
-    // git first: it reads the tree into the page cache for both (the tree was just written, or read
-    // by the last run, so it mostly is already), then the engine on the same warm cache.
-    const git = await gitAddAll(workspace, gitDir);
-    log(`huge: git add -A && git write-tree ${Math.round(git.ms)} ms (${git.tree.slice(0, 12)})`);
-    rmSync(gitDir, { recursive: true, force: true });
-
-    const memoryBefore = process.memoryUsage();
-    const rssBefore = memoryBefore.rss;
-    let rssPeak = rssBefore;
-    // Where the memory is, at the RSS peak: V8's heap, Buffers (arrayBuffers), the rest (malloc, code).
-    let atPeak = memoryBefore;
-    const sampler = setInterval(() => {
-      const now = process.memoryUsage();
-      if (now.rss > rssPeak) {
-        rssPeak = now.rss;
-        atPeak = now;
+    // The first snapshot against git, alternating in one run (`rounds` of each): git first in even
+    // rounds, the engine first in odd ones, each round with a fresh git repository and a fresh records
+    // folder, so the machine's load (shared, 2 cores) falls on both alike; the ratio is of the medians.
+    // Round 0 is git first: it reads the tree into the page cache for both. The last round's recorder
+    // is kept for the phases after it (reopen, per command).
+    const rounds: FirstRound[] = [];
+    let first: Changes.ChangeRecorder | undefined;
+    let worst: EngineFirst | undefined;
+    const engineRuns: EngineFirst[] = [];
+    for (let round = 0; round < options.firstRounds; round++) {
+      const last = round === options.firstRounds - 1;
+      const loadBefore = uptimeLoad();
+      let gitRun: { ms: number; tree: string } | undefined;
+      let engineRun: EngineFirst | undefined;
+      for (const who of round % 2 === 0 ? ["git", "engine"] : ["engine", "git"]) {
+        if (who === "git") {
+          rmSync(gitDir, { recursive: true, force: true });
+          gitRun = await gitAddAll(workspace, gitDir);
+          rmSync(gitDir, { recursive: true, force: true });
+        } else {
+          rmSync(dataDir, { recursive: true, force: true });
+          engineRun = await engineFirst(engine, workspace, dataDir);
+          if (!last) {
+            await engineRun.recorder.close();
+            rmSync(dataDir, { recursive: true, force: true });
+          }
+        }
       }
-    }, 50);
-    // Every block of the event loop, not only those a 5 ms timer happens to see.
-    const loopDelay = monitorEventLoopDelay({ resolution: 5 });
-    loopDelay.enable();
-    let progressEvents = 0;
-    let lastProgress = { scanned: 0, total: 0 };
-    let longestStall = 0;
-    let tick = performance.now();
-    const stallTicker = setInterval(() => {
-      longestStall = Math.max(longestStall, performance.now() - tick);
-      tick = performance.now();
-    }, 5);
-    began = performance.now();
-    const first = await engine.ChangeRecorder.open({
-      workspace,
-      dataDir,
-      // A figure even on a machine so loaded it passes the default 20 minutes.
-      firstSnapshotTimeoutMs: 3_600_000,
-      onProgress: (progress) => {
-        progressEvents++;
-        lastProgress = progress;
-      },
-    });
-    const state = await first.prepare();
-    const firstMs = performance.now() - began;
-    clearInterval(sampler);
-    clearInterval(stallTicker);
-    loopDelay.disable();
-    if (state.type === "off") throw new Error(state.reason);
-    const rssGrowthMiB = (rssPeak - rssBefore) / MIB;
-    const peakParts = {
-      heapUsedMiB: Math.round((atPeak.heapUsed - memoryBefore.heapUsed) / MIB),
-      arrayBuffersMiB: Math.round((atPeak.arrayBuffers - memoryBefore.arrayBuffers) / MIB),
-      heapTotalMiB: Math.round((atPeak.heapTotal - memoryBefore.heapTotal) / MIB),
+      if (!gitRun || !engineRun) throw new Error("a round ran only one side");
+      const row: FirstRound = {
+        order: round % 2 === 0 ? "git, engine" : "engine, git",
+        gitMs: Math.round(gitRun.ms),
+        engineMs: Math.round(engineRun.ms),
+        ratio: Number((engineRun.ms / gitRun.ms).toFixed(2)),
+        rssGrowthMiB: Math.round(engineRun.rssGrowthMiB),
+        load: { before: loadBefore, after: uptimeLoad() },
+      };
+      rounds.push(row);
+      log(
+        `huge: round ${round + 1}/${options.firstRounds} (${row.order}): git add -A && git write-tree ${row.gitMs} ms ` +
+          `(${gitRun.tree.slice(0, 12)}), engine ${row.engineMs} ms: ${row.ratio}x, RSS +${row.rssGrowthMiB} MiB, ` +
+          `load ${row.load.before} -> ${row.load.after}`,
+      );
+      log(
+        `huge: at the RSS peak, growth of V8's used heap ${engineRun.peakParts.heapUsedMiB} MiB (total ${engineRun.peakParts.heapTotalMiB}), ` +
+          `Buffers ${engineRun.peakParts.arrayBuffersMiB} MiB; event-loop delay max ${engineRun.loopMaxMs} ms, p99 ${engineRun.loopP99Ms} ms, ` +
+          `${engineRun.progressEvents} progress events (last ${engineRun.lastProgress.scanned}/${engineRun.lastProgress.total}), longest stall ${Math.round(engineRun.longestStall)} ms`,
+      );
+      engineRuns.push(engineRun);
+      if (!worst || engineRun.rssGrowthMiB > worst.rssGrowthMiB) worst = engineRun;
+      if (last) first = engineRun.recorder;
+    }
+    if (!first || !worst) throw new Error("--first-rounds must be at least 1");
+    const gitMedian = median(rounds.map((r) => r.gitMs));
+    const engineMedian = median(rounds.map((r) => r.engineMs));
+    const alternating = {
+      rounds: rounds.length,
+      gitMedianMs: Math.round(gitMedian),
+      engineMedianMs: Math.round(engineMedian),
+      ratioOfMedians: Number((engineMedian / gitMedian).toFixed(2)),
+      met: engineMedian <= gitMedian,
+      perRound: rounds,
     };
-    const loopMaxMs = Math.round(loopDelay.max / 1e6);
+    const firstMs = engineMedian;
+    const git = { ms: gitMedian };
+    const rssGrowthMiB = worst.rssGrowthMiB;
+    const peakParts = worst.peakParts;
+    // The worst of the rounds.
+    const loopMaxMs = Math.max(...engineRuns.map((r) => r.loopMaxMs));
+    const longestStall = Math.max(...engineRuns.map((r) => r.longestStall));
+    const progressEvents = worst.progressEvents;
     log(
-      `huge: at the RSS peak, growth of V8's used heap ${peakParts.heapUsedMiB} MiB (total ${peakParts.heapTotalMiB}), ` +
-        `Buffers ${peakParts.arrayBuffersMiB} MiB; event-loop delay max ${loopMaxMs} ms, p99 ${Math.round(loopDelay.percentile(99) / 1e6)} ms`,
-    );
-    log(
-      `huge: first snapshot ${Math.round(firstMs)} ms (${(firstMs / git.ms).toFixed(2)}x git), RSS +${rssGrowthMiB.toFixed(0)} MiB, ` +
-        `${progressEvents} progress events (last ${lastProgress.scanned}/${lastProgress.total}), longest event-loop stall ${Math.round(longestStall)} ms`,
+      `huge: first snapshot, median of ${rounds.length} alternating rounds: engine ${Math.round(engineMedian)} ms, ` +
+        `git ${Math.round(gitMedian)} ms: ${alternating.ratioOfMedians}x; most RSS growth +${Math.round(rssGrowthMiB)} MiB`,
     );
     const usageMiB = (await first.usage()) / MIB;
     await first.close();
+    if (options.firstOnly) {
+      const row = {
+        files: spec.files,
+        firstSnapshot: {
+          alternating,
+          rssGrowthMiB: Math.round(rssGrowthMiB),
+          eventLoopDelayMaxMs: loopMaxMs,
+          shadowMiB: Math.round(usageMiB),
+        },
+      };
+      console.log(`\nhuge: first snapshot only, ${JSON.stringify(row.firstSnapshot)}`);
+      return row;
+    }
 
     began = performance.now();
     const reopened = await engine.ChangeRecorder.open({ workspace, dataDir });
@@ -154,6 +191,7 @@ export async function measureHuge(
         rssGrowthMiB: Math.round(rssGrowthMiB),
         rssMet: rssGrowthMiB < TARGETS.rssMiB,
         progressEvents,
+        alternating,
         longestEventLoopStallMs: Math.round(longestStall),
         eventLoopDelayMaxMs: loopMaxMs,
         atRssPeak: peakParts,
@@ -179,6 +217,107 @@ export async function measureHuge(
     rmSync(gitDir, { recursive: true, force: true });
     if (!options.keep) rmSync(root, { recursive: true, force: true });
   }
+}
+
+/** One round of the first snapshot against git, both on the same tree, one after the other. */
+interface FirstRound {
+  /** Which went first. */
+  order: string;
+  gitMs: number;
+  engineMs: number;
+  /** engine / git in this round. */
+  ratio: number;
+  /** The host's RSS growth during the engine's snapshot. */
+  rssGrowthMiB: number;
+  /** `uptime`'s load averages (1, 5, 15 min) before and after the round. */
+  load: { before: string; after: string };
+}
+
+/** One first snapshot by the engine into a fresh records folder, with its memory and event-loop figures. */
+interface EngineFirst {
+  recorder: Changes.ChangeRecorder;
+  ms: number;
+  rssGrowthMiB: number;
+  peakParts: { heapUsedMiB: number; arrayBuffersMiB: number; heapTotalMiB: number };
+  loopMaxMs: number;
+  loopP99Ms: number;
+  longestStall: number;
+  progressEvents: number;
+  lastProgress: { scanned: number; total: number };
+}
+
+/** Opens a recorder on fresh records and takes its first snapshot, sampling RSS every 50 ms. */
+async function engineFirst(engine: typeof Changes, workspace: string, dataDir: string): Promise<EngineFirst> {
+  const memoryBefore = process.memoryUsage();
+  const rssBefore = memoryBefore.rss;
+  let rssPeak = rssBefore;
+  // Where the memory is, at the RSS peak: V8's heap, Buffers (arrayBuffers), the rest (malloc, code).
+  let atPeak = memoryBefore;
+  const sampler = setInterval(() => {
+    const now = process.memoryUsage();
+    if (now.rss > rssPeak) {
+      rssPeak = now.rss;
+      atPeak = now;
+    }
+  }, 50);
+  // Every block of the event loop, not only those a 5 ms timer happens to see.
+  const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+  loopDelay.enable();
+  let progressEvents = 0;
+  let lastProgress = { scanned: 0, total: 0 };
+  let longestStall = 0;
+  let tick = performance.now();
+  const stallTicker = setInterval(() => {
+    longestStall = Math.max(longestStall, performance.now() - tick);
+    tick = performance.now();
+  }, 5);
+  const began = performance.now();
+  const recorder = await engine.ChangeRecorder.open({
+    workspace,
+    dataDir,
+    // A figure even on a machine so loaded it passes the default 20 minutes.
+    firstSnapshotTimeoutMs: 3_600_000,
+    onProgress: (progress) => {
+      progressEvents++;
+      lastProgress = progress;
+    },
+  });
+  const state = await recorder.prepare();
+  const ms = performance.now() - began;
+  clearInterval(sampler);
+  clearInterval(stallTicker);
+  loopDelay.disable();
+  if (state.type === "off") throw new Error(state.reason);
+  return {
+    recorder,
+    ms,
+    rssGrowthMiB: (rssPeak - rssBefore) / MIB,
+    peakParts: {
+      heapUsedMiB: Math.round((atPeak.heapUsed - memoryBefore.heapUsed) / MIB),
+      arrayBuffersMiB: Math.round((atPeak.arrayBuffers - memoryBefore.arrayBuffers) / MIB),
+      heapTotalMiB: Math.round((atPeak.heapTotal - memoryBefore.heapTotal) / MIB),
+    },
+    loopMaxMs: Math.round(loopDelay.max / 1e6),
+    loopP99Ms: Math.round(loopDelay.percentile(99) / 1e6),
+    longestStall,
+    progressEvents,
+    lastProgress,
+  };
+}
+
+/** `uptime`'s three load averages, as it prints them. */
+function uptimeLoad(): string {
+  return loadavg()
+    .map((n) => n.toFixed(2))
+    .join(", ");
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /** `git add -A && git write-tree` into a fresh repository outside the tree (its work tree is the tree). */
@@ -242,6 +381,13 @@ function print(
       met: boolean;
       rssGrowthMiB: number;
       rssMet: boolean;
+      alternating: {
+        rounds: number;
+        engineMedianMs: number;
+        gitMedianMs: number;
+        ratioOfMedians: number;
+        perRound: FirstRound[];
+      };
     };
     reopen: { ms: number; hashedAgain: number; met: boolean };
     perCommandWatcher: { p50: number; p95: number; met: boolean };
@@ -256,6 +402,9 @@ function print(
   );
   console.log(
     `  first snapshot          ${f.engineMs} ms vs git add -A && write-tree ${f.gitAddWriteTreeMs} ms: ${f.ratio}x (target <= 1x): ${mark(f.met)}`,
+  );
+  console.log(
+    `  alternating, ${f.alternating.rounds} rounds  engine median ${f.alternating.engineMedianMs} ms vs git ${f.alternating.gitMedianMs} ms: ${f.alternating.ratioOfMedians}x (per round ${f.alternating.perRound.map((r) => r.ratio).join(", ")})`,
   );
   console.log(
     `  RSS growth during it    ${f.rssGrowthMiB} MiB (target < ${TARGETS.rssMiB}): ${mark(f.rssMet)}`,

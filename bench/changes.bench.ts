@@ -46,6 +46,10 @@ const { values: args } = parseArgs({
     "full-scan-iterations": { type: "string", default: "10" },
     /** Another size for the huge tree (files; folders of 10, 10 KB a file, two thirds as many ignored). */
     "huge-files": { type: "string" },
+    /** Rounds of the huge phase's first snapshot against git, alternating (ratio of medians). */
+    "first-rounds": { type: "string", default: "3" },
+    /** Only the huge phase's first-snapshot rounds (no reopen, no per-command phases). */
+    "first-only": { type: "boolean", default: false },
     out: { type: "string" },
   },
 });
@@ -66,6 +70,8 @@ try {
         iterations: Number(args["huge-iterations"]),
         fullScanIterations: Number(args["full-scan-iterations"]),
         keep: args["keep-huge"],
+        firstRounds: Number(args["first-rounds"]),
+        firstOnly: args["first-only"],
         ...(args["huge-files"] ? { files: Number(args["huge-files"]) } : {}),
       });
       continue;
