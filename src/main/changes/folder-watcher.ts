@@ -52,6 +52,12 @@ export interface WatchReport {
  */
 export class FolderWatcher {
   private readonly watchers = new Map<string, FSWatcher>();
+  /**
+   * How many watched folders are at or under each folder (by path, `""` the root): `unwatch` of a
+   * folder with none under it returns at once. A first scan calls it for each new folder (30,000 in
+   * a big tree), and a walk over every watch each time grew with the square of the folders.
+   */
+  private readonly watchedUnder = new Map<string, number>();
   /** Watched folders that were deleted or moved since: to watch again. */
   private readonly stale = new Set<string>();
   private dirty = new Set<string>();
@@ -106,6 +112,7 @@ export class FolderWatcher {
       // A folder deleted or replaced: its parent saw that too; this watch is dead, drop it.
       watcher.on("error", () => this.unwatch(rel));
       this.watchers.set(rel, watcher);
+      this.countUnder(rel, 1);
     } catch (error) {
       // ENOSPC: the user's inotify watches are used up (by us and by every other watcher of the user).
       if ((error as NodeJS.ErrnoException).code === "ENOSPC") this.tooMany();
@@ -115,11 +122,24 @@ export class FolderWatcher {
 
   /** Stops watching `rel` and every folder under it (deleted, ignored now, or replaced by another). */
   unwatch(rel: string): void {
+    if (!this.watchedUnder.has(rel)) return;
     for (const [path, watcher] of this.watchers) {
       if (path.startsWith(rel)) {
         watcher.close();
         this.watchers.delete(path);
+        this.countUnder(path, -1);
       }
+    }
+  }
+
+  /** Adds `by` to the count of watched folders of `rel` and of each folder above it. */
+  private countUnder(rel: string, by: number): void {
+    // `rel` is "" or ends in "/": its folders above are the prefixes that end in "/", and "".
+    for (let end = rel.length; end >= 0; end = end === 0 ? -1 : rel.lastIndexOf("/", end - 2) + 1) {
+      const up = rel.slice(0, end);
+      const count = (this.watchedUnder.get(up) ?? 0) + by;
+      if (count > 0) this.watchedUnder.set(up, count);
+      else this.watchedUnder.delete(up);
     }
   }
 
