@@ -4,7 +4,7 @@
  * fully on (straight to the server) and through the proxy (CONNECT by name: the forwarder in the sandbox,
  * the Unix socket, the host's proxy), alternating, in one run; the ratio of their throughputs is the
  * result. Connection set-up is curl's time to a ready tunnel (`time_pretransfer`) for a small request,
- * p50 over many. A third arm, where python3 has os.splice, is the ceiling of any relay: the same download
+ * p50 over many. A third arm, where python3 has os.splice, is a relay that copies nothing through user space: the same download
  * with the network fully on through a kernel relay (`splice-relay.py`, no copy through user space) on the
  * host's loopback. See bench/README.md.
  *
@@ -114,7 +114,7 @@ const summary = {
   fullMiBs: full / MIB,
   proxyMiBs: proxied / MIB,
   ratio,
-  // The ceiling of any relay (two loopback hops instead of one), and the proxy against it.
+  // A kernel relay (two loopback hops instead of one, no copy through user space), and the proxy against it.
   spliceMiBs: spliced === undefined ? null : spliced / MIB,
   spliceRatio: spliced === undefined ? null : spliced / full,
   proxyToSplice: spliced === undefined ? null : proxied / spliced,

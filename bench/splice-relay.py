@@ -1,4 +1,4 @@
-"""The best a relay can do, for bench/network.bench.ts: a TCP relay on 127.0.0.1 to one upstream that moves
+"""A relay that copies nothing through user space, for bench/network.bench.ts: a TCP relay on 127.0.0.1 to one upstream that moves
 bytes with splice(2) through a pipe, never copying them through user space (Node has no splice). Prints its
 port, then relays every connection it accepts until killed. Usage: python3 splice-relay.py HOST PORT"""
 import fcntl
