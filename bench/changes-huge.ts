@@ -9,7 +9,7 @@
  *   with the watcher off (the full-scan fallback of a tree past inotify's limit).
  * See bench/README.md. The tree is kept between runs only with `--keep-huge`.
  */
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { appendFileSync, mkdirSync, rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -73,6 +73,9 @@ export async function measureHuge(
       let gitRun: { ms: number; tree: string } | undefined;
       let engineRun: EngineFirst | undefined;
       for (const who of round % 2 === 0 ? ["git", "engine"] : ["engine", "git"]) {
+        // Each side starts with the disk settled: else the one going second pays for writing back the
+        // first one's gigabytes of dirty pages (and the removal of its objects).
+        settleDisk();
         if (who === "git") {
           rmSync(gitDir, { recursive: true, force: true });
           gitRun = await gitAddAll(workspace, gitDir);
@@ -318,6 +321,11 @@ function median(values: number[]): number {
   return sorted.length % 2
     ? (sorted[mid] as number)
     : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** Writes every dirty page back to disk (`sync`), untimed. */
+function settleDisk(): void {
+  execFileSync("sync");
 }
 
 /** `git add -A && git write-tree` into a fresh repository outside the tree (its work tree is the tree). */
