@@ -1,4 +1,4 @@
-import type { CommandView } from "../../shared/commands";
+import type { CommandOutputReply, CommandView } from "../../shared/commands";
 import { countLines } from "../../shared/output-tail";
 
 /*
@@ -11,8 +11,35 @@ import { countLines } from "../../shared/output-tail";
 export const DEFER_OUTPUT_CHARS = 1024;
 
 /** The command as the state sends it: a long output of an ended command replaced by its size. */
-export function viewForState(view: CommandView, sessionId: string): CommandView {
+function viewForState(view: CommandView, sessionId: string): CommandView {
   const live = view.phase === "pending" || view.phase === "running" || view.phase === "background";
   if (live || view.output.length <= DEFER_OUTPUT_CHARS) return view;
   return { ...view, output: "", deferredOutput: { sessionId, lines: countLines(view.output) } };
+}
+
+/** The commands of a chat as its state sends them (`viewForState` each). */
+export function commandsForState(
+  commands: ReadonlyMap<string, CommandView>,
+  sessionId: string,
+): Record<string, CommandView> {
+  return Object.fromEntries([...commands].map(([id, view]) => [id, viewForState(view, sessionId)]));
+}
+
+/**
+ * A command's output now, for a card whose state left it out (`commandOutput`); refused for another chat's
+ * command (`asked` is the chat the card belongs to, `open` the one open now) or one the chat does not have.
+ */
+export function outputLeftOut(
+  commands: ReadonlyMap<string, CommandView>,
+  open: string,
+  asked: string,
+  commandId: string,
+): CommandOutputReply {
+  if (asked !== open) {
+    throw new Error("That chat is no longer open: its command outputs show when it is opened again.");
+  }
+  const view = commands.get(commandId);
+  if (!view)
+    throw new Error(`This chat has no command "${commandId}": reload the page to see the chat as it is.`);
+  return { output: view.output, totalBytes: view.totalBytes, totalLines: view.totalLines };
 }

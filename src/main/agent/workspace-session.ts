@@ -34,7 +34,7 @@ import { ChangeActions, REVERT_MESSAGE_TYPE } from "./change-actions";
 import { commandRecorder } from "./command-changes";
 import { type CommandSettings, type FixedLimits, fixedLimits } from "./command-limits";
 import { createCommandTools } from "./command-tools";
-import { viewForState } from "./deferred-outputs";
+import { commandsForState, outputLeftOut } from "./deferred-outputs";
 import { EDIT_TOOLS } from "./edit-views";
 import { createEditTools, EDITING_GUIDANCE } from "./file-edits/edit-tools";
 import { shellWritePreview } from "./file-edits/shell-write-preview";
@@ -81,7 +81,6 @@ export class WorkspaceSession {
   private readonly background: BackgroundCommands;
   private readonly changeActions: ChangeActions | undefined;
   private unsubscribe: () => void = () => {};
-  /** Each sandboxed command's hosts so far, by command id, for its card (a finished command's stays: the card keeps it). */
   /** The person between the agent and every command. */
   readonly gate: ApprovalGate;
   /** The model this chat was meant to use and cannot (it is gone), until the person picks one. */
@@ -234,9 +233,7 @@ export class WorkspaceSession {
       running: this.projection.running,
       transcript: [...this.projection.transcript],
       // Long ended outputs left out: each card asks for its own when drawn (see deferred-outputs.ts).
-      commands: Object.fromEntries(
-        [...this.projection.commands].map(([id, view]) => [id, viewForState(view, this.session.sessionId)]),
-      ),
+      commands: commandsForState(this.projection.commands, this.session.sessionId),
       edits: Object.fromEntries(this.projection.edits.byId),
     };
   }
@@ -382,13 +379,7 @@ export class WorkspaceSession {
 
   /** A command's output now, for a card whose state left it out; refused for another chat's command. */
   commandOutput(sessionId: string, commandId: string): CommandOutputReply {
-    if (sessionId !== this.session.sessionId) {
-      throw new Error("That chat is no longer open: its command outputs show when it is opened again.");
-    }
-    const view = this.projection.commands.get(commandId);
-    if (!view)
-      throw new Error(`This chat has no command "${commandId}": reload the page to see the chat as it is.`);
-    return { output: view.output, totalBytes: view.totalBytes, totalLines: view.totalLines };
+    return outputLeftOut(this.projection.commands, this.session.sessionId, sessionId, commandId);
   }
 
   /** A piece of a command's saved full output. */
