@@ -51,6 +51,8 @@ export class ChangeRecords {
   private closed = false;
   /** Settles once the first snapshot was taken (or failed and turned recording off). */
   private prepared: Promise<void> = Promise.resolve();
+  /** The measurement a settled command started, if any: close waits for it (it may write the copy's size). */
+  private measuring: Promise<void> = Promise.resolve();
 
   private constructor(
     readonly recorder: ChangeRecorder,
@@ -113,7 +115,7 @@ export class ChangeRecords {
     if (this.closed || this.settleTimer) return;
     this.settleTimer = setTimeout(() => {
       this.settleTimer = undefined;
-      void this.measure();
+      this.measuring = this.measure().catch(() => {});
     }, SETTLE_MS);
     this.settleTimer.unref();
   }
@@ -127,6 +129,9 @@ export class ChangeRecords {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.settleTimer);
+    // A measurement under way (after the first snapshot, or a command's) writes into the data folder: the
+    // folder is the next owner's once this returns.
+    await Promise.all([this.prepared.catch(() => {}), this.measuring]);
     await this.recorder.close();
   }
 
