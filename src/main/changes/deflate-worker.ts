@@ -2,18 +2,19 @@ import { Worker } from "node:worker_threads";
 
 /**
  * The worker's code, run with `eval` so it needs no file of its own next to the bundle (electron-vite
- * bundles the main process into one file): it hashes and deflates one object per message.
+ * bundles the main process into one file): it hashes and deflates one object per message, with its
+ * header for a loose object, without for a pack entry.
  */
 const WORKER_SOURCE = `
 const { parentPort } = require("node:worker_threads");
 const { createHash } = require("node:crypto");
 const { deflateSync } = require("node:zlib");
-parentPort.on("message", ({ job, type, content }) => {
+parentPort.on("message", ({ job, type, content, packed }) => {
   try {
     const body = Buffer.from(content.buffer, content.byteOffset, content.byteLength);
     const header = Buffer.from(type + " " + body.length + "\\0");
     const id = createHash("sha1").update(header).update(body).digest("hex");
-    const data = deflateSync(Buffer.concat([header, body]), { level: 1 });
+    const data = deflateSync(packed ? body : Buffer.concat([header, body]), { level: 1 });
     parentPort.postMessage({ job, id, data }, [data.buffer]);
   } catch (error) {
     parentPort.postMessage({ job, error: String(error && error.message || error) });
@@ -25,7 +26,7 @@ parentPort.on("message", ({ job, type, content }) => {
 export interface DeflatedObject {
   /** Its git object id. */
   id: string;
-  /** zlib of `<type> <size>\0<content>`, level 1, as a loose object is stored. */
+  /** zlib (level 1) of `<type> <size>\0<content>` as a loose object is stored, or of the content alone for a pack. */
   data: Buffer;
 }
 
@@ -53,15 +54,18 @@ export class DeflateWorker {
   /** `source` is the worker's code; tests give a broken one to see the errors handled. */
   constructor(private readonly source = WORKER_SOURCE) {}
 
-  /** Hashes and deflates `content` as an object of `type`. `content` is copied, the caller keeps it. */
-  deflate(type: string, content: Buffer): Promise<DeflatedObject> {
+  /**
+   * Hashes and deflates `content` as an object of `type`, for a loose object or (`packed`) a pack entry.
+   * `content` is copied, the caller keeps it.
+   */
+  deflate(type: string, content: Buffer, packed = false): Promise<DeflatedObject> {
     const job = this.nextJob++;
     return new Promise<DeflatedObject>((resolve, reject) => {
       this.pending.set(job, { resolve, reject });
       try {
         const worker = this.start();
         worker.ref(); // a job waiting holds the process, as any pending read would
-        worker.postMessage({ job, type, content: new Uint8Array(content) });
+        worker.postMessage({ job, type, content: new Uint8Array(content), packed });
       } catch (error) {
         this.pending.delete(job);
         reject(this.failure(error));

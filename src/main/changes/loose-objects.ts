@@ -21,8 +21,8 @@ export function objectId(type: ObjectType, content: Buffer): string {
  * and stable (zlib of `<type> <size>\0<content>` at `objects/<2 hex>/<38 hex>`), so git reads what is
  * written here as its own: `git diff`, `ls-tree`, `cat-file` and `gc` work on it unchanged.
  *
- * Objects git packed (after a prune's `gc`) are not read here: `readLoose` says so by returning
- * undefined and the caller asks git.
+ * Packed objects (those of a first snapshot, see `PackWriter`, and after a prune's `gc`) are not read
+ * here: `readLoose` says so by returning undefined and the caller reads the packs (`PackReader`).
  */
 export class LooseObjects {
   private readonly objectsDir: string;
@@ -46,6 +46,16 @@ export class LooseObjects {
     // Level 1, as core.looseCompression=1: snapshots store every new file, speed matters more than size.
     this.writeDeflated(id, deflateSync(Buffer.concat([header, content]), { level: 1 }));
     return id;
+  }
+
+  /** Whether object `id` is known to be stored, without a look at the disk. */
+  knows(id: string): boolean {
+    return this.known.has(id);
+  }
+
+  /** Notes that object `id` is stored (in a pack): `write` and `has` then skip it. */
+  markStored(id: string): void {
+    this.known.add(id);
   }
 
   /** Whether object `id` is stored loose (or known to be stored). */

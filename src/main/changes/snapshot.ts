@@ -179,6 +179,9 @@ export class Snapshotter {
     // cannot count the whole workspace, so the count below decides for it.
     if (whole) scan.limitFiles(this.limits.maxFiles);
     let tree: string;
+    // A process's first scan stores every file not known from the stat cache (all of them the first
+    // time): into packs, not a file each (see `PackWriter`), its trees too.
+    if (first) this.objects.startPacking();
     try {
       if (whole) {
         await scan.folder(this.root, "", this.rules, true);
@@ -188,9 +191,14 @@ export class Snapshotter {
         await this.scanChanged(scan, report.dirty);
       }
       tree = await this.writeTrees(this.root, pacer());
+      if (first) {
+        await this.objects.flushTrees();
+        await this.objects.endPacking();
+      }
     } catch (error) {
       // A scan stopped half way has updated some folders and not their parents' tree ids: start over.
       this.reset();
+      await this.objects.endPacking().catch(() => {}); // a full disk: the scan's error says enough
       throw error;
     }
     const found = { files: 0, oversized: {}, nested: [] };

@@ -1,6 +1,10 @@
+import { join } from "node:path";
+import { deflateSync } from "node:zlib";
 import { DeflateWorker } from "./deflate-worker";
 import { pacer } from "./event-loop-pacer";
-import { EMPTY_TREE, LooseObjects, objectId } from "./loose-objects";
+import { EMPTY_TREE, LooseObjects, type ObjectType, objectId } from "./loose-objects";
+import { PackReader } from "./pack-reader";
+import { PackWriter } from "./pack-writer";
 import type { ShadowRepo } from "./shadow-repo";
 import { decodeTree, encodeTree, type TreeEntry } from "./tree-objects";
 
@@ -16,9 +20,10 @@ const RECENT_CONTENT_MAX_FILE = 1024 * 1024;
 /**
  * The shadow repository's objects as the engine uses them on a command's path: blobs and trees written
  * in this process, trees parsed once and kept (they are immutable, and a snapshot shares all but the
- * folders that changed with the last one), and the latest file contents kept for line counts. What is
- * not in memory or stored loose (packed by a prune) comes from git: `readTree` says so with undefined,
- * `readBlobs` asks `git cat-file` itself.
+ * folders that changed with the last one), and the latest file contents kept for line counts. A scan
+ * that stores many (a first snapshot) writes packs instead of loose objects (`startPacking`). What is
+ * not in memory, loose or whole in a pack (git's `gc` stores most as deltas) comes from git:
+ * `readTree` says so with undefined, `readBlobs` asks `git cat-file` itself.
  */
 export class StoredObjects {
   private readonly loose: LooseObjects;
@@ -27,6 +32,10 @@ export class StoredObjects {
   private readonly pendingTrees = new Map<string, Buffer>();
   private recentBytes = 0;
   private readonly worker: DeflateWorker;
+  private readonly packs: PackReader;
+  private readonly packDir: string;
+  /** Where new objects go while a scan stores many (see `startPacking`). */
+  private packing: PackWriter | undefined;
 
   constructor(
     private readonly repo: ShadowRepo,
@@ -34,6 +43,29 @@ export class StoredObjects {
   ) {
     this.loose = new LooseObjects(repo.gitDir);
     this.worker = worker;
+    this.packDir = join(repo.gitDir, "objects", "pack");
+    this.packs = new PackReader(this.packDir);
+  }
+
+  /**
+   * Stores new objects in packs until `endPacking`, for a scan that stores many: each loose object is a
+   * file created, each packed one an append (see `PackWriter`). `packBytes`: tests make small packs.
+   */
+  startPacking(packBytes?: number): void {
+    this.packing ??= new PackWriter(this.packDir, () => this.packs.forget(), packBytes);
+  }
+
+  /** Writes the last pack and stores loose again. Rejects when a pack could not be written. */
+  async endPacking(): Promise<void> {
+    const packing = this.packing;
+    this.packing = undefined;
+    try {
+      await packing?.flush();
+    } catch (error) {
+      // Objects counted as stored may be in no pack: look on disk again for each.
+      this.loose.forget();
+      throw error;
+    }
   }
 
   /**
@@ -43,20 +75,34 @@ export class StoredObjects {
    * (a first snapshot's 300,000 files would only push one another out of them, 16 MiB held for nothing).
    */
   async storeBlob(content: Buffer, remember = true): Promise<string> {
+    const packed = this.packing !== undefined;
     if (content.length < WORKER_FROM_BYTES) {
       const id = objectId("blob", content);
       if (remember) this.remember(id, content);
-      return this.loose.write("blob", content, id);
+      if (!packed) return this.loose.write("blob", content, id);
+      await this.pack(id, "blob", content);
+      return id;
     }
-    const { id, data } = await this.worker.deflate("blob", content);
+    const { id, data } = await this.worker.deflate("blob", content, packed);
     if (remember) this.remember(id, content);
-    if (!this.loose.has(id)) this.loose.writeDeflated(id, data);
+    if (packed) await this.pack(id, "blob", content, data);
+    else if (!this.loose.has(id)) this.loose.writeDeflated(id, data);
     return id;
   }
 
-  /** Whether object `id` is stored, loose or packed (one `git cat-file -e` when it is not loose). */
+  /**
+   * Adds an object to the pack being written unless it is known to be stored. Not looked for on disk:
+   * a copy of a loose object in a pack costs a few bytes, the look a file lookup each.
+   */
+  private async pack(id: string, type: ObjectType, content: Buffer, deflated?: Buffer): Promise<void> {
+    if (this.loose.knows(id) || !this.packing) return;
+    this.loose.markStored(id);
+    await this.packing.add(id, type, content.length, deflated ?? deflateSync(content, { level: 1 }));
+  }
+
+  /** Whether object `id` is stored, loose or packed (one `git cat-file -e` when no pack here says so). */
   async has(id: string): Promise<boolean> {
-    if (this.loose.has(id)) return true;
+    if (this.loose.has(id) || this.packs.has(id)) return true;
     return this.repo.run(["cat-file", "-e", id]).then(
       () => true,
       () => false,
@@ -100,22 +146,28 @@ export class StoredObjects {
     const pace = pacer();
     // The empty tree too: git knows it without it being stored, but a ref to it (see prune) needs it.
     for (const [id, content] of this.pendingTrees) {
-      this.loose.write("tree", content, id);
+      if (this.packing) await this.pack(id, "tree", content);
+      else this.loose.write("tree", content, id);
       this.pendingTrees.delete(id);
       await pace();
     }
   }
 
-  /** After a prune: objects once stored may be gone (see `LooseObjects.forget`). */
+  /** After a prune: objects once stored may be gone (see `LooseObjects.forget`), packs replaced. */
   forgetStored(): void {
     this.loose.forget();
+    this.packs.forget();
   }
 
   /** The entries of tree `id`, or undefined when only git can read it (packed). */
   async readTree(id: string): Promise<TreeEntry[] | undefined> {
     const known = this.trees.get(id);
     if (known) return known;
-    const content = this.pendingTrees.get(id) ?? (await this.loose.readLoose("tree", id));
+    let content = this.pendingTrees.get(id);
+    if (!content) {
+      await this.packing?.flush(); // what is read from disk must be there
+      content = (await this.loose.readLoose("tree", id)) ?? (await this.packs.read("tree", id));
+    }
     if (!content) return undefined;
     const entries = decodeTree(content);
     this.keepTree(id, entries);
@@ -136,12 +188,16 @@ export class StoredObjects {
     }
   }
 
-  /** The contents of blobs `ids`: from memory, loose objects, then one `git cat-file` for the rest. */
+  /** The contents of blobs `ids`: from memory, loose objects, packs, then one `git cat-file` for the rest. */
   async readBlobs(ids: readonly string[]): Promise<Map<string, Buffer>> {
     const found = new Map<string, Buffer>();
     const missing: string[] = [];
+    await this.packing?.flush(); // what is read from disk must be there
     for (const id of new Set(ids)) {
-      const content = this.recent.get(id) ?? (await this.loose.readLoose("blob", id));
+      const content =
+        this.recent.get(id) ??
+        (await this.loose.readLoose("blob", id)) ??
+        (await this.packs.read("blob", id));
       if (content) found.set(id, content);
       else missing.push(id);
     }
