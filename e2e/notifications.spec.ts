@@ -1,70 +1,17 @@
-import type { BrowserContext, Page } from "@playwright/test";
 import {
   card,
   expect,
   expectPending,
-  openDesk,
   runCommand,
   say,
   send,
   trayCard,
   UI_TEST_TIMEOUT_MS,
 } from "../harness/desk-page";
-import type { DeskServer } from "../harness/desk-server";
 import { test } from "./support/desk-test";
+import { notifyingContext, seen, twoTabs } from "./support/notifying-tabs";
 
 test.describe.configure({ timeout: UI_TEST_TIMEOUT_MS });
-
-/** What a page's notifications were, as the init script below records them. */
-type Seen = { title: string; body: string | undefined; tag: string | undefined; closed: boolean }[];
-
-/**
- * A context allowed to notify, whose pages record every Notification they construct and close: the real
- * constructor still runs (Chromium shows them), this only watches it from the page.
- */
-async function notifyingContext(newContext: () => Promise<BrowserContext>, desk: DeskServer) {
-  const context = await newContext();
-  await context.grantPermissions(["notifications"], { origin: desk.origin });
-  await context.addInitScript(() => {
-    const seen: Seen = [];
-    (window as unknown as { seen: Seen }).seen = seen;
-    const Native = window.Notification;
-    window.Notification = class Observed extends Native {
-      constructor(title: string, options?: NotificationOptions) {
-        super(title, options);
-        const record = { title, body: options?.body, tag: options?.tag, closed: false };
-        seen.push(record);
-        const close = this.close.bind(this);
-        this.close = () => {
-          record.closed = true;
-          close();
-        };
-      }
-    };
-  });
-  return context;
-}
-
-const seen = (page: Page) => page.evaluate(() => (window as unknown as { seen: Seen }).seen);
-
-/**
- * Two tabs on the same host: `watcher` behind, `front` in front where the person works. Headless Chromium
- * keeps every page "visible", but without Playwright's focus emulation a page behind another has no focus,
- * which is what the page checks (`document.hasFocus()`), as when the window is behind another app's.
- */
-async function twoTabs(context: BrowserContext, desk: DeskServer) {
-  const open = async () => {
-    const page = await context.newPage();
-    await openDesk(page, desk);
-    await (await context.newCDPSession(page)).send("Emulation.setFocusEmulationEnabled", { enabled: false });
-    return page;
-  };
-  const watcher = await open();
-  const front = await open();
-  await front.bringToFront();
-  await expect.poll(() => watcher.evaluate(() => document.hasFocus())).toBe(false);
-  return { watcher, front };
-}
 
 test("a command waiting while the page is behind raises one notification, withdrawn once answered", async ({
   browser,

@@ -1,9 +1,10 @@
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { ChatView } from "../../src/renderer/src/features/chat/ChatView";
 import { CommandCard } from "../../src/renderer/src/features/commands/CommandCard";
 import { forgetFetchedOutputs } from "../../src/renderer/src/features/commands/use-command-output";
 import type { CommandOutputReply, CommandView } from "../../src/shared/commands";
-import { fakeApi, runningCommand } from "./fixtures";
+import { fakeApi, hostState, runningCommand, session } from "./fixtures";
 
 afterEach(() => {
   cleanup();
@@ -145,5 +146,101 @@ describe("a card whose output the state left out", () => {
     render(<CommandCard command={deferred("gone", "chat-a", 12)} api={api} />);
     await screen.findByTestId("command-output-error");
     expect(commandOutput).toHaveBeenCalledTimes(2);
+  });
+});
+
+/** The ended view a `command-update` brings the page as the command ends: its output as the host keeps it. */
+function endedHere(
+  id: string,
+  output: string,
+  cut?: { totalLines: number; fullOutputPath: string },
+): CommandView {
+  const { deferredOutput: _none, ...view } = deferred(id, "chat-a", 0);
+  const totalLines = cut?.totalLines ?? output.split("\n").length - 1;
+  return {
+    ...view,
+    output,
+    totalLines,
+    totalBytes: totalLines * 20,
+    details: {
+      ...(view.details as NonNullable<CommandView["details"]>),
+      totalLines,
+      totalBytes: totalLines * 20,
+      truncated: cut !== undefined,
+      ...(cut ? { fullOutputPath: cut.fullOutputPath } : {}),
+    },
+  };
+}
+
+/** A chat ("chat-a" unless told) open in the page with one command card. */
+const chatWith = (command: CommandView, id = "chat-a") =>
+  hostState({
+    session: session({
+      id,
+      transcript: [{ kind: "command", id: command.id }],
+      commands: { [command.id]: command },
+    }),
+  });
+
+describe("a card that ended on the page, when a snapshot leaves its output out", () => {
+  // 60 lines of about 24 characters: long enough that the host's state leaves it out (over 1,024).
+  const whole = linesOf("c1 build output", 60);
+
+  it("keeps showing the output the page saw end, without a placeholder or a request", () => {
+    const { api, commandOutput } = hostWith({ "chat-a": { c1: whole } });
+    const view = render(
+      <ChatView
+        host={chatWith(runningCommand({ id: "c1", output: linesOf("c1 build output", 30) }))}
+        api={api}
+      />,
+    );
+    view.rerender(<ChatView host={chatWith(endedHere("c1", whole))} api={api} />);
+    expect(screen.getByTestId("command-output").textContent).toBe(whole);
+    // A Settings change: the host sends its state again, this output left out of it.
+    view.rerender(<ChatView host={chatWith(deferred("c1", "chat-a", 60))} api={api} />);
+    const output = screen.getByTestId("command-output");
+    expect(output.getAttribute("aria-busy")).toBeNull();
+    expect(output.textContent).toBe(whole);
+    expect(commandOutput).not.toHaveBeenCalled();
+    // Scrolled away and back: drawn at once from what the page kept.
+    view.unmount();
+    render(<CommandCard command={deferred("c1", "chat-a", 60)} api={api} />);
+    expect(screen.getByTestId("command-output").textContent).toBe(whole);
+    expect(commandOutput).not.toHaveBeenCalled();
+  });
+
+  it("asks the host when the output the page held was trimmed, and shows the host's text", async () => {
+    const real = linesOf("host's tail", 60);
+    const { api, commandOutput } = hostWith({ "chat-a": { c1: real } });
+    const trimmed = endedHere("c1", linesOf("page's copy", 60), {
+      totalLines: 5000,
+      fullOutputPath: "/data/outputs/c1.log",
+    });
+    const view = render(<ChatView host={chatWith(trimmed)} api={api} />);
+    view.rerender(<ChatView host={chatWith(deferred("c1", "chat-a", 60))} api={api} />);
+    expect(screen.getByTestId("command-output").getAttribute("aria-busy")).toBe("true");
+    expect(commandOutput).toHaveBeenCalledWith({ sessionId: "chat-a", commandId: "c1" });
+    await vi.waitFor(() => expect(screen.getByTestId("command-output").textContent).toBe(real));
+    expect(commandOutput).toHaveBeenCalledTimes(1);
+  });
+
+  it("asks the host when the page saw the command only running (its end came with the snapshot)", async () => {
+    // The live output is a rolling tail: as many lines as the end's, but not the same ones.
+    const live = linesOf("c1 earlier output", 60);
+    const { api, commandOutput } = hostWith({ "chat-a": { c1: whole } });
+    const view = render(<ChatView host={chatWith(runningCommand({ id: "c1", output: live }))} api={api} />);
+    view.rerender(<ChatView host={chatWith(deferred("c1", "chat-a", 60))} api={api} />);
+    expect(commandOutput).toHaveBeenCalledTimes(1);
+    await vi.waitFor(() => expect(screen.getByTestId("command-output").textContent).toBe(whole));
+  });
+
+  it("never shows a chat's output in another chat opened after it, whose command has the same id", async () => {
+    const other = linesOf("chat b output", 60);
+    const { api, commandOutput } = hostWith({ "chat-b": { c1: other } });
+    const view = render(<ChatView host={chatWith(endedHere("c1", whole))} api={api} />);
+    view.rerender(<ChatView host={chatWith(deferred("c1", "chat-b", 60), "chat-b")} api={api} />);
+    expect(screen.getByTestId("command-output").textContent).not.toContain("c1 build output");
+    expect(commandOutput).toHaveBeenCalledWith({ sessionId: "chat-b", commandId: "c1" });
+    await vi.waitFor(() => expect(screen.getByTestId("command-output").textContent).toBe(other));
   });
 });

@@ -113,3 +113,6 @@ export function createCommandTools(options: CommandToolsOptions) {
     controllers,
   };
 }
+
+/** One chat's command tools and what they hold per command, as `createCommandTools` returns them. */
+export type CommandTools = ReturnType<typeof createCommandTools>;

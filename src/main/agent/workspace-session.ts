@@ -1,4 +1,3 @@
-import { realpathSync } from "node:fs";
 import type { Api, Model } from "@earendil-works/pi-ai";
 import type { AgentSession, AgentSessionEvent } from "@earendil-works/pi-coding-agent";
 import type {
@@ -10,65 +9,58 @@ import type {
 import type { FullOutputChunk } from "../../shared/desk-api";
 import type { FileEditDetails } from "../../shared/edits";
 import type { HostEvent } from "../../shared/host-events";
-import type { CommandLimits, SessionState, WorkspaceInfo } from "../../shared/host-state";
+import type { CommandLimits, SessionState } from "../../shared/host-state";
 import type { ThinkingLevel, UnavailableModel } from "../../shared/models";
 import type { AllowedHostsSaved, HostTally } from "../../shared/network";
-import { ApprovalGate } from "../approvals/approval-gate";
-import { AuditLog } from "../approvals/audit-log";
-import { RuleBook } from "../approvals/rule-book";
+import type { ApprovalGate } from "../approvals/approval-gate";
 import { errorMessage } from "../base/errors";
 import type { ChangeRecords } from "../changes";
 import {
   type BackgroundCommands,
   DEFAULT_BACKGROUND_CAP_SECONDS,
   type HostDecisionEvent,
-  OutputQuota,
-  pruneFullOutputs,
-  type RunRegistry,
+  type OutputQuota,
   type SandboxCheck,
 } from "../run-command";
-import { auditFile, rulesFile, workspaceDataDir } from "../storage/data-folder";
-import { loadWorkspaceSettings, settingsFile } from "../storage/workspace-settings";
-import { createDeskSession, type SessionChoice } from "./agent-session-factory";
-import { ChangeActions, REVERT_MESSAGE_TYPE } from "./change-actions";
-import { commandRecorder } from "./command-changes";
-import { type CommandSettings, type FixedLimits, fixedLimits } from "./command-limits";
-import { createCommandTools } from "./command-tools";
+import type { ChangeActions } from "./change-actions";
+import type { FixedLimits } from "./command-limits";
+import type { CommandTools } from "./command-tools";
 import { commandsForState, outputLeftOut } from "./deferred-outputs";
 import { EDIT_TOOLS } from "./edit-views";
-import { createEditTools, EDITING_GUIDANCE } from "./file-edits/edit-tools";
-import { shellWritePreview } from "./file-edits/shell-write-preview";
-import { chatModelOf, startingModel } from "./model-choice";
-import type { DeskModels } from "./model-runtime";
-import { HiddenFolders } from "./read-tools/hidden-folders";
 import { readSavedOutput } from "./saved-output";
-import { SessionProjection } from "./session-projection";
-import { WorkspacePreferences } from "./workspace-preferences";
+import type { SessionProjection } from "./session-projection";
+import type { WorkspacePreferences } from "./workspace-preferences";
 
 export type { CommandSettings } from "./command-limits";
 
-/** What a workspace's session is made of. */
-export interface WorkspaceSessionOptions {
-  /** The open workspace. */
-  workspace: WorkspaceInfo;
-  /** The host's data folder (rules, audit log, full outputs per workspace). */
-  dataRoot: string;
-  /** The models. */
-  models: DeskModels;
+/** The parts a workspace's session is made of, assembled by `openWorkspaceSession`. */
+export interface WorkspaceSessionParts {
   /** Where host events go. */
   emit: (event: HostEvent) => void;
-  /** Command limits. */
-  commands?: CommandSettings;
-  /** Which conversation to open; a new one by default. */
-  open?: SessionChoice;
   /** Whether this machine has a working sandbox (the host checks once at start). */
   sandbox: SandboxCheck;
-  /** What the sandbox hides besides the person's home: Pi's agent dir, Pi Desk's data dir. */
-  hiddenPaths: string[];
-  /** Where running commands are recorded for crash recovery. */
-  runRegistry?: RunRegistry;
+  /** How long a background command may run when the workspace has no choice of its own, in seconds. */
+  hostBackgroundCapSeconds?: number;
   /** The workspace's change records (one per workspace, shared by its chats); absent: not recorded. */
   changes?: ChangeRecords;
+  /** Pi's session, its tools already wired to this conversation. */
+  session: AgentSession;
+  /** The session's events projected to the views the page draws. */
+  projection: SessionProjection;
+  /** The person between the agent and every command, over the workspace's rules and audit log. */
+  gate: ApprovalGate;
+  /** What the person can do with what commands changed; absent when changes are not recorded. */
+  changeActions: ChangeActions | undefined;
+  /** The limits that do not change while the session lives. */
+  baseLimits: FixedLimits;
+  /** The workspace's settings, kept on disk. */
+  preferences: WorkspacePreferences;
+  /** The command tools and what they hold per command (controllers, background commands). */
+  tools: CommandTools;
+  /** The workspace's saved full outputs and their quota. */
+  outputQuota: OutputQuota;
+  /** The model this chat was meant to use and cannot (it is gone); absent when it has its model. */
+  unavailableModel: UnavailableModel | undefined;
 }
 
 /**
@@ -77,152 +69,27 @@ export interface WorkspaceSessionOptions {
  * can be cancelled on its own, and Stop ends the turn and everything in it.
  */
 export class WorkspaceSession {
+  private readonly session: AgentSession;
+  private readonly projection: SessionProjection;
   private readonly controllers: Map<string, AbortController>;
   private readonly background: BackgroundCommands;
   private readonly changeActions: ChangeActions | undefined;
-  private unsubscribe: () => void = () => {};
+  private readonly unsubscribe: () => void;
   /** The person between the agent and every command. */
   readonly gate: ApprovalGate;
   /** The model this chat was meant to use and cannot (it is gone), until the person picks one. */
   unavailableModel: UnavailableModel | undefined;
 
-  private constructor(
-    private readonly options: WorkspaceSessionOptions,
-    private readonly session: AgentSession,
-    private readonly projection: SessionProjection,
-    rules: RuleBook,
-    audit: AuditLog,
-    private readonly baseLimits: FixedLimits,
-    private readonly preferences: WorkspacePreferences,
-    tools: ReturnType<typeof createCommandTools>,
-    private readonly outputQuota: OutputQuota,
-  ) {
+  constructor(private readonly parts: WorkspaceSessionParts) {
+    const { session, projection, tools } = parts;
+    this.session = session;
+    this.projection = projection;
     this.controllers = tools.controllers;
     this.background = tools.background;
-    const recorder = options.changes?.recorder;
-    if (recorder) {
-      this.changeActions = new ChangeActions({
-        recorder,
-        views: projection.views,
-        edits: projection.edits,
-        audit: (id, label, kind, text) => this.gate.recordRevert(id, label, kind, text),
-        // Appended to the conversation now (or at the end of a turn in progress): the model reads it next.
-        tell: (text, details) =>
-          void session
-            .sendCustomMessage({ customType: REVERT_MESSAGE_TYPE, content: text, display: false, details })
-            .catch(() => {}),
-      });
-    }
-    this.gate = new ApprovalGate({
-      rules,
-      audit,
-      cards: projection,
-      sessionId: () => session.sessionId,
-      onRulesChanged: ({ rules, rulesProblem }) =>
-        options.emit({ type: "rules-changed", rules, ...(rulesProblem ? { problem: rulesProblem } : {}) }),
-    });
-  }
-
-  /** Opens (or starts) the workspace's conversation. */
-  static async open(options: WorkspaceSessionOptions): Promise<WorkspaceSession> {
-    const { workspace, dataRoot } = options;
-    const dataDir = workspaceDataDir(dataRoot, workspace.path);
-    const rules = await RuleBook.open({ file: rulesFile(dataDir) });
-    const audit = new AuditLog({ file: auditFile(dataDir) });
-    const settings = options.commands ?? {};
-    const settingsPath = settingsFile(dataDir);
-    const workspaceSettings = await loadWorkspaceSettings(settingsPath, options.sandbox.available);
-    const preferences = new WorkspacePreferences(workspaceSettings, settingsPath);
-    const limits = fixedLimits(workspace.path, settings);
-    const outputDir = `${dataDir}/outputs`;
-    await pruneFullOutputs(outputDir);
-    const outputQuota = await OutputQuota.open({
-      dir: outputDir,
-      quotaBytes: settings.outputQuotaBytes,
-      budgetBytes: settings.outputBudgetBytes,
-      onChange: (savedOutputs) => options.emit({ type: "saved-outputs", savedOutputs }),
-    });
-    const projection = new SessionProjection(
-      options.emit,
-      workspace.path,
-      limits.maxTimeoutSeconds,
-      (since) => options.models.failures.since(since),
-    );
-    // The tools are created before the session (Pi needs them), and ask through the session once it exists.
-    let self: WorkspaceSession | undefined;
-    const changes = options.changes;
-    const root = realpathSync(workspace.path);
-    const hidden = new HiddenFolders(options.hiddenPaths);
-    const recorder = changes
-      ? commandRecorder(changes, (id) => projection.commands.get(id)?.command)
-      : undefined;
-    const tools = createCommandTools({
-      settings,
-      workspaceRoot: workspace.path,
-      outputDir,
-      outputQuota,
-      hiddenPaths: options.hiddenPaths,
-      runRegistry: options.runRegistry,
-      projection,
-      ...(recorder ? { recorder } : {}),
-      chat: {
-        approve: (request, signal) => {
-          if (!self) throw new Error("The session is not ready yet.");
-          // Known writes are shown as diffs before the command runs (none when not known exactly).
-          const writePreview = shellWritePreview(request.parsed, root, hidden, request.command);
-          if (writePreview) projection.updateCommand(request.toolCallId, { writePreview });
-          return self.gate.approveCommand(request, signal);
-        },
-        sandbox: () => preferences.sandbox(),
-        backgroundCapSeconds: () => self?.backgroundCapSeconds ?? DEFAULT_BACKGROUND_CAP_SECONDS,
-        backgroundEnded: (id, command, state) => self?.gate.recordBackgroundEnd(id, command, state),
-        hostDecision: (id, event, hosts) => self?.hostDecision(id, event, hosts),
-        runOwner: () =>
-          self ? { sessionId: self.session.sessionId, auditFile: auditFile(dataDir) } : undefined,
-      },
-    });
-    // A new chat starts with the workspace's last pick; a reopened one keeps its own model (Pi restores it
-    // from the session file), and either says so when that model is gone.
-    const isNew = (options.open?.kind ?? "new") === "new";
-    const start = isNew ? startingModel(options.models, workspaceSettings.model) : {};
-    const editTools = createEditTools({
-      root,
-      hidden,
-      approve: (request, signal) => {
-        if (!self) throw new Error("The session is not ready yet.");
-        return self.gate.approveEdit(request, signal);
-      },
-      ...(recorder ? { recorder } : {}),
-    });
-    const { session, modelFallbackMessage } = await createDeskSession({
-      workspace: workspace.path,
-      models: options.models,
-      runCommandTool: tools.runCommand,
-      backgroundTools: tools.backgroundTools,
-      editTools,
-      appendSystemPrompt: [EDITING_GUIDANCE],
-      open: options.open,
-      hiddenPaths: options.hiddenPaths,
-      ...(start.model ? { model: start.model } : {}),
-      ...(isNew && workspaceSettings.thinkingLevel ? { thinkingLevel: workspaceSettings.thinkingLevel } : {}),
-    });
-    projection.load(session.messages);
-    // A reopened chat's commands and edits whose records were pruned since: say so rather than offer undo.
-    if (changes) projection.markDropped((id) => changes.has(id));
-    self = new WorkspaceSession(
-      options,
-      session,
-      projection,
-      rules,
-      audit,
-      limits,
-      preferences,
-      tools,
-      outputQuota,
-    );
-    self.unsubscribe = session.subscribe((event) => self?.onSessionEvent(event));
-    self.unavailableModel = start.unavailable ?? (modelFallbackMessage ? chatModelOf(session) : undefined);
-    return self;
+    this.unavailableModel = parts.unavailableModel;
+    this.gate = parts.gate;
+    this.changeActions = parts.changeActions;
+    this.unsubscribe = session.subscribe((event) => this.onSessionEvent(event));
   }
 
   /** The conversation as a client starts from. */
@@ -240,18 +107,18 @@ export class WorkspaceSession {
 
   /** The limits every command runs under, the sandbox included. */
   get limits(): CommandLimits {
-    const { available, kind, problem } = this.options.sandbox;
+    const { available, kind, problem } = this.parts.sandbox;
     return {
-      ...this.baseLimits,
+      ...this.parts.baseLimits,
       sandbox: {
         kind,
         available,
         ...(problem ? { problem } : {}),
-        ...this.preferences.sandbox(),
+        ...this.parts.preferences.sandbox(),
       },
       backgroundCapSeconds: this.backgroundCapSeconds,
-      savedOutputs: this.outputQuota.state(),
-      changes: this.options.changes?.state ?? {
+      savedOutputs: this.parts.outputQuota.state(),
+      changes: this.parts.changes?.state ?? {
         state: { type: "off", reason: "This host was started not to record them (--no-changes)." },
         excludes: [],
         maxFileBytes: 0,
@@ -263,12 +130,12 @@ export class WorkspaceSession {
 
   /** Turns the sandbox on or off for the workspace (kept on disk); it applies from the next command. */
   async setSandbox(enabled: boolean, network: boolean): Promise<void> {
-    if (enabled && !this.options.sandbox.available) {
+    if (enabled && !this.parts.sandbox.available) {
       throw new Error(
-        `The sandbox cannot run on this machine: ${this.options.sandbox.problem ?? "it is not available"}`,
+        `The sandbox cannot run on this machine: ${this.parts.sandbox.problem ?? "it is not available"}`,
       );
     }
-    await this.preferences.save({ sandbox: { enabled, network } });
+    await this.parts.preferences.save({ sandbox: { enabled, network } });
   }
 
   /** A sandboxed command's proxy decided on a host: one audit line, and the card's tally of hosts, live. */
@@ -279,12 +146,12 @@ export class WorkspaceSession {
 
   /** Sets the hosts the workspace's sandboxed commands may reach (kept on disk), from the next command on. */
   setAllowedHosts(hosts: readonly string[]): Promise<AllowedHostsSaved> {
-    return this.preferences.setAllowedHosts(hosts);
+    return this.parts.preferences.setAllowedHosts(hosts);
   }
 
   /** Adds hosts to the workspace's list (a card's "Allow for this workspace"); from the next command on. */
   addAllowedHosts(hosts: readonly string[]): Promise<AllowedHostsSaved> {
-    return this.preferences.addAllowedHosts(hosts);
+    return this.parts.preferences.addAllowedHosts(hosts);
   }
 
   /** The underlying Pi session (its model and thinking level). */
@@ -296,13 +163,13 @@ export class WorkspaceSession {
   async setModel(model: Model<Api>): Promise<void> {
     await this.session.setModel(model);
     this.unavailableModel = undefined;
-    await this.preferences.save({ model: { provider: model.provider, id: model.id } });
+    await this.parts.preferences.save({ model: { provider: model.provider, id: model.id } });
   }
 
   /** Sets this chat's thinking level, and makes it the workspace's default for new chats (kept on disk). */
   async setThinkingLevel(level: ThinkingLevel): Promise<void> {
     this.session.setThinkingLevel(level);
-    await this.preferences.save({ thinkingLevel: level });
+    await this.parts.preferences.save({ thinkingLevel: level });
   }
 
   /** Sends the person's message; the answer streams as events. */
@@ -312,7 +179,7 @@ export class WorkspaceSession {
     }
     this.session.prompt(text).catch((error: unknown) => {
       const message = errorMessage(error);
-      this.options.emit({
+      this.parts.emit({
         type: "transcript-add",
         item: {
           kind: "notice",
@@ -349,15 +216,15 @@ export class WorkspaceSession {
   /** How long a background command may run here, in seconds: the workspace's choice, else the host's. */
   get backgroundCapSeconds(): number {
     return (
-      this.preferences.value.backgroundCapSeconds ??
-      this.options.commands?.backgroundCapSeconds ??
+      this.parts.preferences.value.backgroundCapSeconds ??
+      this.parts.hostBackgroundCapSeconds ??
       DEFAULT_BACKGROUND_CAP_SECONDS
     );
   }
 
   /** Sets how long a background command may run in this workspace (kept on disk); from the next command on. */
   setBackgroundCap(seconds: number): Promise<void> {
-    return this.preferences.save({ backgroundCapSeconds: seconds });
+    return this.parts.preferences.save({ backgroundCapSeconds: seconds });
   }
 
   /** What the person can do with what commands changed: diffs, undo, restore (throws when not recorded). */

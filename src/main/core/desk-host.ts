@@ -7,7 +7,8 @@ import type { HostState, ShellKind, WorkspaceInfo } from "../../shared/host-stat
 import type { ModelsState, ThinkingLevel } from "../../shared/models";
 import { listWorkspaceSessions, type SessionChoice } from "../agent/agent-session-factory";
 import { DeskModels } from "../agent/model-runtime";
-import { type CommandSettings, WorkspaceSession } from "../agent/workspace-session";
+import type { CommandSettings, WorkspaceSession } from "../agent/workspace-session";
+import { openWorkspaceSession } from "../agent/workspace-session-factory";
 import { AuditLog } from "../approvals/audit-log";
 import { ChangeRecords, type ChangeRecordsOptions } from "../changes";
 import {
@@ -279,7 +280,7 @@ export class DeskHost {
   }
 
   private async openSession(workspace: WorkspaceInfo, choice: SessionChoice): Promise<void> {
-    const next = await WorkspaceSession.open({
+    const next = await openWorkspaceSession({
       workspace,
       dataRoot: this.dataRoot,
       models: this.models,

@@ -7,6 +7,7 @@ import type { TranscriptItem } from "../../../../shared/transcript";
 import { useT } from "../../i18n/i18n";
 import { CommandCard } from "../commands/CommandCard";
 import { awaitsPerson, editAwaitsPerson } from "../commands/command-status";
+import { keepOutputsHeld } from "../commands/use-command-output";
 import { EditCard } from "../edits/EditCard";
 import { PendingLine } from "./PendingLine";
 import { AssistantMessage, NoticeLine, ToolLine, UserMessage } from "./TranscriptItems";
@@ -31,6 +32,11 @@ export function Transcript({ session, api }: { session: SessionState; api: DeskA
   latest.current = items;
   const waiting = useMemo(() => waitingEntries(session), [session]);
   const { virtualizer, onFocus, onBlur } = useTranscriptWindow(box, items, waiting);
+  // The session as last drawn (a discarded render does not count), for what the page held before a snapshot.
+  const drawnSession = useRef<SessionState | null>(null);
+  useEffect(() => {
+    drawnSession.current = session;
+  });
 
   // Runs after every render: new entries, streamed text, command output and entries measured for the
   // first time all change the length.
@@ -66,6 +72,12 @@ export function Transcript({ session, api }: { session: SessionState; api: DeskA
   );
 
   const drawn = virtualizer.getVirtualItems();
+  // Before the cards draw: a snapshot leaves long ended outputs out, and those the page saw end stay shown.
+  keepOutputsHeld(
+    drawnSession.current,
+    session,
+    drawn.map((entry) => items[entry.index]?.id ?? ""),
+  );
   return (
     <div
       ref={box}
