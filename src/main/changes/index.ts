@@ -21,6 +21,8 @@
  *   trees in git's own format in this process (`Snapshotter`, `LooseObjects`), keeps the last scan's
  *   state in memory like git's index, and computes change sets from the trees (`changesInProcess`).
  *   git itself runs for what is rare or off the path: renames and type changes, diffs, undo, prune.
+ * - A process's first scan (every file, the first time) writes packs, not a file per object
+ *   (`PackWriter`, read back by `PackReader`): creating 300,000 files cost more than all the rest.
  * - A watcher (inotify) tells which folders changed, so a scan of 20,000 files reads a few folders,
  *   not 20,000 stat entries; whenever it cannot vouch for what it saw, the scan is a full one, and a
  *   full scan also runs while idle after each command (see `FolderWatcher`). Where the watcher is off

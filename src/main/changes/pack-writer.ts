@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, type Hash, randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
-import { open, rename, rm, writeFile } from "node:fs/promises";
+import { type FileHandle, open, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import type { ObjectType } from "./loose-objects";
@@ -8,8 +8,19 @@ import type { ObjectType } from "./loose-objects";
 /** Git's type numbers in a pack entry's header. */
 export const PACK_TYPE: Record<ObjectType, number> = { tree: 2, blob: 3 };
 
-/** A pack is written once its entries pass this: about 40 packs for a 3 GB tree, each held in memory once. */
-const PACK_BYTES = 64 * 1024 * 1024;
+/** How a pack is cut: entries a pack is opened for, and most bytes (large files) before it ends early. */
+export interface PackLimits {
+  /** The entry count a pack's header is written with; a pack ends on reaching it. */
+  entries: number;
+  /** A pack ends once past this many bytes, whatever its count. */
+  bytes: number;
+}
+
+/** About 8 KB an entry for source files: packs of 60-100 MB, some 40 for a 3 GB tree. */
+const LIMITS: PackLimits = { entries: 8192, bytes: 512 * 1024 * 1024 };
+
+/** Entries are copied into segments of this size and written a segment at a time. */
+const SEGMENT_BYTES = 1024 * 1024;
 
 /** Names of the files being written: a crash leaves them, the next `PackWriter` removes them. */
 const TEMP_PREFIX = "tmp_pidesk_";
@@ -26,18 +37,24 @@ export function entryHeader(type: ObjectType, size: number): Buffer {
   return Buffer.from(bytes);
 }
 
-/** The entries of one pack being gathered. */
-interface Batch {
+/** The pack being written. */
+interface OpenPack {
+  temp: string;
+  file: FileHandle;
+  /** SHA-1 of what was written, header first: the pack's checksum if its count stays the header's. */
+  hash: Hash;
   ids: string[];
   crcs: number[];
   offsets: number[];
-  chunks: Buffer[];
-  /** Bytes of the entries so far (the pack's 12-byte header not counted). */
+  /** Bytes so far, the 12-byte header included: where the next entry goes. */
   bytes: number;
-}
-
-function emptyBatch(): Batch {
-  return { ids: [], crcs: [], offsets: [], chunks: [], bytes: 0 };
+  /** Entries not yet written, copied in here (see `SEGMENT_BYTES`), and how much of it is used. */
+  segment: Buffer;
+  used: number;
+  /** Where in the file `segment` starts. */
+  segmentAt: number;
+  /** The segment write in flight. */
+  writing: Promise<unknown>;
 }
 
 /**
@@ -46,16 +63,16 @@ function emptyBatch(): Batch {
  * `add` pays the same), where an entry in a pack is an append. A 100,000-file first snapshot spent 60%
  * of its time creating loose objects.
  *
- * Entries are gathered in memory and written as a pack once they pass 64 MiB (the entry count, which
- * heads the pack, is then known, and the checksum is taken as the bytes go by), while the next batch
- * is gathered: at most two batches are held. Every object is whole (no deltas: git's next `gc` makes
- * those), so `PackReader` reads it back with one read and one inflate. A pack is renamed into place
- * before its index: git counts a pack only once its index is there, so a reader or a crash never sees
- * half of one.
+ * Entries stream to the pack as they come, a 1 MiB segment at a time (so memory stays flat: the
+ * contents are never held), and are checksummed as they go. The entry count heads a pack, before its
+ * entries: a pack is opened for 8,192 and ends on reaching them, checksum and all; one that ends short
+ * (the last, or one cut at 512 MiB by large files) has its count written again and is read back once
+ * for its checksum. Every object is whole (no deltas: git's next `gc` makes those), so `PackReader`
+ * reads it back with one read and one inflate. A pack is renamed into place before its index: git
+ * counts a pack only once its index is there, so a reader or a crash never sees half of one.
  */
 export class PackWriter {
-  private batch = emptyBatch();
-  private writing: Promise<void> = Promise.resolve();
+  private pack: OpenPack | undefined;
   /** The first write that failed: every later call fails with it (the snapshot that needs it fails). */
   private failure: unknown;
 
@@ -66,7 +83,7 @@ export class PackWriter {
   constructor(
     private readonly packDir: string,
     private readonly onWritten: () => void = () => {},
-    private readonly packBytes = PACK_BYTES,
+    private readonly limits: PackLimits = LIMITS,
   ) {
     mkdirSync(packDir, { recursive: true });
     for (const name of readdirSync(packDir)) {
@@ -76,102 +93,172 @@ export class PackWriter {
 
   /**
    * Adds object `id` of `type` whose content (`size` bytes) zlib made `deflated` (the content alone,
-   * without the loose object's header). Waits while two packs are being written.
+   * without the loose object's header). Waits while the segment before is being written.
    */
   async add(id: string, type: ObjectType, size: number, deflated: Buffer): Promise<void> {
     if (this.failure) throw this.failure;
-    // An entry's offset must fit the index's 4 bytes: past 2 GiB (a size limit set very high), a new pack.
-    if (12 + this.batch.bytes >= 2 ** 31) await this.writeBatch();
-    const header = entryHeader(type, size);
-    const batch = this.batch;
-    batch.ids.push(id);
-    batch.offsets.push(12 + batch.bytes);
-    batch.crcs.push(crc32(deflated, crc32(header)));
-    batch.chunks.push(header, deflated);
-    batch.bytes += header.length + deflated.length;
-    if (batch.bytes >= this.packBytes) await this.writeBatch();
-  }
-
-  /** Writes what is gathered (if anything) and waits for every pack to be in place; `add` may go on after. */
-  async flush(): Promise<void> {
-    if (this.batch.ids.length > 0) await this.writeBatch();
-    await this.writing;
-    if (this.failure) throw this.failure;
-  }
-
-  /** Starts writing the gathered batch once the one before it is written; waits for the one before. */
-  private async writeBatch(): Promise<void> {
-    const batch = this.batch;
-    this.batch = emptyBatch();
-    const before = this.writing;
-    this.writing = before.then(() =>
-      this.writePack(batch).catch((error: unknown) => {
-        this.failure ??= error;
-      }),
-    );
-    await before;
-    if (this.failure) throw this.failure;
-  }
-
-  private async writePack(batch: Batch): Promise<void> {
-    const head = Buffer.alloc(12);
-    head.write("PACK", 0, "latin1");
-    head.writeUInt32BE(2, 4);
-    head.writeUInt32BE(batch.ids.length, 8);
-    const hash = createHash("sha1").update(head);
-    for (const chunk of batch.chunks) hash.update(chunk);
-    const checksum = hash.digest();
-    const name = `pack-${checksum.toString("hex")}`;
-    const temp = join(this.packDir, `${TEMP_PREFIX}${randomBytes(8).toString("hex")}`);
     try {
-      const file = await open(`${temp}.pack`, "wx", 0o444);
-      try {
-        await file.writev([head, ...batch.chunks, checksum]);
-      } finally {
-        await file.close();
-      }
-      await writeFile(`${temp}.idx`, packIndex(batch, checksum), { mode: 0o444 });
-      await rename(`${temp}.pack`, join(this.packDir, `${name}.pack`));
-      await rename(`${temp}.idx`, join(this.packDir, `${name}.idx`));
+      const pack = this.pack ?? (await this.openPack());
+      const header = entryHeader(type, size);
+      pack.ids.push(id);
+      pack.offsets.push(pack.bytes);
+      pack.crcs.push(crc32(deflated, crc32(header)));
+      await this.append(pack, header);
+      await this.append(pack, deflated);
+      if (pack.ids.length === this.limits.entries || pack.bytes >= this.limits.bytes) await this.closePack();
     } catch (error) {
-      await rm(`${temp}.pack`, { force: true });
-      await rm(`${temp}.idx`, { force: true });
+      this.failure ??= error;
+      throw error;
+    }
+  }
+
+  /** Ends the pack being written (if any), so that every object added is in a pack in place. */
+  async flush(): Promise<void> {
+    if (this.failure) throw this.failure;
+    try {
+      if (this.pack) await this.closePack();
+    } catch (error) {
+      this.failure ??= error;
+      throw error;
+    }
+  }
+
+  private async openPack(): Promise<OpenPack> {
+    const temp = join(this.packDir, `${TEMP_PREFIX}${randomBytes(8).toString("hex")}`);
+    const file = await open(`${temp}.pack`, "wx+", 0o444);
+    const head = packHeader(this.limits.entries);
+    await file.write(head, 0, head.length, 0);
+    this.pack = {
+      temp,
+      file,
+      hash: createHash("sha1").update(head),
+      ids: [],
+      crcs: [],
+      offsets: [],
+      bytes: head.length,
+      segment: Buffer.allocUnsafe(SEGMENT_BYTES),
+      used: 0,
+      segmentAt: head.length,
+      writing: Promise.resolve(),
+    };
+    return this.pack;
+  }
+
+  /** Copies `bytes` into the segment (checksummed), starting the segment's write once it is full. */
+  private async append(pack: OpenPack, bytes: Buffer): Promise<void> {
+    pack.hash.update(bytes);
+    pack.bytes += bytes.length;
+    let from = 0;
+    while (from < bytes.length) {
+      const taken = bytes.copy(pack.segment, pack.used, from);
+      pack.used += taken;
+      from += taken;
+      if (pack.used === pack.segment.length) await this.writeSegment(pack);
+    }
+  }
+
+  /** Writes the segment's used part at its place, after the write before it; a fresh segment follows. */
+  private async writeSegment(pack: OpenPack): Promise<void> {
+    await pack.writing;
+    const full = pack.segment.subarray(0, pack.used);
+    const at = pack.segmentAt;
+    pack.writing = pack.file.write(full, 0, full.length, at);
+    pack.segmentAt += pack.used;
+    pack.segment = Buffer.allocUnsafe(SEGMENT_BYTES);
+    pack.used = 0;
+  }
+
+  private async closePack(): Promise<void> {
+    const pack = this.pack as OpenPack;
+    this.pack = undefined;
+    try {
+      if (pack.used > 0) await this.writeSegment(pack);
+      await pack.writing;
+      let checksum: Buffer;
+      if (pack.ids.length === this.limits.entries) {
+        checksum = pack.hash.digest();
+      } else {
+        const head = packHeader(pack.ids.length);
+        await pack.file.write(head, 0, head.length, 0);
+        checksum = await checksumOf(pack.file, pack.bytes);
+      }
+      await pack.file.write(checksum, 0, checksum.length, pack.bytes);
+      await pack.file.close();
+      const name = join(this.packDir, `pack-${checksum.toString("hex")}`);
+      await writeFile(`${pack.temp}.idx`, packIndex(pack, checksum), { mode: 0o444 });
+      await rename(`${pack.temp}.pack`, `${name}.pack`);
+      await rename(`${pack.temp}.idx`, `${name}.idx`);
+    } catch (error) {
+      await pack.file.close().catch(() => {});
+      await rm(`${pack.temp}.pack`, { force: true });
+      await rm(`${pack.temp}.idx`, { force: true });
       throw error;
     }
     this.onWritten();
   }
 }
 
+function packHeader(count: number): Buffer {
+  const head = Buffer.alloc(12);
+  head.write("PACK", 0, "latin1");
+  head.writeUInt32BE(2, 4);
+  head.writeUInt32BE(count, 8);
+  return head;
+}
+
+/** SHA-1 of the first `bytes` of `file`, read back in 4 MiB reads. */
+async function checksumOf(file: FileHandle, bytes: number): Promise<Buffer> {
+  const hash = createHash("sha1");
+  const chunk = Buffer.allocUnsafe(4 * 1024 * 1024);
+  for (let at = 0; at < bytes; ) {
+    const { bytesRead } = await file.read(chunk, 0, Math.min(chunk.length, bytes - at), at);
+    if (bytesRead === 0) throw new Error("The pack being written came back shorter than written.");
+    hash.update(chunk.subarray(0, bytesRead));
+    at += bytesRead;
+  }
+  return hash.digest();
+}
+
 /**
- * The version 2 index of a pack: 256 fan-out counts, the ids sorted, their CRC-32s and 4-byte offsets
- * (`add` starts a new pack before an entry would begin past 2 GiB, where 8-byte ones are needed), the
- * pack's checksum and its own.
+ * The version 2 index of a pack: 256 fan-out counts, the ids sorted, their CRC-32s and offsets, the
+ * pack's checksum and its own. Offsets past 2 GiB (a pack of large files) go in the 8-byte table.
  */
-function packIndex(batch: Batch, packChecksum: Buffer): Buffer {
-  const count = batch.ids.length;
-  const order = batch.ids
+function packIndex(pack: Pick<OpenPack, "ids" | "crcs" | "offsets">, packChecksum: Buffer): Buffer {
+  const count = pack.ids.length;
+  const order = pack.ids
     .map((_, i) => i)
-    .sort((a, b) => ((batch.ids[a] as string) < (batch.ids[b] as string) ? -1 : 1));
-  const index = Buffer.alloc(8 + 256 * 4 + count * 28 + 40);
+    .sort((a, b) => ((pack.ids[a] as string) < (pack.ids[b] as string) ? -1 : 1));
+  const large = pack.offsets.filter((offset) => offset >= 0x80000000).length;
+  const index = Buffer.alloc(8 + 256 * 4 + count * 28 + large * 8 + 40);
   index.writeUInt32BE(0xff744f63, 0);
   index.writeUInt32BE(2, 4);
   const names = 8 + 256 * 4;
   const crcs = names + count * 20;
   const offsets = crcs + count * 4;
+  const largeOffsets = offsets + count * 4;
   const fanOut = new Uint32Array(256);
+  let largeUsed = 0;
   order.forEach((entry, at) => {
-    const id = batch.ids[entry] as string;
+    const id = pack.ids[entry] as string;
+    const offset = pack.offsets[entry] as number;
     index.write(id, names + at * 20, "hex");
-    index.writeUInt32BE(batch.crcs[entry] as number, crcs + at * 4);
-    index.writeUInt32BE(batch.offsets[entry] as number, offsets + at * 4);
-    fanOut[Number.parseInt(id.slice(0, 2), 16)] = (fanOut[Number.parseInt(id.slice(0, 2), 16)] as number) + 1;
+    index.writeUInt32BE(pack.crcs[entry] as number, crcs + at * 4);
+    if (offset < 0x80000000) {
+      index.writeUInt32BE(offset, offsets + at * 4);
+    } else {
+      index.writeUInt32BE((0x80000000 | largeUsed) >>> 0, offsets + at * 4);
+      index.writeBigUInt64BE(BigInt(offset), largeOffsets + largeUsed * 8);
+      largeUsed++;
+    }
+    const first = Number.parseInt(id.slice(0, 2), 16);
+    fanOut[first] = (fanOut[first] as number) + 1;
   });
   let total = 0;
   for (let byte = 0; byte < 256; byte++) {
     total += fanOut[byte] as number;
     index.writeUInt32BE(total, 8 + byte * 4);
   }
-  const end = offsets + count * 4;
+  const end = largeOffsets + large * 8;
   packChecksum.copy(index, end);
   createHash("sha1")
     .update(index.subarray(0, end + 20))

@@ -4,7 +4,7 @@ import { DeflateWorker } from "./deflate-worker";
 import { pacer } from "./event-loop-pacer";
 import { EMPTY_TREE, LooseObjects, type ObjectType, objectId } from "./loose-objects";
 import { PackReader } from "./pack-reader";
-import { PackWriter } from "./pack-writer";
+import { type PackLimits, PackWriter } from "./pack-writer";
 import type { ShadowRepo } from "./shadow-repo";
 import { decodeTree, encodeTree, type TreeEntry } from "./tree-objects";
 
@@ -49,10 +49,10 @@ export class StoredObjects {
 
   /**
    * Stores new objects in packs until `endPacking`, for a scan that stores many: each loose object is a
-   * file created, each packed one an append (see `PackWriter`). `packBytes`: tests make small packs.
+   * file created, each packed one an append (see `PackWriter`). `limits`: tests make small packs.
    */
-  startPacking(packBytes?: number): void {
-    this.packing ??= new PackWriter(this.packDir, () => this.packs.forget(), packBytes);
+  startPacking(limits?: PackLimits): void {
+    this.packing ??= new PackWriter(this.packDir, () => this.packs.forget(), limits);
   }
 
   /** Writes the last pack and stores loose again. Rejects when a pack could not be written. */

@@ -63,7 +63,7 @@ function contents(): Buffer[] {
 describe("packs written by a scan that stores many", () => {
   it("are git's own format: several small packs git verifies and reads, no loose object written", async () => {
     const store = objects();
-    store.startPacking(8 * 1024); // small packs: many of them, as a big tree makes
+    store.startPacking({ entries: 8, bytes: 64 * 1024 }); // small packs: many, full and cut short by size
     const blobs = contents();
     const ids: string[] = [];
     for (const content of blobs) ids.push(await store.storeBlob(content, false));
@@ -92,7 +92,7 @@ describe("packs written by a scan that stores many", () => {
 
   it("are read back in this process, by a new one too, each object checked against its id", async () => {
     const store = objects();
-    store.startPacking(8 * 1024);
+    store.startPacking({ entries: 8, bytes: 64 * 1024 });
     const blobs = contents();
     const ids: string[] = [];
     for (const content of blobs) ids.push(await store.storeBlob(content, false));
