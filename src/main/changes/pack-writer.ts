@@ -77,12 +77,12 @@ export class PackWriter {
   private failure: unknown;
 
   /**
-   * `onWritten` is told each pack made (a reader's list of packs is then out of date). Removes the
+   * `onWritten` is told each pack made, by its index file (a reader then reads that one too). Removes the
    * files a crash left half written.
    */
   constructor(
     private readonly packDir: string,
-    private readonly onWritten: () => void = () => {},
+    private readonly onWritten: (indexFile: string) => void = () => {},
     private readonly limits: PackLimits = LIMITS,
   ) {
     mkdirSync(packDir, { recursive: true });
@@ -171,6 +171,7 @@ export class PackWriter {
   private async closePack(): Promise<void> {
     const pack = this.pack as OpenPack;
     this.pack = undefined;
+    let name: string;
     try {
       if (pack.used > 0) await this.writeSegment(pack);
       await pack.writing;
@@ -184,7 +185,7 @@ export class PackWriter {
       }
       await pack.file.write(checksum, 0, checksum.length, pack.bytes);
       await pack.file.close();
-      const name = join(this.packDir, `pack-${checksum.toString("hex")}`);
+      name = join(this.packDir, `pack-${checksum.toString("hex")}`);
       await writeFile(`${pack.temp}.idx`, packIndex(pack, checksum), { mode: 0o444 });
       await rename(`${pack.temp}.pack`, `${name}.pack`);
       await rename(`${pack.temp}.idx`, `${name}.idx`);
@@ -194,7 +195,7 @@ export class PackWriter {
       await rm(`${pack.temp}.idx`, { force: true });
       throw error;
     }
-    this.onWritten();
+    this.onWritten(`${name}.idx`);
   }
 }
 

@@ -134,11 +134,13 @@ async function parse(body: string): Promise<LoadedCache> {
     } else if (kind === "D") {
       const space = line.indexOf(" ", 2);
       const folder = emptyFolder(Number(line.slice(2, space)));
-      top.children.set(JSON.parse(line.slice(space + 1)) as string, folder);
+      top.children.set(jsonName(line.slice(space + 1)), folder);
       stack.push(folder);
     } else if (kind === "F") {
       const fields = line.split(" ", 9);
-      const name = JSON.parse(line.slice(fields.join(" ").length + 1)) as string;
+      let nameAt = 9;
+      for (const field of fields) nameAt += field.length;
+      const name = jsonName(line.slice(nameAt));
       const [, mode, oid, size, mtimeMs, ctimeMs, ino, statMode, racy] = fields as string[];
       const stat: StatKey = {
         size: Number(size),
@@ -147,9 +149,8 @@ async function parse(body: string): Promise<LoadedCache> {
         ino: Number(ino),
         statMode: Number(statMode),
       };
-      if (!/^[0-9a-f]{40}$/.test(oid as string) || Object.values(stat).some(Number.isNaN)) {
-        throw new Error("bad entry");
-      }
+      const numbers = stat.size + stat.mtimeMs + stat.ctimeMs + stat.ino + stat.statMode;
+      if (!/^[0-9a-f]{40}$/.test(oid as string) || Number.isNaN(numbers)) throw new Error("bad entry");
       // git's rule as well as the flag: an entry written as late as the scan that saved it is racy.
       const late = Math.max(stat.mtimeMs, stat.ctimeMs) >= startedAt - racyWindow(stat.mtimeMs);
       top.children.set(name, storedNode(mode as string, oid as string, stat, racy === "1" || late));
@@ -160,6 +161,15 @@ async function parse(body: string): Promise<LoadedCache> {
   if (stack.length !== 1 || Number.isNaN(startedAt) || !/^[0-9a-f]{40}$/.test(tree))
     throw new Error("unbalanced");
   return { root, files, tree, startedAt };
+}
+
+/**
+ * A name as `save` wrote it, a JSON string. Most names need no unescaping (JSON.stringify escapes
+ * with a backslash, nothing else): those are taken as they are, a restart parses 300,000 of them.
+ */
+function jsonName(text: string): string {
+  if (text.length < 2 || !text.startsWith('"') || !text.endsWith('"')) throw new Error("bad name");
+  return text.includes("\\") ? (JSON.parse(text) as string) : text.slice(1, -1);
 }
 
 function racyWindow(mtimeMs: number): number {

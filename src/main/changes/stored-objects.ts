@@ -36,6 +36,8 @@ export class StoredObjects {
   private readonly packDir: string;
   /** Where new objects go while a scan stores many (see `startPacking`). */
   private packing: PackWriter | undefined;
+  /** The packs there were when packing started: what the packs written since hold is `known`. */
+  private packsBefore = 0;
 
   constructor(
     private readonly repo: ShadowRepo,
@@ -52,7 +54,9 @@ export class StoredObjects {
    * file created, each packed one an append (see `PackWriter`). `limits`: tests make small packs.
    */
   startPacking(limits?: PackLimits): void {
-    this.packing ??= new PackWriter(this.packDir, () => this.packs.forget(), limits);
+    if (this.packing) return;
+    this.packsBefore = this.packs.count();
+    this.packing = new PackWriter(this.packDir, (indexFile) => this.packs.added(indexFile), limits);
   }
 
   /** Writes the last pack and stores loose again. Rejects when a pack could not be written. */
@@ -91,11 +95,12 @@ export class StoredObjects {
   }
 
   /**
-   * Adds an object to the pack being written unless it is known to be stored. Not looked for on disk:
-   * a copy of a loose object in a pack costs a few bytes, the look a file lookup each.
+   * Adds an object to the pack being written unless it is known to be stored or an earlier pack holds
+   * it (a restart's scan meets every tree again: 30,000 for a big tree). Not looked for among the loose
+   * ones: a copy of one in a pack costs a few bytes, the look a file lookup each.
    */
   private async pack(id: string, type: ObjectType, content: Buffer, deflated?: Buffer): Promise<void> {
-    if (this.loose.knows(id) || !this.packing) return;
+    if (this.loose.knows(id) || this.packs.has(id, this.packsBefore) || !this.packing) return;
     this.loose.markStored(id);
     await this.packing.add(id, type, content.length, deflated ?? deflateSync(content, { level: 1 }));
   }

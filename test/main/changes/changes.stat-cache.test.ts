@@ -138,6 +138,15 @@ describe("the stat cache", () => {
     expect(changed.tree).toBe(gitsTree());
   });
 
+  it("reads back names a line or a quote could break, folders' and files' alike", async () => {
+    const names = ['we"ird\\name.txt', "tab\tand\nnewline.txt", "ünï cödé.txt", '"quoted"', "back\\slash"];
+    for (const name of names) await put(scratch.workspace, `odd "dir"\\x/${name}`, `${name}\n`);
+    await settle();
+    const first = await run();
+    expect(first.tree).toBe(gitsTree());
+    expect(await run()).toEqual({ tree: first.tree, hashed: 0 });
+  });
+
   it("is trusted where the stat data matches (the control the cases below differ from)", async () => {
     await run();
     await wrongBlobFor("a.txt", await lstat(join(scratch.workspace, "a.txt")), false);

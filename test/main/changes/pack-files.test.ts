@@ -213,4 +213,28 @@ describe("a recorder's first snapshot", () => {
     expect(undone.restored).toEqual(["src/f3.txt"]);
     expect(readFileSync(join(scratch.workspace, "src/f3.txt"), "utf8")).toBe("file 3\n".repeat(50));
   });
+
+  it("is not packed again by a restart, which packs only what changed meanwhile", async () => {
+    for (let i = 0; i < 30; i++) await put(scratch.workspace, `src/d${i % 5}/f${i}.txt`, `file ${i}\n`);
+    await new Promise((done) => setTimeout(done, 50)); // written well before the scan: not racy
+    const first = await openRecorder(scratch);
+    expect((await first.prepare()).type).toBe("on");
+    await first.close();
+    const packed = packs();
+
+    const same = await openRecorder(scratch);
+    expect((await same.prepare()).type).toBe("on");
+    expect(same.lastHashed).toBe(0);
+    await same.close();
+    expect(packs()).toEqual(packed); // every tree met again is in a pack already
+
+    writeFileSync(join(scratch.workspace, "src/d2/new.txt"), "new while closed\n");
+    const later = await openRecorder(scratch);
+    expect((await later.prepare()).type).toBe("on");
+    await later.close();
+    const added = packs().filter((idx) => !packed.includes(idx));
+    expect(added).toHaveLength(1);
+    // The new file, its folder's tree, the trees above it (src and the root): nothing else.
+    expect(readFileSync(join(packDir, added[0] as string)).readUInt32BE(8 + 255 * 4)).toBe(4);
+  });
 });
