@@ -20,10 +20,16 @@ export function waitingBody(command: Pick<CommandView, "command">): string {
   return more ? `${first.slice(0, MAX_BODY)}…` : first;
 }
 
-/** The ids of the commands waiting for a decision. */
+/**
+ * The ids of the commands waiting for the person's decision: pending with an approval id issued and
+ * nobody's answer yet. Not one the rules are still checking (no approval id yet), nor one a rule
+ * allowed on the way to running: either would raise a notification withdrawn a moment later.
+ */
 export function waitingIds(commands: Record<string, CommandView> | undefined): Set<string> {
   const ids = new Set<string>();
-  for (const command of Object.values(commands ?? {})) if (command.phase === "pending") ids.add(command.id);
+  for (const command of Object.values(commands ?? {})) {
+    if (command.phase === "pending" && command.approvalId && !command.decidedBy) ids.add(command.id);
+  }
   return ids;
 }
 

@@ -63,6 +63,18 @@ describe("which commands wait", () => {
     ).toEqual(new Set(["a"]));
   });
 
+  it("counts no command the rules are still checking, nor one already answered on its way to running", () => {
+    const { approvalId: _none, ...checking } = pendingCommand({ id: "checking" });
+    expect(
+      waitingIds({
+        checking,
+        allowed: pendingCommand({ id: "allowed", decidedBy: "rule" }),
+        approved: pendingCommand({ id: "approved", decidedBy: "person" }),
+        waits: pendingCommand({ id: "waits" }),
+      }),
+    ).toEqual(new Set(["waits"]));
+  });
+
   it("puts only the command's first line in a notification, clipped", () => {
     expect(waitingBody({ command: "npm test" })).toBe("npm test");
     expect(waitingBody({ command: "make\nmake install" })).toBe("make…");
