@@ -56,6 +56,12 @@ export interface FolderNode {
    */
   decisions: Map<string, boolean>;
   decidedAt: number;
+  /**
+   * What is under it, as counted when nothing under it has changed since: undefined once a scan enters
+   * it or a folder below it. A command's scan then counts and searches only the folders on the way
+   * to what the watcher saw change, not all 300,000 entries of a big tree.
+   */
+  summary?: FolderSummary;
   /** Its inode: another folder put in its place (a move, `rm -r` then `mkdir`) is scanned whole. */
   ino: number;
   /** Names of sub-folders that are nested repositories. */
@@ -71,6 +77,16 @@ export interface FolderNode {
 }
 
 /** The stat fields that tell a changed file from an unchanged one, as git's index keeps them. */
+/** Counts of what is under a folder (see `FolderNode.summary`). */
+export interface FolderSummary {
+  /** Files and links, the oversized ones included. */
+  files: number;
+  /** Oversized files and nested repositories: what a snapshot lists by name. */
+  listed: number;
+  /** Folders with a racy file (itself included): what the next scan must enter again. */
+  racy: number;
+}
+
 export interface StatKey {
   size: number;
   mtimeMs: number;

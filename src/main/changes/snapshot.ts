@@ -4,7 +4,7 @@ import { folderTimesTrusted } from "./folder-times";
 import { FolderWatcher } from "./folder-watcher";
 import { IgnoreStack, parseIgnore } from "./ignore-rules";
 import { EMPTY_TREE } from "./loose-objects";
-import { emptyFolder, type FolderNode } from "./scan-nodes";
+import { emptyFolder, type FolderNode, type FolderSummary } from "./scan-nodes";
 import { StatCache } from "./stat-cache";
 import type { StoredObjects } from "./stored-objects";
 import { TREE_MODE, type TreeEntry } from "./tree-objects";
@@ -201,8 +201,9 @@ export class Snapshotter {
       await this.objects.endPacking().catch(() => {}); // a full disk: the scan's error says enough
       throw error;
     }
-    const found = { files: 0, oversized: {}, nested: [] };
-    await collect(this.root, "", found, pacer());
+    const pace = pacer();
+    const found = { files: (await summarize(this.root, pace)).files, oversized: {}, nested: [] };
+    await collectListed(this.root, "", found, pace);
     if (found.files > this.limits.maxFiles) {
       this.reset();
       throw new TooManyFilesError(this.limits.maxFiles, found.files);
@@ -269,6 +270,7 @@ export class Snapshotter {
       const rel = this.nestedParent(dirtyRel) ?? dirtyRel;
       const way = this.wayTo(rel);
       if (!way) continue; // gone, ignored or not reached: its parent's scan (if it changed) covers it
+      for (const folder of way) folder.summary = undefined; // counted again: its counts may move
       const node = way[way.length - 1] as FolderNode;
       const result = await scan.folder(node, rel, this.rulesAbove(rel), false);
       if (!result) continue;
@@ -355,28 +357,49 @@ export class Snapshotter {
 }
 
 /**
- * Counts the recorded files and lists the oversized files and nested repositories under `folder`;
- * yields between folders once a slice is used up (a walk of 300,000 files takes tens of ms).
+ * The counts under `folder`: kept where nothing under it changed, counted (and kept) where something
+ * did; yields between the folders it counts once a slice is used up (all 300,000 entries of a big tree
+ * after a full scan, tens of ms).
  */
-async function collect(
+async function summarize(folder: FolderNode, pace: () => Promise<void>): Promise<FolderSummary> {
+  if (folder.summary) return folder.summary;
+  await pace();
+  const summary: FolderSummary = { files: 0, listed: folder.nested.size, racy: folder.racy ? 1 : 0 };
+  for (const child of folder.children.values()) {
+    if (child.type === "folder") {
+      const below = await summarize(child, pace);
+      summary.files += below.files;
+      summary.listed += below.listed;
+      summary.racy += below.racy;
+    } else {
+      summary.files++;
+      if (child.type === "oversized") summary.listed++;
+    }
+  }
+  folder.summary = summary;
+  return summary;
+}
+
+/** Lists the oversized files and nested repositories under `folder`, entering only folders that hold some. */
+async function collectListed(
   folder: FolderNode,
   rel: string,
-  found: { files: number; oversized: Record<string, OversizedFile>; nested: string[] },
+  found: { oversized: Record<string, OversizedFile>; nested: string[] },
   pace: () => Promise<void>,
 ): Promise<void> {
+  if (folder.summary?.listed === 0) return;
   await pace();
   for (const name of folder.nested) found.nested.push(`${rel + name}/`);
   for (const [name, child] of folder.children) {
-    if (child.type === "folder") await collect(child, `${rel + name}/`, found, pace);
-    else {
-      found.files++;
-      if (child.type === "oversized")
-        found.oversized[rel + name] = { size: child.size, mtimeMs: child.mtimeMs };
-    }
+    if (child.type === "folder") await collectListed(child, `${rel + name}/`, found, pace);
+    else if (child.type === "oversized")
+      found.oversized[rel + name] = { size: child.size, mtimeMs: child.mtimeMs };
   }
 }
 
+/** The folders with a racy file, entering only folders whose counts (if kept) say they hold one. */
 function findRacy(folder: FolderNode, rel: string, out: string[]): void {
+  if (folder.summary?.racy === 0) return;
   if (folder.racy) out.push(rel);
   for (const [name, child] of folder.children) {
     if (child.type === "folder") findRacy(child, `${rel + name}/`, out);

@@ -129,6 +129,7 @@ export class WorkspaceScan {
     newAbove = Number.NEGATIVE_INFINITY,
     own?: Stats,
   ): Promise<boolean | "nested"> {
+    node.summary = undefined; // what it holds may change now (see `FolderNode.summary`)
     await this.pace();
     // For `onChange`: the latest moment an entry of this folder (or of a new folder above it) was made,
     // removed or renamed; read only where a change is met.

@@ -65,6 +65,10 @@ it("a scan narrowed by the watcher finds what a full scan finds, step after step
     ],
     ["stop being one", () => rm(join(ws, "n/e/.git"), { recursive: true })],
     ["grow past the size limit", () => put(ws, "a/x.txt", "x".repeat(2000))],
+    ["an oversized file grows", () => put(ws, "a/x.txt", "x".repeat(3000))],
+    ["another, deep", () => put(ws, "n/e/w/big.bin", "y".repeat(5000))],
+    ["the first one goes", () => unlink(join(ws, "a/x.txt"))],
+    ["and comes back", () => put(ws, "a/x.txt", "x".repeat(2500))],
     [
       "a link and a mode",
       async () => {
