@@ -53,8 +53,9 @@ interface OpenPack {
   used: number;
   /** Where in the file `segment` starts. */
   segmentAt: number;
-  /** The segment write in flight. */
-  writing: Promise<unknown>;
+  /** The segment write in flight; it never rejects (a failure goes to `writeError`, met when awaited). */
+  writing: Promise<void>;
+  writeError?: unknown;
 }
 
 /**
@@ -69,7 +70,8 @@ interface OpenPack {
  * (the last, or one cut at 512 MiB by large files) has its count written again and is read back once
  * for its checksum. Every object is whole (no deltas: git's next `gc` makes those), so `PackReader`
  * reads it back with one read and one inflate. A pack is renamed into place before its index: git
- * counts a pack only once its index is there, so a reader or a crash never sees half of one.
+ * counts a pack only once its index is there, so a reader or a crash never sees half of one. Calls
+ * come one at a time (the scan awaits each), as `StoredObjects`' callers are serialised.
  */
 export class PackWriter {
   private pack: OpenPack | undefined;
@@ -159,10 +161,17 @@ export class PackWriter {
 
   /** Writes the segment's used part at its place, after the write before it; a fresh segment follows. */
   private async writeSegment(pack: OpenPack): Promise<void> {
-    await pack.writing;
+    await written(pack);
     const full = pack.segment.subarray(0, pack.used);
     const at = pack.segmentAt;
-    pack.writing = pack.file.write(full, 0, full.length, at);
+    // Not awaited here (the next segment fills meanwhile), so caught at once: a rejection nobody
+    // awaited yet would end the process as unhandled.
+    pack.writing = pack.file.write(full, 0, full.length, at).then(
+      () => undefined,
+      (error: unknown) => {
+        pack.writeError ??= error;
+      },
+    );
     pack.segmentAt += pack.used;
     pack.segment = Buffer.allocUnsafe(SEGMENT_BYTES);
     pack.used = 0;
@@ -174,7 +183,7 @@ export class PackWriter {
     let name: string;
     try {
       if (pack.used > 0) await this.writeSegment(pack);
-      await pack.writing;
+      await written(pack);
       let checksum: Buffer;
       if (pack.ids.length === this.limits.entries) {
         checksum = pack.hash.digest();
@@ -197,6 +206,12 @@ export class PackWriter {
     }
     this.onWritten(`${name}.idx`);
   }
+}
+
+/** Waits for the segment write in flight; throws what it failed with. */
+async function written(pack: OpenPack): Promise<void> {
+  await pack.writing;
+  if (pack.writeError) throw pack.writeError;
 }
 
 function packHeader(count: number): Buffer {
