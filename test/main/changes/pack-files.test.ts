@@ -1,6 +1,16 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_EXCLUDES } from "../../../src/main/changes/defaults";
@@ -161,6 +171,39 @@ describe("packs written by a scan that stores many", () => {
     const read = await later.readBlobs(ids); // the deltas through git
     for (const [i, content] of blobs.entries())
       expect(read.get(ids[i] as string)?.equals(content)).toBe(true);
+  });
+
+  it("read an entry past 2 GiB through the index's 8-byte offsets (git's pack of a big tree after a gc)", async () => {
+    const store = objects();
+    store.startPacking();
+    const content = Buffer.from("far into a big pack\n".repeat(30));
+    const id = await store.storeBlob(content, false);
+    await store.endPacking();
+    const [idx] = packs();
+    const small = readFileSync(join(packDir, (idx as string).replace(/\.idx$/, ".pack")));
+    const entry = small.subarray(12, small.length - 20);
+    // The same entry 3 GiB into a sparse pack, and an index naming it by a large offset.
+    const far = 3 * 1024 ** 3;
+    const bigDir = join(scratch.root, "big-pack");
+    mkdirSync(bigDir);
+    const name = `pack-${"ab".repeat(20)}`;
+    const pack = openSync(join(bigDir, `${name}.pack`), "w");
+    writeSync(pack, small.subarray(0, 12), 0, 12, 0);
+    writeSync(pack, entry, 0, entry.length, far);
+    writeSync(pack, small.subarray(small.length - 20), 0, 20, far + entry.length);
+    closeSync(pack);
+    const index = Buffer.alloc(8 + 1024 + 28 + 8 + 40);
+    index.writeUInt32BE(0xff744f63, 0);
+    index.writeUInt32BE(2, 4);
+    const first = Number.parseInt(id.slice(0, 2), 16);
+    for (let byte = first; byte < 256; byte++) index.writeUInt32BE(1, 8 + byte * 4);
+    index.write(id, 8 + 1024, "hex");
+    index.writeUInt32BE(0x80000000, 8 + 1024 + 24); // the first entry of the 8-byte table
+    index.writeBigUInt64BE(BigInt(far), 8 + 1024 + 28);
+    writeFileSync(join(bigDir, `${name}.idx`), index);
+    const reader = new PackReader(bigDir);
+    expect(reader.has(id)).toBe(true);
+    expect((await reader.read("blob", id))?.equals(content)).toBe(true);
   });
 
   it("removes what a crash left half written, which git never counted", async () => {
