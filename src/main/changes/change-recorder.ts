@@ -22,11 +22,11 @@ import type {
   RecorderState,
 } from "./recorder-types";
 import { overlapping, RecordStore, windowOf } from "./records";
+import { ScanTimeoutError, TooManyFilesError } from "./scan-errors";
 import { GitMissingError, ShadowRepo } from "./shadow-repo";
 import { type Snapshot, Snapshotter } from "./snapshot";
 import { StoredObjects } from "./stored-objects";
 import { revert } from "./undo";
-import { ScanTimeoutError, TooManyFilesError } from "./workspace-scan";
 
 /** How long after the last command the idle full scan runs. */
 const IDLE_FULL_SCAN_MS = 10_000;

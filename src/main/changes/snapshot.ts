@@ -2,13 +2,15 @@ import { DeferredBefores } from "./deferred-befores";
 import { pacer } from "./event-loop-pacer";
 import { folderTimesTrusted } from "./folder-times";
 import { FolderWatcher } from "./folder-watcher";
+import { type IgnoreFile, rulesAbove } from "./ignore-decisions";
 import { IgnoreStack, parseIgnore } from "./ignore-rules";
 import { EMPTY_TREE } from "./loose-objects";
+import { TooManyFilesError } from "./scan-errors";
 import { emptyFolder, type FolderNode, type FolderSummary } from "./scan-nodes";
 import { StatCache } from "./stat-cache";
 import type { StoredObjects } from "./stored-objects";
 import { TREE_MODE, type TreeEntry } from "./tree-objects";
-import { type ChangeSeen, type IgnoreFile, TooManyFilesError, WorkspaceScan } from "./workspace-scan";
+import { type ChangeSeen, WorkspaceScan } from "./workspace-scan";
 
 /** A file over the size limit, known by its size and modification time only. */
 export interface OversizedFile {
@@ -272,7 +274,7 @@ export class Snapshotter {
       if (!way) continue; // gone, ignored or not reached: its parent's scan (if it changed) covers it
       for (const folder of way) folder.summary = undefined; // counted again: its counts may move
       const node = way[way.length - 1] as FolderNode;
-      const result = await scan.folder(node, rel, this.rulesAbove(rel), false);
+      const result = await scan.folder(node, rel, rulesAbove(this.rules, this.ignoreFiles, rel), false);
       if (!result) continue;
       if (result === "nested") {
         const parent = way[way.length - 2] as FolderNode;
@@ -305,18 +307,6 @@ export class Snapshotter {
       way.push(next);
     }
     return way;
-  }
-
-  /** The ignore rules in force for the entries of folder `rel`, but for its own `.gitignore`. */
-  private rulesAbove(rel: string): IgnoreStack {
-    let rules = this.rules;
-    let base = "";
-    for (const name of rel === "" ? [] : rel.slice(0, -1).split("/")) {
-      const file = this.ignoreFiles.get(base);
-      if (file) rules = rules.with(base, file.rules);
-      base = `${base + name}/`;
-    }
-    return rules;
   }
 
   private reset(): void {
