@@ -21,7 +21,7 @@ export interface IgnoreFile {
   rules: Ignore;
 }
 
-/** The ignore rules a snapshotter's scans share: the `.gitignore` files read, by folder, and their generation. */
+/** The ignore rules a snapshotter's scans share: the `.gitignore` files read, and their generation. */
 export interface IgnoreState {
   /** Each folder's `.gitignore` (by the folder's path, `""` or ending in `/`) as last read. */
   ignoreFiles: Map<string, IgnoreFile>;
