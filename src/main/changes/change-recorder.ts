@@ -1,19 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { realpath } from "node:fs/promises";
-import { join } from "node:path";
 import type { ChangeSet, CommandWindow, FileDiff, RestorePreview, RevertResult } from "../../shared/changes";
-import { errorMessage } from "../base/errors";
 import { computeChangeSet, diffFile, summarizeChangeSet } from "./change-set";
 import {
   DEFAULT_DIFF_MAX_BYTES,
   DEFAULT_EXCLUDES,
   DEFAULT_FIRST_SNAPSHOT_TIMEOUT_MS,
   DEFAULT_MAX_FILE_BYTES,
-  DEFAULT_MAX_FILES,
 } from "./defaults";
-import type { DeferredBefore } from "./deferred-befores";
 import type { WatchLimit } from "./folder-watcher";
 import { type PruneResult, pruneRecords } from "./prune";
+import { RecorderGate } from "./recorder-gate";
+import { offReason, openSnapshotter, RecorderScans } from "./recorder-scans";
 import type {
   AfterResult,
   BeforeResult,
@@ -22,14 +20,10 @@ import type {
   RecorderState,
 } from "./recorder-types";
 import { overlapping, RecordStore, windowOf } from "./records";
-import { GitMissingError, ShadowRepo } from "./shadow-repo";
-import { type Snapshot, Snapshotter } from "./snapshot";
+import { ShadowRepo } from "./shadow-repo";
+import type { Snapshot, Snapshotter } from "./snapshot";
 import { StoredObjects } from "./stored-objects";
 import { revert } from "./undo";
-import { ScanTimeoutError, TooManyFilesError } from "./workspace-scan";
-
-/** How long after the last command the idle full scan runs. */
-const IDLE_FULL_SCAN_MS = 10_000;
 
 /**
  * Records what each approved command does to the workspace, and takes it back on request. Call
@@ -38,25 +32,28 @@ const IDLE_FULL_SCAN_MS = 10_000;
  * `state` is off with the reason and every call says so, so commands still run.
  */
 export class ChangeRecorder {
-  private queue: Promise<unknown> = Promise.resolve();
-  private firstTaken = false;
+  /** On or off, and the queue every call runs in. */
+  private readonly gate: RecorderGate;
   /** Whether `prepare` (the first snapshot) is running. */
   private preparing = false;
   private readonly previews = new Map<string, { commandId: string; now: Snapshot; changes: ChangeSet }>();
   private readonly maxFileBytes: number;
-  private idleScan: NodeJS.Timeout | undefined;
-  /** Commands whose before-state waits for their `after` (see `DeferredBefores.defer`). */
-  private readonly deferred = new Map<string, DeferredBefore<Snapshot>>();
+  /** The first snapshot, each command's before- and after-state, the idle full scan: while on. */
+  private readonly scans: RecorderScans | undefined;
 
   private constructor(
-    private readonly options: ChangeRecorderOptions,
-    private stateNow: RecorderState,
-    private readonly repo?: ShadowRepo,
+    options: ChangeRecorderOptions,
+    state: RecorderState,
+    repo?: ShadowRepo,
     private readonly store?: RecordStore,
     private readonly snapshots?: Snapshotter,
     private readonly objects?: StoredObjects,
   ) {
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    this.gate = new RecorderGate(state, store && repo && objects ? { store, repo, objects } : undefined);
+    const firstLimitMs = options.firstSnapshotTimeoutMs ?? DEFAULT_FIRST_SNAPSHOT_TIMEOUT_MS;
+    this.scans =
+      snapshots && new RecorderScans(snapshots, firstLimitMs, (reason) => this.gate.turnOff(reason));
   }
 
   /** Opens (or creates) the records of `options.workspace`; resolves off, never rejects, when it cannot. */
@@ -72,21 +69,7 @@ export class ChangeRecorder {
       });
       const store = await RecordStore.load(options.dataDir);
       const objects = new StoredObjects(repo);
-      const snapshots = new Snapshotter(
-        workspace,
-        objects,
-        {
-          maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
-          maxFiles: options.maxFiles ?? DEFAULT_MAX_FILES,
-        },
-        options.excludes ?? DEFAULT_EXCLUDES,
-        join(options.dataDir, "watch"),
-        {
-          statCacheFile: join(options.dataDir, "stat-cache"),
-          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-          ...(options.maxWatchedFolders ? { maxWatchedFolders: options.maxWatchedFolders } : {}),
-        },
-      );
+      const snapshots = openSnapshotter(workspace, objects, options);
       return new ChangeRecorder(options, { type: "on" }, repo, store, snapshots, objects);
     } catch (error) {
       return new ChangeRecorder(options, { type: "off", reason: offReason(error) });
@@ -95,7 +78,7 @@ export class ChangeRecorder {
 
   /** Whether recording is on. */
   get state(): RecorderState {
-    return this.stateNow;
+    return this.gate.state;
   }
 
   /**
@@ -117,15 +100,17 @@ export class ChangeRecorder {
    */
   prepare(): Promise<RecorderState> {
     this.preparing = true;
-    return this.guard(
-      async () => {
-        await this.snapshot();
-        return this.stateNow;
-      },
-      () => this.stateNow,
-    ).finally(() => {
-      this.preparing = false;
-    });
+    return this.gate
+      .guard(
+        async () => {
+          await (this.scans as RecorderScans).take();
+          return this.state;
+        },
+        () => this.state,
+      )
+      .finally(() => {
+        this.preparing = false;
+      });
   }
 
   /**
@@ -141,20 +126,8 @@ export class ChangeRecorder {
         ),
       );
     }
-    return this.guard<BeforeResult>(async (store) => {
-      const snapshots = this.snapshots as Snapshotter;
-      if (this.firstTaken && snapshots.befores.canDefer) {
-        // Only a full scan could tell what changed since the last one: `after`'s single scan dates
-        // the changes instead (see `DeferredBefores.defer`), so a command costs one full scan, not two.
-        const deferred = snapshots.befores.defer(Date.now());
-        this.deferred.set(commandId, deferred);
-        store.save({
-          commandId,
-          before: { ...deferred.base, startedAt: deferred.start, endedAt: deferred.start },
-        });
-        return { recorded: true, startedAt: deferred.start };
-      }
-      const before = await this.snapshot();
+    return this.gate.guard<BeforeResult>(async (store) => {
+      const before = await (this.scans as RecorderScans).before(commandId);
       store.save({ commandId, before });
       return { recorded: true, startedAt: before.startedAt };
     }, notRecorded);
@@ -166,28 +139,20 @@ export class ChangeRecorder {
    * `changesInProcess`).
    */
   after(commandId: string): Promise<AfterResult> {
-    return this.guard<AfterResult>(async (store, repo, objects) => {
+    return this.gate.guard<AfterResult>(async (store, repo, objects) => {
       const stored = store.get(commandId);
       if (!stored)
         return { recorded: false, reason: `No before-state was recorded for command ${commandId}.` };
-      const deferred = this.deferred.get(commandId);
-      this.deferred.delete(commandId);
-      let after: Snapshot;
-      try {
-        after = await this.snapshot();
-      } catch (error) {
-        if (deferred) (this.snapshots as Snapshotter).befores.discard(deferred);
-        throw error;
-      }
-      const record = deferred
-        ? { ...stored, before: await (this.snapshots as Snapshotter).befores.complete(deferred) }
-        : stored;
+      const { before, after } = await (this.scans as RecorderScans).after(commandId, stored.before);
+      // A before-state deferred to this scan is completed by it (see `RecorderScans.after`).
+      const record = before === stored.before ? stored : { ...stored, before };
       const changes = await computeChangeSet(repo, objects, record.before, after);
       store.save({ commandId, before: record.before, after });
-      // Next in the queue, so before any later call; every call flushes first anyway (see guard).
-      // A failure here (a full disk) is met again, and reported, by the next call's flush.
-      void this.serial(() => objects.flushTrees()).catch(() => {});
-      this.scheduleIdleScan();
+      // Next in the queue, so before any later call; every call flushes first anyway (see
+      // `RecorderGate.guard`). A failure here (a full disk) is met again, and reported, by the next
+      // call's flush.
+      void this.gate.serial(() => objects.flushTrees()).catch(() => {});
+      (this.scans as RecorderScans).scheduleIdleScan((scan) => void this.gate.guard(scan, () => {}));
       return {
         recorded: true,
         changes,
@@ -199,7 +164,7 @@ export class ChangeRecorder {
 
   /** The change set of a finished command, or undefined when there is no complete record of it. */
   changeSet(commandId: string): Promise<ChangeSet | undefined> {
-    return this.guard(
+    return this.gate.guard(
       async (store, repo, objects) => {
         const record = store.get(commandId);
         return record?.after ? computeChangeSet(repo, objects, record.before, record.after) : undefined;
@@ -212,7 +177,7 @@ export class ChangeRecorder {
   /** The unified diff of `path` in a command's change set, at most `maxBytes` (256 KiB by default). */
   diff(commandId: string, path: string, maxBytes = DEFAULT_DIFF_MAX_BYTES): Promise<FileDiff> {
     const none = (note: string): FileDiff => ({ path, text: "", truncated: false, note });
-    return this.guard(async (store, repo, objects) => {
+    return this.gate.guard(async (store, repo, objects) => {
       const record = store.get(commandId);
       if (!record?.after) return none(`No complete record of command ${commandId}.`);
       const changes = await computeChangeSet(repo, objects, record.before, record.after);
@@ -245,7 +210,7 @@ export class ChangeRecorder {
    * Files changed since its after-state are conflicts unless named in `undoAnyway`.
    */
   undo(commandId: string, undoAnyway: readonly string[] = []): Promise<RevertResult> {
-    return this.guard(async (store, repo, objects) => {
+    return this.gate.guard(async (store, repo, objects) => {
       const record = store.get(commandId);
       if (!record?.after) return refusedAll(`No complete record of command ${commandId}: nothing to undo.`);
       const changes = await computeChangeSet(repo, objects, record.before, record.after);
@@ -261,11 +226,11 @@ export class ChangeRecorder {
 
   /** Lists every file that would change to bring the workspace back to its state before `commandId`. */
   previewRestore(commandId: string): Promise<RestorePreview | undefined> {
-    return this.guard(
+    return this.gate.guard(
       async (store, repo, objects) => {
         const record = store.get(commandId);
         if (!record) return undefined;
-        const now = await this.snapshot();
+        const now = await (this.scans as RecorderScans).take();
         const changes = await computeChangeSet(repo, objects, now, record.before);
         const previewId = randomUUID();
         this.previews.set(previewId, { commandId, now, changes });
@@ -283,7 +248,7 @@ export class ChangeRecorder {
    * since the preview is a conflict unless named in `undoAnyway`.
    */
   restore(previewId: string, undoAnyway: readonly string[] = []): Promise<RevertResult> {
-    return this.guard(async (store, repo) => {
+    return this.gate.guard(async (store, repo) => {
       const preview = this.previews.get(previewId);
       const record = preview && store.get(preview.commandId);
       if (!preview || !record)
@@ -303,7 +268,7 @@ export class ChangeRecorder {
 
   /** Bytes the records take on disk (the shadow repository's objects). */
   usage(): Promise<number> {
-    return this.guard(
+    return this.gate.guard(
       (_store, repo) => repo.sizeBytes(),
       () => 0,
       false,
@@ -313,7 +278,7 @@ export class ChangeRecorder {
   /** Drops the oldest records until the shadow repository fits in `budgetBytes`. */
   prune(budgetBytes: number): Promise<PruneResult> {
     const nothing = () => ({ dropped: [], bytesBefore: 0, bytesAfter: 0 });
-    return this.guard(
+    return this.gate.guard(
       async (store, repo) => {
         const snapshots = this.snapshots as Snapshotter;
         const result = await pruneRecords(
@@ -332,8 +297,8 @@ export class ChangeRecorder {
 
   /** Waits for the calls in flight; the records stay on disk for the next `open`. */
   async close(): Promise<void> {
-    clearTimeout(this.idleScan);
-    await this.queue.catch(() => {});
+    this.scans?.cancelIdleScan();
+    await this.gate.drain();
     await this.store?.flush();
     try {
       // The trees the last scans kept in memory, then the stat data of the last one (the cache names
@@ -345,77 +310,6 @@ export class ChangeRecorder {
     }
     this.snapshots?.close();
   }
-
-  /**
-   * A full scan a while after the last command, off any command's path: it catches what the watcher
-   * cannot see (see `FolderWatcher`) before the next command's `before`.
-   */
-  private scheduleIdleScan(): void {
-    clearTimeout(this.idleScan);
-    this.idleScan = setTimeout(() => {
-      void this.guard(
-        async () => {
-          await (this.snapshots as Snapshotter).scan(undefined, true);
-        },
-        () => {},
-      );
-    }, IDLE_FULL_SCAN_MS);
-    this.idleScan.unref();
-  }
-
-  /** A snapshot, the first one of this process within its time limit; turns off on what cannot pass. */
-  private async snapshot(): Promise<Snapshot> {
-    const snapshots = this.snapshots as Snapshotter;
-    const first = !this.firstTaken;
-    const limit = this.options.firstSnapshotTimeoutMs ?? DEFAULT_FIRST_SNAPSHOT_TIMEOUT_MS;
-    try {
-      const snapshot = await snapshots.scan(first ? Date.now() + limit : undefined);
-      this.firstTaken = true;
-      return snapshot;
-    } catch (error) {
-      if (error instanceof TooManyFilesError || error instanceof GitMissingError || first) {
-        this.stateNow = { type: "off", reason: offReason(error, limit) };
-      }
-      throw error;
-    }
-  }
-
-  /**
-   * Runs `task` after every earlier call (one index, one scan at a time). When recording is off, or
-   * (with `catchErrors`) when the task fails, resolves to `fallback(reason)` instead.
-   */
-  private guard<T>(
-    task: (store: RecordStore, repo: ShadowRepo, objects: StoredObjects) => Promise<T>,
-    fallback: (reason: string) => T,
-    catchErrors = true,
-  ): Promise<T> {
-    return this.serial(async () => {
-      if (this.stateNow.type === "off" || !this.store || !this.repo || !this.objects) {
-        return fallback(this.offNote());
-      }
-      try {
-        // Trees a scan kept in memory only: stored before any task, so git finds what records name.
-        await this.objects.flushTrees();
-        return await task(this.store, this.repo, this.objects);
-      } catch (error) {
-        // A snapshot that turned recording off says so in the words of the off state.
-        const now: RecorderState = this.state; // re-read: the task may have changed it
-        if (now.type === "off") return fallback(now.reason);
-        if (!catchErrors) throw error;
-        return fallback(`Recording failed: ${errorMessage(error)}`);
-      }
-    });
-  }
-
-  private serial<T>(task: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(task, task);
-    this.queue = next.catch(() => {});
-    return next;
-  }
-
-  private offNote(): string {
-    return this.stateNow.type === "off" ? this.stateNow.reason : "Recording changes is off.";
-  }
 }
 
 function notRecorded(reason: string): NotRecorded {
@@ -424,15 +318,4 @@ function notRecorded(reason: string): NotRecorded {
 
 function refusedAll(reason: string): RevertResult {
   return { restored: [], conflicts: [], refused: [{ path: "", reason }] };
-}
-
-function offReason(error: unknown, firstLimitMs?: number): string {
-  if (error instanceof TooManyFilesError || error instanceof GitMissingError) return error.message;
-  if (firstLimitMs !== undefined && error instanceof ScanTimeoutError) {
-    return (
-      `Recording changes is off: the first snapshot of the workspace took too long (over ${firstLimitMs / 1000} s). ` +
-      "Add its large folders to .gitignore, or allow the first snapshot more time, to turn it on."
-    );
-  }
-  return `Recording changes is off: ${errorMessage(error)}`;
 }

@@ -16,7 +16,7 @@ export interface StoredNode extends StatKey {
   mode: string;
   /** Its blob id. */
   oid: string;
-  /** Hash it again next scan whatever its stat data (see `RACY_MS` in workspace-scan.ts). */
+  /** Hash it again next scan whatever its stat data (see `RACY_MS` in racy-times.ts). */
   racy: boolean;
 }
 
@@ -66,7 +66,7 @@ export interface FolderNode {
   ino: number;
   /** Names of sub-folders that are nested repositories. */
   nested: Set<string>;
-  /** Whether a file in it was racy at its last scan (see `RACY_MS` in workspace-scan.ts): scan it again next time. */
+  /** Whether a file in it was racy at its last scan (see `RACY_MS` in racy-times.ts): scan it again next time. */
   racy: boolean;
   /**
    * Its own mtime and ctime when its entries were last listed (NaN: list them again): while both stay

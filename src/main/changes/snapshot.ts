@@ -1,22 +1,15 @@
 import { DeferredBefores } from "./deferred-befores";
 import { pacer } from "./event-loop-pacer";
 import { folderTimesTrusted } from "./folder-times";
+import { collectListed, depth, findRacy, type OversizedFile, summarize, writeTrees } from "./folder-walks";
 import { FolderWatcher } from "./folder-watcher";
+import { type IgnoreFile, rulesAbove } from "./ignore-decisions";
 import { IgnoreStack, parseIgnore } from "./ignore-rules";
-import { EMPTY_TREE } from "./loose-objects";
-import { emptyFolder, type FolderNode, type FolderSummary } from "./scan-nodes";
+import { TooManyFilesError } from "./scan-errors";
+import { emptyFolder, type FolderNode } from "./scan-nodes";
 import { StatCache } from "./stat-cache";
 import type { StoredObjects } from "./stored-objects";
-import { TREE_MODE, type TreeEntry } from "./tree-objects";
-import { type ChangeSeen, type IgnoreFile, TooManyFilesError, WorkspaceScan } from "./workspace-scan";
-
-/** A file over the size limit, known by its size and modification time only. */
-export interface OversizedFile {
-  /** Size in bytes. */
-  size: number;
-  /** Modification time (ms since the epoch). */
-  mtimeMs: number;
-}
+import { type ChangeSeen, WorkspaceScan } from "./workspace-scan";
 
 /** The workspace's state at one moment, as the shadow repository holds it. */
 export interface Snapshot {
@@ -190,7 +183,7 @@ export class Snapshotter {
       } else {
         await this.scanChanged(scan, report.dirty);
       }
-      tree = await this.writeTrees(this.root, pacer());
+      tree = await writeTrees(this.root, this.objects, pacer());
       if (first) {
         await this.objects.flushTrees();
         await this.objects.endPacking();
@@ -272,7 +265,7 @@ export class Snapshotter {
       if (!way) continue; // gone, ignored or not reached: its parent's scan (if it changed) covers it
       for (const folder of way) folder.summary = undefined; // counted again: its counts may move
       const node = way[way.length - 1] as FolderNode;
-      const result = await scan.folder(node, rel, this.rulesAbove(rel), false);
+      const result = await scan.folder(node, rel, rulesAbove(this.rules, this.ignoreFiles, rel), false);
       if (!result) continue;
       if (result === "nested") {
         const parent = way[way.length - 2] as FolderNode;
@@ -307,18 +300,6 @@ export class Snapshotter {
     return way;
   }
 
-  /** The ignore rules in force for the entries of folder `rel`, but for its own `.gitignore`. */
-  private rulesAbove(rel: string): IgnoreStack {
-    let rules = this.rules;
-    let base = "";
-    for (const name of rel === "" ? [] : rel.slice(0, -1).split("/")) {
-      const file = this.ignoreFiles.get(base);
-      if (file) rules = rules.with(base, file.rules);
-      base = `${base + name}/`;
-    }
-    return rules;
-  }
-
   private reset(): void {
     // The next scan starts from nothing and finds every file new: no change can be dated from it.
     this.befores.breakAll();
@@ -334,80 +315,4 @@ export class Snapshotter {
   forgetStored(): void {
     this.objects.forgetStored();
   }
-
-  /**
-   * The tree id of `folder`, writing the trees of folders changed since their last write; yields to
-   * the event loop between folders once a slice is used up (a first snapshot computes one per folder).
-   */
-  private async writeTrees(folder: FolderNode, pace: () => Promise<void>): Promise<string> {
-    if (folder.tree !== undefined) return folder.tree;
-    await pace();
-    const entries: TreeEntry[] = [];
-    for (const [name, child] of folder.children) {
-      if (child.type === "stored") entries.push({ name, mode: child.mode, oid: child.oid });
-      else if (child.type === "folder") {
-        const oid = await this.writeTrees(child, pace);
-        // git records files, not folders: a folder with nothing recorded under it is not in the tree.
-        if (oid !== EMPTY_TREE) entries.push({ name, mode: TREE_MODE, oid });
-      }
-    }
-    folder.tree = this.objects.writeTree(entries);
-    return folder.tree;
-  }
-}
-
-/**
- * The counts under `folder`: kept where nothing under it changed, counted (and kept) where something
- * did; yields between the folders it counts once a slice is used up (all 300,000 entries of a big tree
- * after a full scan, tens of ms).
- */
-async function summarize(folder: FolderNode, pace: () => Promise<void>): Promise<FolderSummary> {
-  if (folder.summary) return folder.summary;
-  await pace();
-  const summary: FolderSummary = { files: 0, listed: folder.nested.size, racy: folder.racy ? 1 : 0 };
-  for (const child of folder.children.values()) {
-    if (child.type === "folder") {
-      const below = await summarize(child, pace);
-      summary.files += below.files;
-      summary.listed += below.listed;
-      summary.racy += below.racy;
-    } else {
-      summary.files++;
-      if (child.type === "oversized") summary.listed++;
-    }
-  }
-  folder.summary = summary;
-  return summary;
-}
-
-/** Lists the oversized files and nested repositories under `folder`, entering only folders that hold some. */
-async function collectListed(
-  folder: FolderNode,
-  rel: string,
-  found: { oversized: Record<string, OversizedFile>; nested: string[] },
-  pace: () => Promise<void>,
-): Promise<void> {
-  if (folder.summary?.listed === 0) return;
-  await pace();
-  for (const name of folder.nested) found.nested.push(`${rel + name}/`);
-  for (const [name, child] of folder.children) {
-    if (child.type === "folder") await collectListed(child, `${rel + name}/`, found, pace);
-    else if (child.type === "oversized")
-      found.oversized[rel + name] = { size: child.size, mtimeMs: child.mtimeMs };
-  }
-}
-
-/** The folders with a racy file, entering only folders whose counts (if kept) say they hold one. */
-function findRacy(folder: FolderNode, rel: string, out: string[]): void {
-  if (folder.summary?.racy === 0) return;
-  if (folder.racy) out.push(rel);
-  for (const [name, child] of folder.children) {
-    if (child.type === "folder") findRacy(child, `${rel + name}/`, out);
-  }
-}
-
-function depth(rel: string): number {
-  let count = 0;
-  for (const char of rel) if (char === "/") count++;
-  return count;
 }

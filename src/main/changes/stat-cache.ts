@@ -1,15 +1,13 @@
 import { createHash, randomUUID } from "node:crypto";
 import { open, readFile, rename, rm } from "node:fs/promises";
 import { pacer } from "./event-loop-pacer";
+import { racyWindow } from "./racy-times";
 import { emptyFolder, type FolderNode, type StatKey, storedNode } from "./scan-nodes";
 
 /** The first line of a stat cache file: its format, so a file of another version is not misread. */
 const HEADER = "pi-desk-stat-cache 1";
 /** The stat cache is written in batches of about this many characters (see `save`). */
 const BATCH_CHARS = 256 * 1024;
-/** As `RACY_MS` in workspace-scan: a file written this close to the scan's start is not trusted. */
-const RACY_MS = 20;
-const RACY_COARSE_MS = 2000;
 
 /** A stat cache as read back: the folder tree to seed the next scan with, and how many files it holds. */
 export interface LoadedCache {
@@ -151,7 +149,8 @@ async function parse(body: string): Promise<LoadedCache> {
       };
       const numbers = stat.size + stat.mtimeMs + stat.ctimeMs + stat.ino + stat.statMode;
       if (!/^[0-9a-f]{40}$/.test(oid as string) || Number.isNaN(numbers)) throw new Error("bad entry");
-      // git's rule as well as the flag: an entry written as late as the scan that saved it is racy.
+      // git's rule as well as the flag: an entry written as late as the scan that saved it is racy
+      // (the same window as the scan's, see racy-times.ts).
       const late = Math.max(stat.mtimeMs, stat.ctimeMs) >= startedAt - racyWindow(stat.mtimeMs);
       top.children.set(name, storedNode(mode as string, oid as string, stat, racy === "1" || late));
       if (racy === "1" || late) top.racy = true;
@@ -170,10 +169,6 @@ async function parse(body: string): Promise<LoadedCache> {
 function jsonName(text: string): string {
   if (text.length < 2 || !text.startsWith('"') || !text.endsWith('"')) throw new Error("bad name");
   return text.includes("\\") ? (JSON.parse(text) as string) : text.slice(1, -1);
-}
-
-function racyWindow(mtimeMs: number): number {
-  return mtimeMs % 1000 === 0 ? RACY_COARSE_MS : RACY_MS;
 }
 
 function sha1(text: string): string {

@@ -1,25 +1,14 @@
 import type { Dirent, Stats } from "node:fs";
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
-import type { Ignore } from "ignore";
 import { SLICE_MS } from "./event-loop-pacer";
 import type { FolderWatcher } from "./folder-watcher";
-import { type IgnoreStack, parseIgnore } from "./ignore-rules";
+import { IgnoreDecisions, type IgnoreState } from "./ignore-decisions";
+import type { IgnoreStack } from "./ignore-rules";
+import { racyWindow, upToOf } from "./racy-times";
+import { ScanTimeoutError } from "./scan-errors";
 import { emptyFolder, type FolderNode, keyOf, type StoredNode, sameStat, storedNode } from "./scan-nodes";
 import type { StoredObjects } from "./stored-objects";
 import { SYMLINK_MODE } from "./workspace-files";
-
-/**
- * A file whose timestamps are this close to (or after) the scan's start is hashed again next scan even
- * if its stat data has not moved: timestamps are coarse (the kernel's tick, up to 10 ms), so a second
- * write in the same tick as our read would otherwise go unseen (git's "racily clean" entries). Disks
- * that keep whole seconds only (FAT, HFS+, some network file systems) get `RACY_COARSE_MS`. Kept short:
- * a file still racy is read again at every scan, and a command that writes thousands of files would
- * have them all read again by the next command's `before` otherwise.
- */
-const RACY_MS = 20;
-/** Empty the ignore package's caches once this many paths were decided (about 2.5 MB of them). */
-const FORGET_AFTER_DECISIONS = 10_000;
-const RACY_COARSE_MS = 2000;
 
 /**
  * A recorded file a scan found changed, added (`node` its new entry) or gone (`node` null), and the
@@ -33,30 +22,6 @@ export interface ChangeSeen {
   node: StoredNode | null;
   /** The change happened no later than this (ms since the epoch); +Infinity when nothing dates it. */
   upTo: number;
-}
-
-/** A scan took longer than its deadline (the first snapshot's time limit). */
-export class ScanTimeoutError extends Error {
-  override name = "ScanTimeoutError";
-}
-
-/** The workspace has more files than recording handles; the engine turns itself off with this message. */
-export class TooManyFilesError extends Error {
-  override name = "TooManyFilesError";
-
-  constructor(limit: number, found: number) {
-    super(
-      `The workspace has more than ${limit.toLocaleString("en")} files not ignored ` +
-        `(${found.toLocaleString("en")} found); recording changes is off for it. Add its heavy folders ` +
-        "to .gitignore, or raise the limit (the host's --changes-max-files), to turn it on.",
-    );
-  }
-}
-
-/** One `.gitignore` as last read: re-read when its stat data moves. */
-export interface IgnoreFile {
-  key: string;
-  rules: Ignore;
 }
 
 /**
@@ -77,16 +42,13 @@ export class WorkspaceScan {
   /** Files (and links) read and hashed: the ones whose stat data moved, or racy ones. */
   hashed = 0;
   private maxFiles = Number.POSITIVE_INFINITY;
-  /** Ignore decisions made since the rules' caches were last emptied. */
-  private decided = 0;
+  private readonly ignores: IgnoreDecisions;
 
   constructor(
-    private readonly env: {
+    private readonly env: IgnoreState & {
       workspace: string;
       maxFileBytes: number;
       objects: StoredObjects;
-      ignoreFiles: Map<string, IgnoreFile>;
-      generation: { value: number };
       watcher: FolderWatcher;
       /** Told the files met so far each time the scan yields (about every 10 ms): the first snapshot's progress. */
       onProgress?: (files: number) => void;
@@ -99,7 +61,9 @@ export class WorkspaceScan {
     },
     private readonly startedAt: number,
     private readonly deadline: number | undefined,
-  ) {}
+  ) {
+    this.ignores = new IgnoreDecisions(env);
+  }
 
   /**
    * Past `max` files a whole scan only counts the rest (no lstat, read, hash or store): a workspace too
@@ -153,7 +117,7 @@ export class WorkspaceScan {
     let kept: KeptListing | undefined;
     if (this.listingKept(node, self)) {
       // Its `.gitignore` is read again if it moved (written in place, the folder's times stay put).
-      stack = this.rulesOf(rel, abs, this.env.ignoreFiles.has(rel), rules);
+      stack = this.ignores.rulesOf(rel, abs, this.env.ignoreFiles.has(rel), rules);
       if (this.env.generation.value === generation) kept = await this.statChildren(node, abs);
     }
     let dirents: Dirent[] = [];
@@ -165,16 +129,12 @@ export class WorkspaceScan {
       }
       if (rel !== "" && dirents.some((entry) => entry.name === ".git")) return "nested";
       const gitignore = dirents.some((entry) => entry.name === ".gitignore" && entry.isFile());
-      stack = this.rulesOf(rel, abs, gitignore, rules);
+      stack = this.ignores.rulesOf(rel, abs, gitignore, rules);
     }
     // This folder's .gitignore changed: what is ignored below may have changed anywhere under it.
     const everything = whole || this.env.generation.value !== generation;
     // Whether what `children` holds was decided under the rules in force now (see `ignored`).
-    const trusted = node.decidedAt === this.env.generation.value;
-    if (!trusted) {
-      node.decisions.clear();
-      node.decidedAt = this.env.generation.value;
-    }
+    const trusted = this.ignores.trust(node);
     let changed = false;
     const seen = new Set<string>();
     const toHash: { name: string; stat: Stats; old: StoredNode | undefined }[] = [];
@@ -197,7 +157,7 @@ export class WorkspaceScan {
         if (name.toLowerCase() === ".git") continue;
         folder = entry.isDirectory();
         if (!folder && !entry.isFile() && !entry.isSymbolicLink()) continue;
-        if (this.ignored(node, stack, rel + name, name, folder, trusted)) continue;
+        if (this.ignores.ignored(node, stack, rel + name, name, folder, trusted)) continue;
       }
       const old = node.children.get(name);
       if (folder) {
@@ -242,8 +202,8 @@ export class WorkspaceScan {
       if (stored && !stored.racy && sameStat(stored, stat)) continue;
       toHash.push({ name, stat, old: stored });
     }
-    // Kept for the next scan unless its times are too recent to vouch for a listing (see `RACY_MS`).
-    const listed = self && Math.max(self.mtimeMs, self.ctimeMs) < this.startedAt - racyWindow(self);
+    // Kept for the next scan unless its times are too recent to vouch for a listing (see racy-times.ts).
+    const listed = self && Math.max(self.mtimeMs, self.ctimeMs) < this.startedAt - racyWindow(self.mtimeMs);
     node.listedMtimeMs = listed ? self.mtimeMs : Number.NaN;
     node.listedCtimeMs = listed ? self.ctimeMs : Number.NaN;
     for (const [name, child] of node.children) {
@@ -275,13 +235,7 @@ export class WorkspaceScan {
       }
       node.children.set(name, now);
     }
-    if (this.decided >= FORGET_AFTER_DECISIONS) {
-      // Decisions are kept per folder (node.decisions): the `ignore` package's own cache of every path
-      // would only grow (see `IgnoreStack.forgetPaths`). Not after every folder: its cache of the
-      // parent folders' results saves a few pattern tests for each folder.
-      stack.forgetPaths();
-      this.decided = 0;
-    }
+    this.ignores.forgetIfDue(stack);
     node.racy = [...node.children.values()].some((child) => child.type === "stored" && child.racy);
     if (changed) node.tree = undefined;
     return changed;
@@ -305,7 +259,7 @@ export class WorkspaceScan {
       link ? SYMLINK_MODE : stat.mode & 0o100 ? "100755" : "100644",
       oid,
       keyOf(stat),
-      Math.max(stat.mtimeMs, stat.ctimeMs) >= this.startedAt - racyWindow(stat),
+      Math.max(stat.mtimeMs, stat.ctimeMs) >= this.startedAt - racyWindow(stat.mtimeMs),
     );
   }
 
@@ -351,58 +305,6 @@ export class WorkspaceScan {
     return { names, stats };
   }
 
-  /** `rules` with this folder's `.gitignore` on top, re-read only when its stat data moved. */
-  private rulesOf(rel: string, abs: string, has: boolean, rules: IgnoreStack): IgnoreStack {
-    const { ignoreFiles, generation } = this.env;
-    const stat = has ? lstatSync(`${abs}/.gitignore`, { throwIfNoEntry: false }) : undefined;
-    const cached = ignoreFiles.get(rel);
-    if (!stat) {
-      if (cached) {
-        ignoreFiles.delete(rel);
-        generation.value++;
-      }
-      return rules;
-    }
-    const key = `${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.ino}`;
-    if (cached?.key === key) return rules.with(rel, cached.rules);
-    let text = "";
-    try {
-      text = readFileSync(`${abs}/.gitignore`, "utf8");
-    } catch {
-      // Unreadable: no patterns, as git has it.
-    }
-    const rulesOfFile = parseIgnore(text);
-    ignoreFiles.set(rel, { key, rules: rulesOfFile });
-    generation.value++;
-    return rules.with(rel, rulesOfFile);
-  }
-
-  private ignored(
-    node: FolderNode,
-    stack: IgnoreStack,
-    path: string,
-    name: string,
-    folder: boolean,
-    trusted: boolean,
-  ): boolean {
-    if (trusted) {
-      // Recorded under the same rules: not ignored then, nor now. Only names not recorded keep a
-      // decision (a map entry a file cost 60-80 bytes, 20 MiB of a 300,000-file workspace).
-      const child = node.children.get(name);
-      if (child && (child.type === "folder") === folder) return false;
-    }
-    const key = folder ? `${name}/` : name;
-    let decision = node.decisions.get(key);
-    if (decision === undefined) {
-      decision = stack.ignores(path, folder);
-      // A name not ignored is recorded by this scan (its entry is then the decision); one that is not
-      // after all (a nested repository, a file gone before its lstat) is decided again next time.
-      if (decision) node.decisions.set(key, decision);
-      this.decided++;
-    }
-    return decision;
-  }
-
   /** Yields to the event loop once a slice is used up, and stops at the deadline. */
   private async pace(): Promise<void> {
     if (this.deadline !== undefined && Date.now() > this.deadline) {
@@ -419,19 +321,4 @@ export class WorkspaceScan {
 interface KeptListing {
   names: string[];
   stats: Stats[];
-}
-
-/**
- * The latest moment (ms since the epoch, this machine's clock) at which what set `stat`'s timestamps
- * can have happened: its later timestamp plus the timestamps' granularity (the kernel stamps with a
- * clock that lags by up to a tick). Nothing known (gone): +Infinity, "just now".
- */
-function upToOf(stat: Stats | undefined): number {
-  if (!stat) return Number.POSITIVE_INFINITY;
-  return Math.max(stat.mtimeMs, stat.ctimeMs) + racyWindow(stat);
-}
-
-/** Whole-second timestamps mean a disk that keeps no finer ones (a finer one lands on .000 one time in 1,000). */
-function racyWindow(stat: Stats): number {
-  return stat.mtimeMs % 1000 === 0 ? RACY_COARSE_MS : RACY_MS;
 }
