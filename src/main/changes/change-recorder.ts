@@ -53,7 +53,13 @@ export class ChangeRecorder {
     this.gate = new RecorderGate(state, store && repo && objects ? { store, repo, objects } : undefined);
     const firstLimitMs = options.firstSnapshotTimeoutMs ?? DEFAULT_FIRST_SNAPSHOT_TIMEOUT_MS;
     this.scans =
-      snapshots && new RecorderScans(snapshots, firstLimitMs, (reason) => this.gate.turnOff(reason));
+      snapshots &&
+      new RecorderScans(
+        snapshots,
+        firstLimitMs,
+        (reason) => this.gate.turnOff(reason),
+        options.idleFullScanMs,
+      );
   }
 
   /** Opens (or creates) the records of `options.workspace`; resolves off, never rejects, when it cannot. */

@@ -16,7 +16,7 @@ import type { StoredObjects } from "./stored-objects";
  * each command. The recorder's calls run these in its queue; this holds only their state.
  */
 
-/** How long after the last command the idle full scan runs. */
+/** How long after the last command the idle full scan runs, unless the options say otherwise. */
 const IDLE_FULL_SCAN_MS = 10_000;
 
 /** The snapshotter of a recorder's workspace, as `options` ask for it, keeping its files in `dataDir`. */
@@ -55,6 +55,7 @@ export class RecorderScans {
     private readonly firstLimitMs: number,
     /** Turns recording off, for `reason` (shown to the person). */
     private readonly turnOff: (reason: string) => void,
+    private readonly idleFullScanMs = IDLE_FULL_SCAN_MS,
   ) {}
 
   /** The before-state of command `commandId`, taken by a scan or deferred to its `after`. */
@@ -111,7 +112,7 @@ export class RecorderScans {
       run(async () => {
         await this.snapshots.scan(undefined, true);
       });
-    }, IDLE_FULL_SCAN_MS);
+    }, this.idleFullScanMs);
     this.idleScan.unref();
   }
 

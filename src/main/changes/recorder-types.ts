@@ -23,6 +23,8 @@ export interface ChangeRecorderOptions {
   onProgress?: (progress: ScanProgress) => void;
   /** Most folders the watcher watches; by default half the user's inotify watches (at least 4,096). */
   maxWatchedFolders?: number;
+  /** How long after the last command the idle full scan runs (see `RecorderScans`); 10 s by default. */
+  idleFullScanMs?: number;
 }
 
 /** Whether the engine records, and if not, why not (shown to the person; commands run either way). */

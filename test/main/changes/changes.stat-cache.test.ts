@@ -14,7 +14,7 @@ import { ShadowRepo } from "../../../src/main/changes/shadow-repo";
 import { Snapshotter } from "../../../src/main/changes/snapshot";
 import { StatCache } from "../../../src/main/changes/stat-cache";
 import { StoredObjects } from "../../../src/main/changes/stored-objects";
-import { makeScratch, put, removeScratch, type Scratch } from "./changes-harness";
+import { makeScratch, openRecorder, put, removeScratch, type Scratch } from "./changes-harness";
 
 let scratch: Scratch;
 let repo: ShadowRepo;
@@ -277,5 +277,22 @@ describe("the stat cache of a big tree", () => {
     // One byte changed anywhere and the whole file is not trusted.
     await writeFile(join(scratch.root, "big-cache"), text.replace("f12345.txt", "f12346.txt"));
     expect(await cache.load()).toBeUndefined();
+  });
+});
+
+describe("the idle full scan", () => {
+  it("brings the stat cache up to date after a command, so a restart then hashes nothing", async () => {
+    const recorder = await openRecorder(scratch, { idleFullScanMs: 200 });
+    expect((await recorder.prepare()).type).toBe("on");
+    await recorder.before("c1");
+    await writeFile(join(scratch.workspace, "b.txt"), "bravo, changed\n");
+    expect((await recorder.after("c1")).recorded).toBe(true);
+    await new Promise((done) => setTimeout(done, 700)); // the idle scan, well past the racy window
+    // A crash now (no close, which saves the cache too): a new process trusts what the idle scan saved.
+    const restarted = await openRecorder(scratch);
+    expect((await restarted.prepare()).type).toBe("on");
+    expect(restarted.lastHashed).toBe(0);
+    await restarted.close();
+    await recorder.close();
   });
 });
