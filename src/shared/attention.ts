@@ -21,15 +21,26 @@ export function waitingBody(command: Pick<CommandView, "command">): string {
 }
 
 /**
- * The ids of the commands waiting for the person's decision: pending with an approval id issued and
- * nobody's answer yet. Not one the rules are still checking (no approval id yet), nor one a rule
- * allowed on the way to running: either would raise a notification withdrawn a moment later.
+ * Whether the command waits for the person: pending, with an approval id issued, and not yet answered
+ * (the host keeps the id until the command starts, and marks who decided as soon as someone did). Not
+ * one the rules are still checking (no approval id yet), nor one a rule allowed on the way to running.
+ */
+export function awaitsPerson(command: CommandView | undefined): command is CommandView {
+  return command?.phase === "pending" && command.approvalId !== undefined && command.decidedBy === undefined;
+}
+
+/** Whether the file edit waits for the person: pending, its diff shown (an approval id), not yet answered. */
+export function editAwaitsPerson(edit: EditView): boolean {
+  return edit.status === "pending" && edit.approvalId !== undefined && edit.decidedBy === undefined;
+}
+
+/**
+ * The ids of the commands waiting for the person's decision (`awaitsPerson`): one the rules still check,
+ * or allowed, would raise a notification withdrawn a moment later.
  */
 export function waitingIds(commands: Record<string, CommandView> | undefined): Set<string> {
   const ids = new Set<string>();
-  for (const command of Object.values(commands ?? {})) {
-    if (command.phase === "pending" && command.approvalId && !command.decidedBy) ids.add(command.id);
-  }
+  for (const command of Object.values(commands ?? {})) if (awaitsPerson(command)) ids.add(command.id);
   return ids;
 }
 
@@ -44,9 +55,7 @@ export function waitingEditBody(edit: Pick<EditView, "tool" | "path">): string {
 /** The ids of the file edits waiting for a decision (once the host has shown their diff). */
 export function waitingEditIds(edits: Record<string, EditView> | undefined): Set<string> {
   const ids = new Set<string>();
-  for (const edit of Object.values(edits ?? {})) {
-    if (edit.status === "pending" && edit.approvalId && !edit.decidedBy) ids.add(edit.id);
-  }
+  for (const edit of Object.values(edits ?? {})) if (editAwaitsPerson(edit)) ids.add(edit.id);
   return ids;
 }
 

@@ -69,6 +69,7 @@ export class PackReader {
       const at = find(pack, wanted);
       if (at < 0) continue;
       const content = await readEntry(pack, at, type).catch(() => undefined);
+      if (content === NOT_WHOLE) return undefined; // a delta: git reads it
       if (content && objectId(type, content) === id) return content;
       this.forget(); // gone (a gc) or not what its index says: read the folder again next time
       return undefined;
@@ -138,20 +139,31 @@ function offsetOf(pack: Omit<PackIndex, "starts" | "packBytes">, at: number): nu
   return Number(pack.index.readBigUInt64BE(pack.largeOffsets + (small & 0x7fffffff) * 8));
 }
 
-/** Reads and inflates entry `at` of `pack`; undefined when it is a delta or of another type. */
-async function readEntry(pack: PackIndex, at: number, type: ObjectType): Promise<Buffer | undefined> {
+/** What `readEntry` says of an entry stored as a delta (or as another type): not read here, not a fault. */
+const NOT_WHOLE = Symbol("not whole");
+
+/**
+ * Reads and inflates entry `at` of `pack`: its content, `NOT_WHOLE`, or undefined (or a throw) when the
+ * pack is not what its index says.
+ */
+async function readEntry(
+  pack: PackIndex,
+  at: number,
+  type: ObjectType,
+): Promise<Buffer | typeof NOT_WHOLE | undefined> {
   const start = offsetOf(pack, at);
   const next = upperBound(pack.starts, start);
   const end = next < pack.starts.length ? (pack.starts[next] as number) : pack.packBytes - 20;
-  const entry = Buffer.alloc(end - start);
+  const entry = Buffer.allocUnsafe(end - start);
   const file = await open(pack.pack, "r");
   try {
-    await file.read(entry, 0, entry.length, start);
+    const { bytesRead } = await file.read(entry, 0, entry.length, start);
+    if (bytesRead !== entry.length) return undefined; // cut short
   } finally {
     await file.close();
   }
   let byte = entry[0] as number;
-  if (((byte >> 4) & 7) !== PACK_TYPE[type]) return undefined;
+  if (((byte >> 4) & 7) !== PACK_TYPE[type]) return NOT_WHOLE;
   let size = byte & 15;
   let shift = 16;
   let i = 1;

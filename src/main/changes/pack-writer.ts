@@ -51,6 +51,8 @@ interface OpenPack {
   /** Entries not yet written, copied in here (see `SEGMENT_BYTES`), and how much of it is used. */
   segment: Buffer;
   used: number;
+  /** The other segment: the one being written, filled again once its write is done. */
+  spare: Buffer;
   /** Where in the file `segment` starts. */
   segmentAt: number;
   /** The segment write in flight; it never rejects (a failure goes to `writeError`, met when awaited). */
@@ -140,6 +142,7 @@ export class PackWriter {
       bytes: head.length,
       segment: Buffer.allocUnsafe(SEGMENT_BYTES),
       used: 0,
+      spare: Buffer.allocUnsafe(SEGMENT_BYTES),
       segmentAt: head.length,
       writing: Promise.resolve(),
     };
@@ -159,9 +162,12 @@ export class PackWriter {
     }
   }
 
-  /** Writes the segment's used part at its place, after the write before it; a fresh segment follows. */
+  /**
+   * Writes the segment's used part at its place, after the write before it, and fills the other one
+   * meanwhile: two segments for the whole pack, not a new one for each MiB.
+   */
   private async writeSegment(pack: OpenPack): Promise<void> {
-    await written(pack);
+    await written(pack); // the spare is free once its write is done
     const full = pack.segment.subarray(0, pack.used);
     const at = pack.segmentAt;
     // Not awaited here (the next segment fills meanwhile), so caught at once: a rejection nobody
@@ -173,7 +179,7 @@ export class PackWriter {
       },
     );
     pack.segmentAt += pack.used;
-    pack.segment = Buffer.allocUnsafe(SEGMENT_BYTES);
+    [pack.segment, pack.spare] = [pack.spare, pack.segment];
     pack.used = 0;
   }
 

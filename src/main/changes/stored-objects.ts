@@ -100,7 +100,7 @@ export class StoredObjects {
    * ones: a copy of one in a pack costs a few bytes, the look a file lookup each.
    */
   private async pack(id: string, type: ObjectType, content: Buffer, deflated?: Buffer): Promise<void> {
-    if (this.loose.knows(id) || this.packs.has(id, this.packsBefore) || !this.packing) return;
+    if (!this.packing || this.loose.knows(id) || this.packs.has(id, this.packsBefore)) return;
     this.loose.markStored(id);
     await this.packing.add(id, type, content.length, deflated ?? deflateSync(content, { level: 1 }));
   }
@@ -164,7 +164,7 @@ export class StoredObjects {
     this.packs.forget();
   }
 
-  /** The entries of tree `id`, or undefined when only git can read it (packed). */
+  /** The entries of tree `id`, or undefined when only git can read it (a delta in git's packs). */
   async readTree(id: string): Promise<TreeEntry[] | undefined> {
     const known = this.trees.get(id);
     if (known) return known;

@@ -1,3 +1,4 @@
+import { awaitsPerson, editAwaitsPerson } from "../../../../shared/attention";
 import type { CommandPhase, CommandView } from "../../../../shared/commands";
 import type { EditView } from "../../../../shared/edits";
 import type { SessionState } from "../../../../shared/host-state";
@@ -10,13 +11,8 @@ export function cardStatus(phase: CommandPhase): CardStatus {
   return phase === "spawn-error" ? "failed" : phase;
 }
 
-/**
- * Whether the command waits for the person: pending, with an approval id issued, and not yet answered
- * (the host keeps the id until the command starts, and marks who decided as soon as someone did).
- */
-export function awaitsPerson(command: CommandView | undefined): command is CommandView {
-  return command?.phase === "pending" && command.approvalId !== undefined && command.decidedBy === undefined;
-}
+// Which commands and edits wait for the person: one rule for the cards and the notifications.
+export { awaitsPerson, editAwaitsPerson } from "../../../../shared/attention";
 
 /**
  * The commands waiting for the person, in the order the agent asked for them (their place in the
@@ -38,11 +34,6 @@ export function pendingCommands(session: SessionState | null | undefined): Comma
     if (awaitsPerson(command) && !seen.has(command.id)) ordered.push(command);
   }
   return ordered;
-}
-
-/** Whether the edit waits for the person: pending, with an approval id issued, and not yet answered. */
-export function editAwaitsPerson(edit: EditView): boolean {
-  return edit.status === "pending" && edit.approvalId !== undefined && edit.decidedBy === undefined;
 }
 
 /** The edits waiting for the person, in the order the agent asked for them. */
