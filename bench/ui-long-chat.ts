@@ -2,10 +2,11 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { type Browser, type CDPSession, chromium, type Page } from "@playwright/test";
+import { chatCalls } from "../harness/chat-calls.ts";
 import { chromiumArgs, chromiumPath } from "../harness/chromium.ts";
 import * as ui from "../harness/desk-page.ts";
 import { type Script, startDeskServer, stopDeskServer } from "../harness/desk-server.ts";
-import { connectDesk } from "../harness/desk-socket.ts";
+import { connectDesk, socketTarget } from "../harness/desk-socket.ts";
 import { chatScript, LONG_CHAT_LAST_WORDS, prepareLongChat } from "../harness/long-chat.ts";
 import { loadavg, machineFacts } from "../harness/machine-facts.ts";
 
@@ -150,7 +151,7 @@ export async function runLongChat(options: LongChatOptions): Promise<void> {
       if (event.type === "command-update" && event.command.details?.status) ended += 1;
       if (event.type === "session-status" && !event.running) settled();
     });
-    await socket.call("prompt", { text: `Run ${options.commands} commands` });
+    await chatCalls(socketTarget(socket)).prompt({ text: `Run ${options.commands} commands` });
     const progress = setInterval(() => process.stdout.write(`\r${ended}/${options.commands} commands`), 2000);
     await done;
     clearInterval(progress);

@@ -225,3 +225,63 @@ test("three one-line commands and the composer fit a 1280×720 window without sc
   await page.locator('[data-testid="pending-line"][data-command-id="c3"]').click();
   await expect(trayCard(page, "c3")).toBeFocused();
 });
+
+test("three chats with six commands waiting among them: the sidebar and the one tray hold at every size, light and dark", async ({
+  page,
+  scriptedDesk,
+}) => {
+  const twoChecks = (chat: string, first: string, second: string): ScriptBlock[][] => [
+    [
+      say(`Chat ${chat} checks.`),
+      call(`call-${chat}1`, { command: first, timeout: 30 }),
+      call(`call-${chat}2`, { command: second, timeout: 30 }),
+    ],
+    [say("Done.")],
+  ];
+  const desk = await scriptedDesk({
+    one: twoChecks("a", "npm test", "git status"),
+    two: twoChecks("b", "ls -la src", "npm run lint"),
+    three: twoChecks("c", "git diff --stat", "node --version"),
+  });
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await openDesk(page, desk);
+  await send(page, "one: check");
+  for (const name of ["two", "three"]) {
+    await page.getByTestId("new-chat-button").click();
+    await page.getByTestId("new-chat-here").click();
+    await expect(page.locator('.chat-item-open[aria-current="true"]')).toContainText("New chat");
+    await send(page, `${name}: check`);
+  }
+  await expect(page.getByTestId("tray-item")).toHaveCount(6, { timeout: 30_000 });
+  await expect(page.getByTestId("chat-item")).toHaveCount(3);
+  for (const theme of THEMES) {
+    await page.emulateMedia({ colorScheme: theme });
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      await expect
+        .poll(() => layoutProblems(page), { message: `three chats, ${size.width}×${size.height}, ${theme}` })
+        .toEqual([]);
+      // Every chat of the sidebar can be reached and clicked.
+      const covered = await page.evaluate(() =>
+        Array.from(document.querySelectorAll<HTMLElement>(".chat-item-open")).flatMap((button) => {
+          button.scrollIntoView({ block: "center" });
+          const r = button.getBoundingClientRect();
+          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return hit && button.contains(hit) ? [] : [button.textContent ?? ""];
+        }),
+      );
+      expect(covered, `sidebar chats covered at ${size.width}×${size.height}`).toEqual([]);
+    }
+  }
+  // Each card names its chat, once, and every chat shows its two waiting.
+  await expect(page.getByTestId("tray-chat-name")).toHaveText([
+    "one: check",
+    "one: check",
+    "two: check",
+    "two: check",
+    "three: check",
+    "three: check",
+  ]);
+  for (const item of await page.getByTestId("chat-item").all())
+    await expect(item).toHaveAttribute("data-waiting", "2");
+});

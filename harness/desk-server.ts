@@ -21,8 +21,8 @@ export type ScriptBlock =
   | { type: "error"; message: string }
   | { type: "delay"; ms: number };
 
-/** The scripted model's turns: each agent request gets the next one, then "(end of script)". */
-export type Script = ScriptBlock[][];
+/** A script: turns every chat plays, or each chat's turns by the start of its first message. */
+export type Script = ScriptBlock[][] | Record<string, ScriptBlock[][]>;
 
 /** How to start a host beyond its workspace. */
 export interface DeskServerOptions {

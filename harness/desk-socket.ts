@@ -2,6 +2,7 @@ import WebSocket from "ws";
 import type { DeskMethod, DeskParams, DeskResult } from "../src/shared/desk-api";
 import type { HostEvent } from "../src/shared/host-events";
 import type { ServerMessage } from "../src/shared/web-protocol";
+import type { CallTarget } from "./chat-calls.ts";
 import type { DeskServer } from "./desk-server.ts";
 
 /** The browser host's WebSocket from Node, as the page speaks it: calls by name, replies by id, events. */
@@ -53,5 +54,13 @@ export async function connectDesk(server: DeskServer): Promise<DeskSocket> {
       }),
     onEvent: (listener) => listeners.push(listener),
     close: () => socket.close(),
+  };
+}
+
+/** The socket as a target of chat-bound calls (`chatCalls(socketTarget(socket))`: each call names the newest chat). */
+export function socketTarget(socket: DeskSocket): CallTarget {
+  return {
+    call: (method, params) => socket.call(method, params as never),
+    state: () => socket.call("getState"),
   };
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { Script } from "./desk-server.ts";
+import type { ScriptBlock } from "./desk-server.ts";
 
 /*
  * A long chat made fast and honestly, for the long-chat bench phase and its e2e spec: the scripted model
@@ -19,7 +19,7 @@ export const longChatCommand = (i: number, lines: number) => `./gen.sh ${i} ${li
 export const longChatId = (i: number) => `long-${i}`;
 
 /** The script: a word first, one command a turn, then the last message. */
-export function chatScript(commands: number, lines: number): Script {
+export function chatScript(commands: number, lines: number): ScriptBlock[][] {
   return [
     ...Array.from({ length: commands }, (_, k) => [
       ...(k === 0 ? [{ type: "text" as const, text: `Running ${commands} commands, one at a time.` }] : []),

@@ -11,8 +11,9 @@ import {
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import type { AuditEntry } from "../src/shared/rules";
+import { chatCalls } from "./chat-calls.ts";
 import { type Script, type ScriptBlock, startScriptedDesk } from "./desk-server.ts";
-import { connectDesk, type DeskSocket } from "./desk-socket.ts";
+import { connectDesk, type DeskSocket, socketTarget } from "./desk-socket.ts";
 import { planSoak, SOAK_BINARIES, type SoakCommand, type SoakKind, seededRandom } from "./soak-plan.ts";
 
 /** How a soak runs. */
@@ -102,13 +103,19 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   try {
     desk = await connectDesk(server);
     for (const pattern of SOAK_BINARIES) {
-      await desk.call("addRule", { effect: "allow", match: "prefix", pattern, scope: "workspace" });
+      await chatCalls(socketTarget(desk)).addRule({
+        effect: "allow",
+        match: "prefix",
+        pattern,
+        scope: "workspace",
+      });
     }
     watchCommands(desk, plan, seededRandom(options.seed ^ 0x5eed), problems);
     let done = 0;
     for (const [index, batch] of batches.entries()) {
-      if (index > 0) await desk.call("newSession");
-      await desk.call("prompt", { text: `batch ${index}` });
+      const chat = chatCalls(socketTarget(desk));
+      if (index > 0) await chat.newSession();
+      await chat.prompt({ text: `batch ${index}` });
       const commands = await batchEnd(desk, `batch ${index} done`, 60_000 + batch.length * 2_000);
       for (const planned of batch) {
         const view = commands[planned.id];
@@ -184,6 +191,7 @@ function watchCommands(
   const toCancel = new Set(plan.filter((c) => c.kind === "cancel").map((c) => c.id));
   desk.onEvent((event) => {
     if (event.type !== "command-update") return;
+    const { chatId } = event;
     const { id, phase, approvalId } = event.command;
     if (approvalId && !problems.askedThePerson.includes(id)) {
       problems.askedThePerson.push(id);
@@ -194,7 +202,7 @@ function watchCommands(
     }
     if (phase === "running" && toCancel.delete(id)) {
       setTimeout(
-        () => desk.call("cancelCommand", { commandId: id }).catch(() => {}),
+        () => desk.call("cancelCommand", { chatId, commandId: id }).catch(() => {}),
         Math.floor(random() * 300),
       );
     }
@@ -208,13 +216,14 @@ function watchCommands(
 async function batchEnd(desk: DeskSocket, text: string, timeoutMs: number) {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
-    const { session } = await desk.call("getState");
+    const { session, chatId } = await desk.call("getState");
     const said = session?.transcript.some((item) => item.kind === "assistant" && item.text.includes(text));
     if (session && !session.running && said) {
       for (const view of Object.values(session.commands)) {
         if (!view.deferredOutput) continue;
-        const { sessionId } = view.deferredOutput;
-        view.output = (await desk.call("commandOutput", { sessionId, commandId: view.id })).output;
+        view.output = (
+          await desk.call("commandOutput", { chatId: chatId as string, commandId: view.id })
+        ).output;
       }
       return session.commands;
     }

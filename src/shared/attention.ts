@@ -1,5 +1,6 @@
 import type { CommandView } from "./commands";
 import type { EditView } from "./edits";
+import type { InboxEntry } from "./host-state";
 
 /*
  * Which commands wait for the person, and what a notification about one says. Pure, so the Electron shell
@@ -68,4 +69,15 @@ export function waitingChanges(
     started: [...now].filter((id) => !before.has(id)),
     answered: [...before].filter((id) => !now.has(id)),
   };
+}
+
+/** What names a waiting request across chats (a tool call id is only unique within its chat). */
+export function inboxKey(entry: InboxEntry): string {
+  return `${entry.chatId}:${entry.kind === "command" ? entry.command.id : entry.edit.id}`;
+}
+
+/** A notification's body naming the chat it waits in, when the chat has a name. */
+export function inChat(chatTitle: string | undefined, body: string): string {
+  const name = chatTitle?.trim();
+  return name ? `${name.slice(0, 60)} — ${body}` : body;
 }

@@ -2,7 +2,7 @@ import type { FileDiff, RestorePreview, RevertResult } from "./changes";
 import type { ApprovalDecision, CommandOutputReply } from "./commands";
 import type { EditDecision } from "./edits";
 import type { HostEvent } from "./host-events";
-import type { HostState, SessionSummary, WorkspaceInfo } from "./host-state";
+import type { ChatSummary, HostState, SessionSummary, WorkspaceInfo } from "./host-state";
 import type { ThinkingLevel } from "./models";
 import type { AllowedHostsSaved } from "./network";
 import type { AuditEntry, CommandRule, RuleDraft } from "./rules";
@@ -16,22 +16,30 @@ export type Unsubscribe = () => void;
  * host against `requestSchemas` before anything happens.
  */
 export interface DeskApi {
-  /** The host's whole state now; the UI rebuilds itself from it after a reload or a reconnect. */
-  getState(): Promise<HostState>;
+  /**
+   * The host's whole state now, holding `chatId`'s chat in full (else the newest); the UI rebuilds itself
+   * from it after a reload, a reconnect, a gap in the events, or to show another chat.
+   */
+  getState(params?: { chatId?: string }): Promise<HostState>;
   /** Ask the person for a folder and open it; null when they cancel. Only where `canChooseWorkspace`. */
   chooseWorkspace(): Promise<WorkspaceInfo | null>;
-  /** Open the folder at an absolute path as the workspace. */
+  /**
+   * Open the folder at an absolute path as a workspace, beside those open, with a new chat in it (a workspace
+   * already open is returned as it is).
+   */
   openWorkspace(params: { path: string }): Promise<WorkspaceInfo>;
   /** The workspace's past conversations, newest first. */
-  listSessions(): Promise<SessionSummary[]>;
-  /** Start a new conversation in the workspace. */
-  newSession(): Promise<void>;
-  /** Reopen a past conversation of the workspace by its session file. */
-  openSession(params: { path: string }): Promise<void>;
+  listSessions(params: { workspaceId: string }): Promise<SessionSummary[]>;
+  /** Start a new chat in the workspace's folder, beside the chats already open; resolves to its id. */
+  newSession(params: { workspaceId: string }): Promise<ChatSummary>;
+  /** Reopen a past conversation of the workspace by its session file (the open chat when it is open already). */
+  openSession(params: { workspaceId: string; path: string }): Promise<ChatSummary>;
+  /** Close a chat: what it runs is stopped, what waits is cancelled; its conversation stays in its session file. */
+  closeChat(params: { chatId: string }): Promise<void>;
   /** Send the person's message; resolves once the agent has it (the answer streams as events). */
-  prompt(params: { text: string }): Promise<void>;
-  /** Stop the agent's turn: every pending command is cancelled and every running one killed. */
-  stop(): Promise<void>;
+  prompt(params: { chatId: string; text: string }): Promise<void>;
+  /** Stop the chat's turn: every pending command is cancelled and every running one killed. */
+  stop(params: { chatId: string }): Promise<void>;
   /**
    * Decide a pending command or file edit by the id the host issued (a command takes an `ApprovalDecision`,
    * an edit an `EditDecision`). `rule` also makes an "always allow" (or deny) rule. An unknown, already
@@ -43,54 +51,58 @@ export interface DeskApi {
     rule?: RuleDraft;
   }): Promise<void>;
   /** Cancel one running (or pending) command, and only that one; a background command is stopped. */
-  cancelCommand(params: { commandId: string }): Promise<void>;
+  cancelCommand(params: { chatId: string; commandId: string }): Promise<void>;
   /**
    * A command's output as its card shows it, for a card whose state left it out (`deferredOutput`); refused
-   * when `sessionId` is not the open chat (it was replaced meanwhile) or it has no such command.
+   * when the chat is not open (it was closed meanwhile) or it has no such command.
    */
-  commandOutput(params: { sessionId: string; commandId: string }): Promise<CommandOutputReply>;
+  commandOutput(params: { chatId: string; commandId: string }): Promise<CommandOutputReply>;
   /** A piece of a command's saved full output, from `offset` (bytes). */
-  readFullOutput(params: { commandId: string; offset?: number }): Promise<FullOutputChunk>;
-  /** Use this model from the next message on. */
-  setModel(params: { provider: string; id: string }): Promise<void>;
-  /** Set how hard the model thinks. */
-  setThinkingLevel(params: { level: ThinkingLevel }): Promise<void>;
+  readFullOutput(params: { chatId: string; commandId: string; offset?: number }): Promise<FullOutputChunk>;
+  /** Use this model in the chat from its next message on. */
+  setModel(params: { chatId: string; provider: string; id: string }): Promise<void>;
+  /** Set how hard the chat's model thinks. */
+  setThinkingLevel(params: { chatId: string; level: ThinkingLevel }): Promise<void>;
   /** Give a provider's API key; kept by the OS keychain in the desktop app, in memory in the browser host. */
   setApiKey(params: { provider: string; key: string }): Promise<void>;
-  /** Make a rule. */
-  addRule(params: RuleDraft): Promise<CommandRule>;
-  /** Change a rule. */
-  updateRule(params: { id: string; rule: RuleDraft }): Promise<CommandRule>;
-  /** Remove a rule. */
-  removeRule(params: { id: string }): Promise<void>;
+  /** Make a rule: for the chat (scope "session"), or for every chat of its workspace (scope "workspace"). */
+  addRule(params: RuleDraft & { chatId: string }): Promise<CommandRule>;
+  /** Change one of the chat's rules or its workspace's. */
+  updateRule(params: { chatId: string; id: string; rule: RuleDraft }): Promise<CommandRule>;
+  /** Remove one of the chat's rules or its workspace's. */
+  removeRule(params: { chatId: string; id: string }): Promise<void>;
   /** Turn the sandbox on or off for this workspace, and its network (kept for the workspace). */
-  setSandbox(params: { enabled: boolean; network: boolean }): Promise<void>;
+  setSandbox(params: { workspaceId: string; enabled: boolean; network: boolean }): Promise<void>;
   /**
    * Set the hosts this workspace's sandboxed commands may reach by name (kept for the workspace); the whole
    * list is refused, with each bad entry's problem, when any entry is not valid. From the next command on.
    */
-  setAllowedHosts(params: { hosts: string[] }): Promise<AllowedHostsSaved>;
+  setAllowedHosts(params: { workspaceId: string; hosts: string[] }): Promise<AllowedHostsSaved>;
   /** Add hosts to the workspace's allowed hosts (a card's "Allow for this workspace"), checked as `setAllowedHosts`. */
-  addAllowedHosts(params: { hosts: string[] }): Promise<AllowedHostsSaved>;
+  addAllowedHosts(params: { workspaceId: string; hosts: string[] }): Promise<AllowedHostsSaved>;
   /** Move a running command to the background: it is not stopped at its timeout but runs on to the cap. */
-  keepRunning(params: { commandId: string }): Promise<void>;
+  keepRunning(params: { chatId: string; commandId: string }): Promise<void>;
   /** How long a background command may run in this workspace, in seconds (kept for the workspace). */
-  setBackgroundCap(params: { seconds: number }): Promise<void>;
+  setBackgroundCap(params: { workspaceId: string; seconds: number }): Promise<void>;
   /** The workspace's command decisions from the audit log, newest first, optionally filtered by text. */
-  getHistory(params: { query?: string; limit?: number }): Promise<AuditEntry[]>;
+  getHistory(params: { workspaceId: string; query?: string; limit?: number }): Promise<AuditEntry[]>;
   /** Turn notifications of commands waiting for approval on or off (kept across restarts). */
   setNotifications(params: { enabled: boolean }): Promise<void>;
   /** The unified diff of one file a finished command changed (bounded: `truncated` says when it was cut). */
-  commandDiff(params: { commandId: string; path: string }): Promise<FileDiff>;
+  commandDiff(params: { chatId: string; commandId: string; path: string }): Promise<FileDiff>;
   /**
    * Put back every file a finished command changed. Files changed again since are conflicts, left alone
    * unless named in `undoAnyway`. Refused while a command runs.
    */
-  undoCommand(params: { commandId: string; undoAnyway?: string[] }): Promise<RevertResult>;
+  undoCommand(params: { chatId: string; commandId: string; undoAnyway?: string[] }): Promise<RevertResult>;
   /** Every file that putting the whole workspace back to its state before a command would change. */
-  previewRestore(params: { commandId: string }): Promise<RestorePreview>;
+  previewRestore(params: { chatId: string; commandId: string }): Promise<RestorePreview>;
   /** Apply a restore preview; files changed since the preview are conflicts unless named in `undoAnyway`. */
-  restoreWorkspace(params: { previewId: string; undoAnyway?: string[] }): Promise<RevertResult>;
+  restoreWorkspace(params: {
+    chatId: string;
+    previewId: string;
+    undoAnyway?: string[];
+  }): Promise<RevertResult>;
   /** Receive every event the host pushes, in order. */
   onHostEvent(listener: (event: HostEvent) => void): Unsubscribe;
 }
@@ -118,6 +130,7 @@ export const DESK_METHODS = [
   "listSessions",
   "newSession",
   "openSession",
+  "closeChat",
   "prompt",
   "stop",
   "decide",

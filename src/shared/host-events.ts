@@ -1,7 +1,7 @@
 import type { ChangesState } from "./changes";
 import type { CommandView } from "./commands";
 import type { EditView } from "./edits";
-import type { HostState, SavedOutputsState } from "./host-state";
+import type { ChatSummary, HostState, SavedOutputsState, WorkspaceInfo } from "./host-state";
 import type { ModelsState } from "./models";
 import type { CommandRule } from "./rules";
 import type { TranscriptItem } from "./transcript";
@@ -118,6 +118,8 @@ export interface NotificationsChangedEvent {
  */
 export interface FocusCommandEvent {
   type: "focus-command";
+  /** The chat the command belongs to (the page shows it first). */
+  chatId: string;
   /** The command's id. */
   id: string;
 }
@@ -128,13 +130,36 @@ export interface FocusCommandEvent {
  */
 export interface ShowViewEvent {
   type: "show-view";
-  /** "settings": the Settings view; "running": the panel of the chat's background commands. */
-  view: "settings" | "running";
+  /**
+   * "settings": the Settings view; "running": the panel of the chat's background commands; "new-chat": a new
+   * chat in the workspace the page shows.
+   */
+  view: "settings" | "running" | "new-chat";
 }
 
-/** Everything the host pushes to the UI, discriminated by `type`. */
-export type HostEvent =
-  | SnapshotEvent
+/** A chat opened, or its name, state, waiting count or last line changed: replace its summary. */
+export interface ChatSummaryEvent {
+  type: "chat-summary";
+  /** The chat as the sidebar shows it now. */
+  summary: ChatSummary;
+}
+
+/** A chat was closed: it leaves the sidebar, and its cards leave the inbox. */
+export interface ChatClosedEvent {
+  type: "chat-closed";
+  /** The closed chat's id. */
+  chatId: string;
+}
+
+/** A workspace was opened or closed: the open ones now. */
+export interface WorkspacesChangedEvent {
+  type: "workspaces-changed";
+  /** Every open workspace, in the order they were opened. */
+  workspaces: WorkspaceInfo[];
+}
+
+/** What happens in one chat; the host stamps the chat's id on it (`chatId`). */
+export type ChatEventBody =
   | SessionStatusEvent
   | TranscriptAddEvent
   | TranscriptUpdateEvent
@@ -143,9 +168,44 @@ export type HostEvent =
   | CommandOutputEvent
   | EditUpdateEvent
   | RulesChangedEvent
-  | ModelsChangedEvent
-  | SavedOutputsEvent
-  | ChangesStateEvent
+  | ModelsChangedEvent;
+
+/** What happens to one workspace, whichever chat caused it; the host stamps its id on it (`workspaceId`). */
+export type WorkspaceEventBody = SavedOutputsEvent | ChangesStateEvent;
+
+/** The host's own events, about no single chat or workspace. */
+export type HostWideEventBody =
+  | SnapshotEvent
   | NotificationsChangedEvent
-  | FocusCommandEvent
-  | ShowViewEvent;
+  | ChatSummaryEvent
+  | ChatClosedEvent
+  | WorkspacesChangedEvent;
+
+/** A chat event as it leaves the host: it names its chat. */
+export type ChatEvent = ChatEventBody & {
+  /** The chat it happened in: the id the host issued when the chat opened. */
+  chatId: string;
+};
+/** A workspace event as it leaves the host: it names its workspace. */
+export type WorkspaceEvent = WorkspaceEventBody & {
+  /** The workspace it happened to. */
+  workspaceId: string;
+};
+
+/** An event before the host numbers it. */
+export type HostEventBody = ChatEvent | WorkspaceEvent | HostWideEventBody;
+
+/**
+ * Sent by a shell to its own window only, never through the host's numbered stream: they change no state
+ * (a click on an OS notification, a menu item).
+ */
+export type ShellEvent = FocusCommandEvent | ShowViewEvent;
+
+/**
+ * Everything the host pushes to the UI, discriminated by `type`. Each event of the host's stream carries
+ * `seq`, one more than the one before; the state carries the last one it holds, so the page drops what the
+ * state already holds and asks again when it sees a gap.
+ */
+export type HostEvent =
+  | (HostEventBody & { /** Its place in the host's stream, from 1. */ seq: number })
+  | ShellEvent;

@@ -5,8 +5,10 @@ import type { ModelsState } from "./models";
 import type { CommandRule } from "./rules";
 import type { TranscriptItem } from "./transcript";
 
-/** The folder the person works in; every command runs here. */
+/** A folder the person works in: a repository, with its rules, audit log, settings and chats. */
 export interface WorkspaceInfo {
+  /** The id the host issued when it opened the workspace; workspace calls name it. */
+  id: string;
   /** Absolute path of the folder. */
   path: string;
   /** The folder's own name, for titles and labels. */
@@ -16,9 +18,23 @@ export interface WorkspaceInfo {
 /** Which shell hosts the core: the Electron app, or the loopback browser host. */
 export type ShellKind = "electron" | "browser";
 
-/** Everything the UI needs to draw itself from nothing: after a reload or a reconnect it starts here. */
+/**
+ * Everything the UI needs to draw itself from nothing: after a reload or a reconnect it starts here. Every
+ * chat is listed as a summary; one chat, the one the page shows, is held in full (`chatId`, and `session`,
+ * `workspace`, `limits`, `models` and `rules` are that chat's).
+ */
 export interface HostState {
-  /** The open workspace, or null before one is chosen. */
+  /** The last event of the host's stream this state holds (0 before any). */
+  seq: number;
+  /** Every open workspace, in the order they were opened. */
+  workspaces: WorkspaceInfo[];
+  /** Every open chat of every workspace, in the order they were opened. */
+  chats: ChatSummary[];
+  /** Every command and file edit waiting for the person, in every chat, oldest first. */
+  inbox: InboxEntry[];
+  /** The chat held in full (the one asked for, else the newest); null when no chat is open. */
+  chatId: string | null;
+  /** The workspace of the chat held in full, or null before one is open. */
   workspace: WorkspaceInfo | null;
   /** The shell the host runs in. */
   shell: ShellKind;
@@ -45,6 +61,50 @@ export interface HostState {
   /** Whether a command that starts waiting while the window is not in front raises an OS notification. */
   notifications: boolean;
 }
+
+/** How a chat is doing, as its sidebar entry says. */
+export type ChatActivity = "working" | "waiting" | "idle" | "failed";
+
+/** One open chat as the sidebar lists it. */
+export interface ChatSummary {
+  /** The id the host issued when the chat opened; every chat call and event names it. */
+  id: string;
+  /** The workspace the chat belongs to. */
+  workspaceId: string;
+  /** The folder its commands run in (the workspace's, or a worktree's). */
+  folder: string;
+  /** Whether the folder is a git worktree of its own rather than the workspace's. */
+  worktree: boolean;
+  /** Its name (Pi's session name), else the start of its first message; empty for a new chat. */
+  title: string;
+  /** Working, waiting for the person, idle, or failed (its last turn ended in an error). */
+  activity: ChatActivity;
+  /** How many of its commands and edits wait for the person. */
+  waiting: number;
+  /** The start of its last message or entry, for the sidebar. */
+  lastLine: string;
+  /** When it was opened (ms since the epoch, host's clock). */
+  openedAt: number;
+}
+
+/** A command or file edit waiting for the person, with the chat it belongs to. */
+export type InboxEntry =
+  | {
+      /** A command. */
+      kind: "command";
+      /** The chat it belongs to. */
+      chatId: string;
+      /** The command as its card shows it. */
+      command: CommandView;
+    }
+  | {
+      /** A file edit. */
+      kind: "edit";
+      /** The chat it belongs to. */
+      chatId: string;
+      /** The edit as its card shows it. */
+      edit: EditView;
+    };
 
 /** The open conversation. */
 export interface SessionState {

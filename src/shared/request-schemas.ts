@@ -28,7 +28,7 @@ const HostEntry = Type.String({ minLength: 1, maxLength: 300 });
 /** The most entries a list of hosts may have in one call. */
 const MAX_HOST_ENTRIES = 500;
 
-const RuleDraftSchema = Params({
+const ruleDraftFields = {
   effect: Type.Union([Type.Literal("allow"), Type.Literal("deny")]),
   match: Type.Union([
     Type.Literal("exact"),
@@ -38,7 +38,8 @@ const RuleDraftSchema = Params({
   ]),
   pattern: Type.String({ minLength: 1, maxLength: 10_000 }),
   scope: Type.Union([Type.Literal("session"), Type.Literal("workspace")]),
-});
+};
+const RuleDraftSchema = Params(ruleDraftFields);
 
 const DecisionSchema = Type.Union([
   Params({
@@ -63,37 +64,44 @@ const DecisionSchema = Type.Union([
 
 /** The parameter schema of every call; a method missing here cannot be called. */
 export const requestSchemas = {
-  getState: NoParams,
+  getState: Type.Union([NoParams, Params({ chatId: Type.Optional(Id) })]),
   chooseWorkspace: NoParams,
   openWorkspace: Params({ path: Path }),
-  listSessions: NoParams,
-  newSession: NoParams,
-  openSession: Params({ path: Path }),
-  prompt: Params({ text: Type.String({ minLength: 1, maxLength: 1024 * 1024 }) }),
-  stop: NoParams,
+  listSessions: Params({ workspaceId: Id }),
+  newSession: Params({ workspaceId: Id }),
+  openSession: Params({ workspaceId: Id, path: Path }),
+  closeChat: Params({ chatId: Id }),
+  prompt: Params({ chatId: Id, text: Type.String({ minLength: 1, maxLength: 1024 * 1024 }) }),
+  stop: Params({ chatId: Id }),
   decide: Params({ approvalId: Id, decision: DecisionSchema, rule: Type.Optional(RuleDraftSchema) }),
-  cancelCommand: Params({ commandId: Id }),
-  commandOutput: Params({ sessionId: Id, commandId: Id }),
-  readFullOutput: Params({ commandId: Id, offset: Type.Optional(Type.Integer({ minimum: 0 })) }),
+  cancelCommand: Params({ chatId: Id, commandId: Id }),
+  commandOutput: Params({ chatId: Id, commandId: Id }),
+  readFullOutput: Params({ chatId: Id, commandId: Id, offset: Type.Optional(Type.Integer({ minimum: 0 })) }),
   setModel: Params({
+    chatId: Id,
     provider: Type.String({ minLength: 1, maxLength: 200 }),
     id: Type.String({ minLength: 1, maxLength: 500 }),
   }),
   setThinkingLevel: Params({
+    chatId: Id,
     level: Type.Union(THINKING_LEVELS.map((level) => Type.Literal(level))),
   }),
   setApiKey: Params({
     provider: Type.String({ minLength: 1, maxLength: 200 }),
     key: Type.String({ minLength: 1, maxLength: 10_000 }),
   }),
-  addRule: RuleDraftSchema,
-  updateRule: Params({ id: Id, rule: RuleDraftSchema }),
-  removeRule: Params({ id: Id }),
-  setSandbox: Params({ enabled: Type.Boolean(), network: Type.Boolean() }),
-  setAllowedHosts: Params({ hosts: Type.Array(HostEntry, { maxItems: MAX_HOST_ENTRIES }) }),
-  addAllowedHosts: Params({ hosts: Type.Array(HostEntry, { minItems: 1, maxItems: MAX_HOST_ENTRIES }) }),
-  keepRunning: Params({ commandId: Id }),
+  addRule: Params({ ...ruleDraftFields, chatId: Id }),
+  updateRule: Params({ chatId: Id, id: Id, rule: RuleDraftSchema }),
+  removeRule: Params({ chatId: Id, id: Id }),
+  setSandbox: Params({ workspaceId: Id, enabled: Type.Boolean(), network: Type.Boolean() }),
+  setAllowedHosts: Params({ workspaceId: Id, hosts: Type.Array(HostEntry, { maxItems: MAX_HOST_ENTRIES }) }),
+  addAllowedHosts: Params({
+    workspaceId: Id,
+    hosts: Type.Array(HostEntry, { minItems: 1, maxItems: MAX_HOST_ENTRIES }),
+  }),
+  keepRunning: Params({ chatId: Id, commandId: Id }),
   setBackgroundCap: Params({
+    workspaceId: Id,
     seconds: Type.Integer({
       minimum: BACKGROUND_CAP_RANGE.minSeconds,
       maximum: BACKGROUND_CAP_RANGE.maxSeconds,
@@ -101,13 +109,14 @@ export const requestSchemas = {
   }),
   setNotifications: Params({ enabled: Type.Boolean() }),
   getHistory: Params({
+    workspaceId: Id,
     query: Type.Optional(Type.String({ maxLength: 1000 })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
   }),
-  commandDiff: Params({ commandId: Id, path: WorkspacePath }),
-  undoCommand: Params({ commandId: Id, undoAnyway: Type.Optional(WorkspacePaths) }),
-  previewRestore: Params({ commandId: Id }),
-  restoreWorkspace: Params({ previewId: Id, undoAnyway: Type.Optional(WorkspacePaths) }),
+  commandDiff: Params({ chatId: Id, commandId: Id, path: WorkspacePath }),
+  undoCommand: Params({ chatId: Id, commandId: Id, undoAnyway: Type.Optional(WorkspacePaths) }),
+  previewRestore: Params({ chatId: Id, commandId: Id }),
+  restoreWorkspace: Params({ chatId: Id, previewId: Id, undoAnyway: Type.Optional(WorkspacePaths) }),
 } as const;
 
 // Every schema must accept only what the contract's types say: a schema looser than DeskApi fails here.

@@ -6,7 +6,7 @@ import { en } from "../../src/renderer/src/i18n/en";
 import { I18nProvider } from "../../src/renderer/src/i18n/i18n";
 import type { HostEvent } from "../../src/shared/host-events";
 import type { HostState } from "../../src/shared/host-state";
-import { fakeApi, hostState, pendingCommand, session } from "./fixtures";
+import { eventStream, fakeApi, hostState, type LooseEvent, pendingCommand, session } from "./fixtures";
 
 afterEach(cleanup);
 
@@ -18,6 +18,7 @@ function fakeClient(state: HostState) {
     for (const listener of listeners) listener(event);
   };
   let connect: (status: ConnectionStatus) => void = () => {};
+  const numbered = eventStream(state.seq);
   const api = fakeApi({
     getState: vi.fn(async () => state),
     onHostEvent: (listener) => {
@@ -38,9 +39,9 @@ function fakeClient(state: HostState) {
     client,
     api,
     /** Sends events and waits for the frame that applies them. */
-    push: async (...events: HostEvent[]) => {
+    push: async (...events: LooseEvent[]) => {
       await act(async () => {
-        for (const event of events) emit(event);
+        for (const event of events) emit(numbered(event));
         await new Promise((resolve) => requestAnimationFrame(resolve));
       });
     },

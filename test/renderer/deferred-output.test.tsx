@@ -1,5 +1,6 @@
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { bindChat } from "../../src/renderer/src/client/chat-api";
 import { ChatView } from "../../src/renderer/src/features/chat/ChatView";
 import { CommandCard } from "../../src/renderer/src/features/commands/CommandCard";
 import { forgetFetchedOutputs } from "../../src/renderer/src/features/commands/use-command-output";
@@ -43,32 +44,29 @@ function deferred(id: string, sessionId: string, lines: number): CommandView {
 /** A host that answers each `commandOutput` from its chats' outputs, as the real one does. */
 function hostWith(outputs: Record<string, Record<string, string>>) {
   const commandOutput = vi.fn(
-    async ({
-      sessionId,
-      commandId,
-    }: {
-      sessionId: string;
-      commandId: string;
-    }): Promise<CommandOutputReply> => {
-      const output = outputs[sessionId]?.[commandId];
+    async ({ chatId, commandId }: { chatId: string; commandId: string }): Promise<CommandOutputReply> => {
+      const output = outputs[chatId]?.[commandId];
       if (output === undefined) throw new Error(`This chat has no command "${commandId}".`);
       return { output, totalBytes: output.length, totalLines: output.split("\n").length - 1 };
     },
   );
-  return { api: fakeApi({ commandOutput }), commandOutput };
+  const desk = fakeApi({ commandOutput });
+  // Each chat's part of the page has its calls bound to that chat, as the App binds them.
+  const api = (chatId: string) => bindChat(desk, { chatId });
+  return { api, commandOutput };
 }
 
 describe("a card whose output the state left out", () => {
   it("keeps the output's height while it asks, then shows that command's output", async () => {
     const { api, commandOutput } = hostWith({ "chat-a": { c1: linesOf("c1", 40), c2: linesOf("c2", 40) } });
-    render(<CommandCard command={deferred("c1", "chat-a", 40)} api={api} />);
+    render(<CommandCard command={deferred("c1", "chat-a", 40)} api={api("chat-a")} />);
     const card = screen.getByTestId("command-card");
     // Until the text comes: as many (empty) lines as it has, marked busy.
     const waiting = within(card).getByTestId("command-output");
     expect(waiting.getAttribute("aria-busy")).toBe("true");
     expect(waiting.textContent).toBe("");
     expect(waiting.querySelector<HTMLElement>(".command-output-space")?.style.height).toBe("40lh");
-    expect(commandOutput).toHaveBeenCalledWith({ sessionId: "chat-a", commandId: "c1" });
+    expect(commandOutput).toHaveBeenCalledWith({ chatId: "chat-a", commandId: "c1" });
     await vi.waitFor(() =>
       expect(within(card).getByTestId("command-output").textContent).toBe(linesOf("c1", 40)),
     );
@@ -80,28 +78,28 @@ describe("a card whose output the state left out", () => {
       "chat-a": { c1: linesOf("chat a", 30) },
       "chat-b": { c1: linesOf("chat b", 30) },
     });
-    const first = render(<CommandCard command={deferred("c1", "chat-a", 30)} api={api} />);
+    const first = render(<CommandCard command={deferred("c1", "chat-a", 30)} api={api("chat-a")} />);
     await vi.waitFor(() =>
       expect(screen.getByTestId("command-output").textContent).toBe(linesOf("chat a", 30)),
     );
     first.unmount();
     // Scrolled away and back: no placeholder, no second request.
-    const again = render(<CommandCard command={deferred("c1", "chat-a", 30)} api={api} />);
+    const again = render(<CommandCard command={deferred("c1", "chat-a", 30)} api={api("chat-a")} />);
     expect(screen.getByTestId("command-output").textContent).toBe(linesOf("chat a", 30));
     expect(commandOutput).toHaveBeenCalledTimes(1);
     again.unmount();
     // Another chat reopened, its command named the same: its own output, never the first chat's.
-    render(<CommandCard command={deferred("c1", "chat-b", 30)} api={api} />);
+    render(<CommandCard command={deferred("c1", "chat-b", 30)} api={api("chat-b")} />);
     expect(screen.getByTestId("command-output").textContent).not.toContain("chat a");
     await vi.waitFor(() =>
       expect(screen.getByTestId("command-output").textContent).toBe(linesOf("chat b", 30)),
     );
-    expect(commandOutput).toHaveBeenLastCalledWith({ sessionId: "chat-b", commandId: "c1" });
+    expect(commandOutput).toHaveBeenLastCalledWith({ chatId: "chat-b", commandId: "c1" });
   });
 
   it("draws a long fetched output's last lines first, the rest as space, and all of it once the person reaches for it", async () => {
     const { api } = hostWith({ "chat-a": { c1: linesOf("c1", 500) } });
-    render(<CommandCard command={deferred("c1", "chat-a", 500)} api={api} />);
+    render(<CommandCard command={deferred("c1", "chat-a", 500)} api={api("chat-a")} />);
     await vi.waitFor(() => expect(screen.getByTestId("command-output").textContent).toContain("c1 line 500"));
     const output = screen.getByTestId("command-output");
     // The box shows about 22 lines: 60 drawn, the 440 above them as a block of their height.
@@ -114,7 +112,7 @@ describe("a card whose output the state left out", () => {
 
   it("draws a long fetched output whole after a second when nobody reaches for it", async () => {
     const { api } = hostWith({ "chat-a": { c1: linesOf("c1", 500) } });
-    render(<CommandCard command={deferred("c1", "chat-a", 500)} api={api} />);
+    render(<CommandCard command={deferred("c1", "chat-a", 500)} api={api("chat-a")} />);
     await vi.waitFor(() => expect(screen.getByTestId("command-output").textContent).toContain("c1 line 500"));
     expect(screen.getByTestId("command-output").textContent).not.toContain("c1 line 1\n");
     await vi.waitFor(
@@ -128,22 +126,27 @@ describe("a card whose output the state left out", () => {
   it("shows a running command's live output as it comes, without asking", () => {
     const { api, commandOutput } = hostWith({});
     const view = runningCommand({ id: "live", output: linesOf("live", 300), totalLines: 300 });
-    const { rerender } = render(<CommandCard command={view} api={api} />);
+    const { rerender } = render(<CommandCard command={view} api={api("chat-a")} />);
     expect(screen.getByTestId("command-output").textContent).toBe(linesOf("live", 300));
-    rerender(<CommandCard command={{ ...view, output: linesOf("live", 301), totalLines: 301 }} api={api} />);
+    rerender(
+      <CommandCard
+        command={{ ...view, output: linesOf("live", 301), totalLines: 301 }}
+        api={api("chat-a")}
+      />,
+    );
     expect(screen.getByTestId("command-output").textContent).toContain("live line 301");
     expect(commandOutput).not.toHaveBeenCalled();
   });
 
   it("says why when the output cannot be had, and asks again when drawn again", async () => {
     const { api, commandOutput } = hostWith({});
-    const first = render(<CommandCard command={deferred("gone", "chat-a", 12)} api={api} />);
+    const first = render(<CommandCard command={deferred("gone", "chat-a", 12)} api={api("chat-a")} />);
     const alert = await screen.findByTestId("command-output-error");
     expect(alert.textContent).toBe(
       'The output could not be loaded: This chat has no command "gone". Scroll away and back to try again.',
     );
     first.unmount();
-    render(<CommandCard command={deferred("gone", "chat-a", 12)} api={api} />);
+    render(<CommandCard command={deferred("gone", "chat-a", 12)} api={api("chat-a")} />);
     await screen.findByTestId("command-output-error");
     expect(commandOutput).toHaveBeenCalledTimes(2);
   });
@@ -191,20 +194,20 @@ describe("a card that ended on the page, when a snapshot leaves its output out",
     const view = render(
       <ChatView
         host={chatWith(runningCommand({ id: "c1", output: linesOf("c1 build output", 30) }))}
-        api={api}
+        api={api("chat-a")}
       />,
     );
-    view.rerender(<ChatView host={chatWith(endedHere("c1", whole))} api={api} />);
+    view.rerender(<ChatView host={chatWith(endedHere("c1", whole))} api={api("chat-a")} />);
     expect(screen.getByTestId("command-output").textContent).toBe(whole);
     // A Settings change: the host sends its state again, this output left out of it.
-    view.rerender(<ChatView host={chatWith(deferred("c1", "chat-a", 60))} api={api} />);
+    view.rerender(<ChatView host={chatWith(deferred("c1", "chat-a", 60))} api={api("chat-a")} />);
     const output = screen.getByTestId("command-output");
     expect(output.getAttribute("aria-busy")).toBeNull();
     expect(output.textContent).toBe(whole);
     expect(commandOutput).not.toHaveBeenCalled();
     // Scrolled away and back: drawn at once from what the page kept.
     view.unmount();
-    render(<CommandCard command={deferred("c1", "chat-a", 60)} api={api} />);
+    render(<CommandCard command={deferred("c1", "chat-a", 60)} api={api("chat-a")} />);
     expect(screen.getByTestId("command-output").textContent).toBe(whole);
     expect(commandOutput).not.toHaveBeenCalled();
   });
@@ -216,10 +219,10 @@ describe("a card that ended on the page, when a snapshot leaves its output out",
       totalLines: 5000,
       fullOutputPath: "/data/outputs/c1.log",
     });
-    const view = render(<ChatView host={chatWith(trimmed)} api={api} />);
-    view.rerender(<ChatView host={chatWith(deferred("c1", "chat-a", 60))} api={api} />);
+    const view = render(<ChatView host={chatWith(trimmed)} api={api("chat-a")} />);
+    view.rerender(<ChatView host={chatWith(deferred("c1", "chat-a", 60))} api={api("chat-a")} />);
     expect(screen.getByTestId("command-output").getAttribute("aria-busy")).toBe("true");
-    expect(commandOutput).toHaveBeenCalledWith({ sessionId: "chat-a", commandId: "c1" });
+    expect(commandOutput).toHaveBeenCalledWith({ chatId: "chat-a", commandId: "c1" });
     await vi.waitFor(() => expect(screen.getByTestId("command-output").textContent).toBe(real));
     expect(commandOutput).toHaveBeenCalledTimes(1);
   });
@@ -228,8 +231,10 @@ describe("a card that ended on the page, when a snapshot leaves its output out",
     // The live output is a rolling tail: as many lines as the end's, but not the same ones.
     const live = linesOf("c1 earlier output", 60);
     const { api, commandOutput } = hostWith({ "chat-a": { c1: whole } });
-    const view = render(<ChatView host={chatWith(runningCommand({ id: "c1", output: live }))} api={api} />);
-    view.rerender(<ChatView host={chatWith(deferred("c1", "chat-a", 60))} api={api} />);
+    const view = render(
+      <ChatView host={chatWith(runningCommand({ id: "c1", output: live }))} api={api("chat-a")} />,
+    );
+    view.rerender(<ChatView host={chatWith(deferred("c1", "chat-a", 60))} api={api("chat-a")} />);
     expect(commandOutput).toHaveBeenCalledTimes(1);
     await vi.waitFor(() => expect(screen.getByTestId("command-output").textContent).toBe(whole));
   });
@@ -237,10 +242,10 @@ describe("a card that ended on the page, when a snapshot leaves its output out",
   it("never shows a chat's output in another chat opened after it, whose command has the same id", async () => {
     const other = linesOf("chat b output", 60);
     const { api, commandOutput } = hostWith({ "chat-b": { c1: other } });
-    const view = render(<ChatView host={chatWith(endedHere("c1", whole))} api={api} />);
-    view.rerender(<ChatView host={chatWith(deferred("c1", "chat-b", 60), "chat-b")} api={api} />);
+    const view = render(<ChatView host={chatWith(endedHere("c1", whole))} api={api("chat-a")} />);
+    view.rerender(<ChatView host={chatWith(deferred("c1", "chat-b", 60), "chat-b")} api={api("chat-b")} />);
     expect(screen.getByTestId("command-output").textContent).not.toContain("c1 build output");
-    expect(commandOutput).toHaveBeenCalledWith({ sessionId: "chat-b", commandId: "c1" });
+    expect(commandOutput).toHaveBeenCalledWith({ chatId: "chat-b", commandId: "c1" });
     await vi.waitFor(() => expect(screen.getByTestId("command-output").textContent).toBe(other));
   });
 });

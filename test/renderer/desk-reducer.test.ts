@@ -5,13 +5,27 @@ import {
   deskReducer,
   initialView,
 } from "../../src/renderer/src/state/desk-reducer";
-import type { HostEvent } from "../../src/shared/host-events";
+import type { ChatEventBody, HostEventBody, WorkspaceEventBody } from "../../src/shared/host-events";
 import type { HostState } from "../../src/shared/host-state";
 import type { AssistantItem } from "../../src/shared/transcript";
-import { hostState, pendingCommand, repo, runningCommand, session, someModels } from "./fixtures";
+import { chat1, hostState, pendingCommand, repo, runningCommand, session, someModels } from "./fixtures";
 
-const reduce = (view: DeskView, ...actions: DeskAction[]) => actions.reduce(deskReducer, view);
-const known = (state: HostState = hostState()) => deskReducer(initialView, { type: "snapshot", state });
+/** An action as a test writes it: host events without their number and ids, which `step` adds. */
+type LooseAction =
+  | DeskAction
+  | HostEventBody
+  | ChatEventBody
+  | WorkspaceEventBody
+  | { type: "snapshot"; state: HostState };
+/** Numbers an event as the next of the host's stream, in the shown chat (or workspace) unless it names one. */
+function stamp(view: DeskView, action: LooseAction): DeskAction {
+  if (action.type === "connection" || action.type === "state" || "seq" in action) return action as DeskAction;
+  const ids = { chatId: view.host?.chatId ?? "chat-1", workspaceId: view.host?.workspace?.id ?? "w1" };
+  return { ...ids, ...action, seq: view.seq + 1 } as DeskAction;
+}
+const step = (view: DeskView, action: LooseAction) => deskReducer(view, stamp(view, action));
+const reduce = (view: DeskView, ...actions: LooseAction[]) => actions.reduce(step, view);
+const known = (state: HostState = hostState()) => deskReducer(initialView, { type: "state", state });
 const answer = (overrides: Partial<AssistantItem> = {}): AssistantItem => ({
   kind: "assistant",
   id: "a1",
@@ -23,7 +37,7 @@ const answer = (overrides: Partial<AssistantItem> = {}): AssistantItem => ({
 
 describe("deskReducer: snapshots and the connection", () => {
   it("starts connecting with nothing known", () => {
-    expect(initialView).toEqual({ host: null, connection: { kind: "connecting" } });
+    expect(initialView).toEqual({ host: null, connection: { kind: "connecting" }, seq: 0, stale: false });
   });
 
   it("takes a snapshot whole, replacing everything it had", () => {
@@ -34,18 +48,18 @@ describe("deskReducer: snapshots and the connection", () => {
       { type: "rules-changed", rules: [] },
     );
     const fresh = hostState({ workspace: null, session: null, limits: null });
-    const after = deskReducer(before, { type: "snapshot", state: fresh });
+    const after = step(before, { type: "snapshot", state: fresh });
     expect(after.host).toBe(fresh);
   });
 
   it("tracks the connection without losing the host state", () => {
     const view = known();
-    const lost = deskReducer(view, { type: "connection", status: { kind: "disconnected", reason: "gone" } });
+    const lost = step(view, { type: "connection", status: { kind: "disconnected", reason: "gone" } });
     expect(lost.connection).toEqual({ kind: "disconnected", reason: "gone" });
     expect(lost.host).toBe(view.host);
   });
 
-  it.each<HostEvent>([
+  it.each<LooseAction>([
     { type: "session-status", running: true },
     { type: "transcript-add", item: { kind: "user", id: "u1", text: "hi" } },
     { type: "transcript-update", item: { kind: "user", id: "u1", text: "hi" } },
@@ -55,7 +69,7 @@ describe("deskReducer: snapshots and the connection", () => {
     { type: "rules-changed", rules: [] },
     { type: "models-changed", models: someModels },
   ])("ignores $type before the first snapshot (the snapshot carries it)", (event) => {
-    expect(deskReducer(initialView, event)).toBe(initialView);
+    expect(step(initialView, event)).toBe(initialView);
   });
 
   it("ignores session events while no conversation is open", () => {
@@ -63,15 +77,85 @@ describe("deskReducer: snapshots and the connection", () => {
     for (const event of [
       { type: "session-status", running: true },
       { type: "transcript-add", item: { kind: "user", id: "u1", text: "hi" } },
-      { type: "command-update", command: pendingCommand() },
-    ] satisfies HostEvent[]) {
-      expect(deskReducer(view, event)).toBe(view);
+    ] satisfies LooseAction[]) {
+      expect(step(view, event).host).toBe(view.host);
     }
   });
 
   it("ignores an event type it does not know, from a newer host", () => {
     const view = known();
-    expect(deskReducer(view, { type: "from-the-future" } as unknown as HostEvent)).toBe(view);
+    expect(step(view, { type: "from-the-future" } as unknown as LooseAction).host).toBe(view.host);
+  });
+});
+
+describe("deskReducer: many chats, one numbered stream", () => {
+  const other = { ...chat1, id: "chat-2", title: "other" };
+  const twoChats = () => known(hostState({ chats: [chat1, other], seq: 10 }));
+
+  it("drops what the state already holds, and turns stale on a gap until it has the state again", () => {
+    const view = twoChats();
+    const old = { type: "session-status", running: true, chatId: "chat-1", seq: 10 } as const;
+    expect(step(view, old)).toBe(view);
+    const gap = step(view, { type: "session-status", running: true, chatId: "chat-1", seq: 12 });
+    expect(gap.stale).toBe(true);
+    expect(gap.host).toBe(view.host);
+    // Nothing applies while stale; the state asked for again clears it.
+    expect(step(gap, { type: "session-status", running: true, chatId: "chat-1", seq: 13 })).toBe(gap);
+    const again = step(gap, { type: "state", state: hostState({ seq: 13 }) });
+    expect(again).toMatchObject({ stale: false, seq: 13 });
+  });
+
+  it("keeps another chat's events out of the shown chat, and its waiting commands in the inbox, oldest first", () => {
+    const mine = pendingCommand({ id: "call-1", approvalId: "a-1" });
+    const theirs = pendingCommand({ id: "call-1", approvalId: "a-2", command: "ls" });
+    const view = reduce(
+      twoChats(),
+      { type: "command-update", command: theirs, chatId: "chat-2" },
+      { type: "transcript-add", item: { kind: "user", id: "u1", text: "not here" }, chatId: "chat-2" },
+      { type: "command-update", command: mine },
+    );
+    expect(view.host?.session?.transcript).toEqual([]);
+    expect(view.host?.session?.commands).toEqual({ "call-1": mine });
+    expect(view.host?.inbox).toEqual([
+      { kind: "command", chatId: "chat-2", command: theirs },
+      { kind: "command", chatId: "chat-1", command: mine },
+    ]);
+    // Answered in its chat: it leaves the inbox, the other stays.
+    const answered = step(view, {
+      type: "command-update",
+      command: runningCommand({ id: "call-1" }),
+      chatId: "chat-2",
+    });
+    expect(answered.host?.inbox).toEqual([{ kind: "command", chatId: "chat-1", command: mine }]);
+  });
+
+  it("follows the chats' summaries, and a chat closed leaves the list and the inbox", () => {
+    const waiting = pendingCommand({ approvalId: "a-2" });
+    const view = reduce(
+      twoChats(),
+      { type: "command-update", command: waiting, chatId: "chat-2" },
+      { type: "chat-summary", summary: { ...other, activity: "waiting", waiting: 1 } },
+    );
+    expect(view.host?.chats.map((chat) => [chat.id, chat.activity])).toEqual([
+      ["chat-1", "idle"],
+      ["chat-2", "waiting"],
+    ]);
+    const closed = step(view, { type: "chat-closed", chatId: "chat-2" });
+    expect(closed.host?.chats.map((chat) => chat.id)).toEqual(["chat-1"]);
+    expect(closed.host?.inbox).toEqual([]);
+    // The shown chat closed (in another tab): the page asks for a state again.
+    expect(step(closed, { type: "chat-closed", chatId: "chat-1" }).stale).toBe(true);
+  });
+
+  it("takes another workspace's figures only when they are the shown chat's workspace's", () => {
+    const view = twoChats();
+    const figures = { budgetBytes: 1, quotaBytes: 2, usedBytes: 3, files: 4 };
+    expect(step(view, { type: "saved-outputs", savedOutputs: figures, workspaceId: "w2" }).host).toBe(
+      view.host,
+    );
+    expect(step(view, { type: "saved-outputs", savedOutputs: figures }).host?.limits?.savedOutputs).toEqual(
+      figures,
+    );
   });
 });
 
@@ -79,8 +163,8 @@ describe("deskReducer: the conversation", () => {
   it("follows whether the agent is working", () => {
     const view = reduce(known(), { type: "session-status", running: true });
     expect(view.host?.session?.running).toBe(true);
-    expect(deskReducer(view, { type: "session-status", running: true })).toBe(view);
-    expect(deskReducer(view, { type: "session-status", running: false }).host?.session?.running).toBe(false);
+    expect(step(view, { type: "session-status", running: true }).host).toBe(view.host);
+    expect(step(view, { type: "session-status", running: false }).host?.session?.running).toBe(false);
   });
 
   it("adds entries at the end, in order", () => {
@@ -118,10 +202,10 @@ describe("deskReducer: the conversation", () => {
 
   it("ignores deltas for an unknown id, a non-assistant entry, or with nothing in them", () => {
     const view = reduce(known(), { type: "transcript-add", item: { kind: "user", id: "u1", text: "hi" } });
-    expect(deskReducer(view, { type: "assistant-delta", id: "nope", text: "x" })).toBe(view);
-    expect(deskReducer(view, { type: "assistant-delta", id: "u1", text: "x" })).toBe(view);
-    const withAnswer = deskReducer(view, { type: "transcript-add", item: answer() });
-    expect(deskReducer(withAnswer, { type: "assistant-delta", id: "a1" })).toBe(withAnswer);
+    expect(step(view, { type: "assistant-delta", id: "nope", text: "x" }).host).toBe(view.host);
+    expect(step(view, { type: "assistant-delta", id: "u1", text: "x" }).host).toBe(view.host);
+    const withAnswer = step(view, { type: "transcript-add", item: answer() });
+    expect(step(withAnswer, { type: "assistant-delta", id: "a1" }).host).toBe(withAnswer.host);
   });
 
   it("replaces an updated entry in place", () => {
@@ -142,12 +226,12 @@ describe("deskReducer: the conversation", () => {
 
   it("ignores an update for an entry it never saw", () => {
     const view = known();
-    expect(deskReducer(view, { type: "transcript-update", item: answer() })).toBe(view);
+    expect(step(view, { type: "transcript-update", item: answer() }).host).toBe(view.host);
   });
 
   it("keeps the rest of the state when a session event applies", () => {
     const before = known(hostState({ rules: [] }));
-    const after = deskReducer(before, { type: "session-status", running: true });
+    const after = step(before, { type: "session-status", running: true });
     expect(after.host?.workspace).toEqual(repo);
     expect(after.host?.models).toBe(before.host?.models);
   });
@@ -155,9 +239,9 @@ describe("deskReducer: the conversation", () => {
 
 describe("deskReducer: commands", () => {
   it("adds a command on its first update and replaces it on the next", () => {
-    const asked = deskReducer(known(), { type: "command-update", command: pendingCommand() });
+    const asked = step(known(), { type: "command-update", command: pendingCommand() });
     expect(asked.host?.session?.commands["call-1"]).toEqual(pendingCommand());
-    const running = deskReducer(asked, { type: "command-update", command: runningCommand({ startedAt: 5 }) });
+    const running = step(asked, { type: "command-update", command: runningCommand({ startedAt: 5 }) });
     expect(running.host?.session?.commands["call-1"]).toEqual(runningCommand({ startedAt: 5 }));
   });
 
@@ -179,9 +263,9 @@ describe("deskReducer: commands", () => {
   it("ignores output for a command it does not know, or named like an Object property", () => {
     const view = known();
     const event = { type: "command-output", output: "x", totalBytes: 1, totalLines: 1 } as const;
-    expect(deskReducer(view, { ...event, id: "call-9" })).toBe(view);
-    expect(deskReducer(view, { ...event, id: "toString" })).toBe(view);
-    expect(deskReducer(view, { ...event, id: "__proto__" })).toBe(view);
+    expect(step(view, { ...event, id: "call-9" }).host).toBe(view.host);
+    expect(step(view, { ...event, id: "toString" }).host).toBe(view.host);
+    expect(step(view, { ...event, id: "__proto__" }).host).toBe(view.host);
   });
 
   it("keeps several commands apart", () => {
@@ -220,7 +304,7 @@ describe("deskReducer: commands", () => {
     expect(view.host?.limits?.savedOutputs).toEqual(savedOutputs);
     expect(view.host?.limits?.allowedBinaries).toEqual(hostState().limits?.allowedBinaries);
     const none = known(hostState({ limits: null }));
-    expect(reduce(none, { type: "saved-outputs", savedOutputs })).toBe(none);
+    expect(reduce(none, { type: "saved-outputs", savedOutputs }).host).toBe(none.host);
   });
 
   it("does not change the state it was given", () => {

@@ -1,11 +1,34 @@
 import { vi } from "vitest";
+import type { ChatApi } from "../../src/renderer/src/client/chat-api";
+import { awaitsPerson, editAwaitsPerson } from "../../src/shared/attention";
 import type { CommandView } from "../../src/shared/commands";
 import { DESK_METHODS, type DeskApi } from "../../src/shared/desk-api";
-import type { HostState, SessionState } from "../../src/shared/host-state";
+import type {
+  ChatEventBody,
+  FocusCommandEvent,
+  HostEvent,
+  HostEventBody,
+  ShellEvent,
+  WorkspaceEventBody,
+} from "../../src/shared/host-events";
+import type { ChatSummary, HostState, InboxEntry, SessionState } from "../../src/shared/host-state";
 import type { ModelsState } from "../../src/shared/models";
 
 /** A workspace the tests open. */
-export const repo = { path: "/home/ada/repo", name: "repo" };
+export const repo = { id: "w1", path: "/home/ada/repo", name: "repo" };
+
+/** The open chat the tests show. */
+export const chat1: ChatSummary = {
+  id: "chat-1",
+  workspaceId: "w1",
+  folder: repo.path,
+  worktree: false,
+  title: "",
+  activity: "idle",
+  waiting: 0,
+  lastLine: "",
+  openedAt: 0,
+};
 
 /** Models with one configured choice. */
 export const someModels: ModelsState = {
@@ -31,6 +54,12 @@ export function session(overrides: Partial<SessionState> = {}): SessionState {
 /** A host state with the workspace open and an empty conversation, unless told otherwise. */
 export function hostState(overrides: Partial<HostState> = {}): HostState {
   return {
+    seq: 0,
+    workspaces: [repo],
+    chats: [chat1],
+    // As the host holds it: what waits for the person in the shown chat (tests of other chats give their own).
+    inbox: inboxOf(overrides.session === undefined ? session() : overrides.session),
+    chatId: chat1.id,
     workspace: repo,
     shell: "browser",
     canChooseWorkspace: false,
@@ -66,6 +95,23 @@ export function hostState(overrides: Partial<HostState> = {}): HostState {
   };
 }
 
+/** The shown chat's commands and edits waiting for the person, as inbox entries of chat-1. */
+export function inboxOf(chat: SessionState | null): InboxEntry[] {
+  if (!chat) return [];
+  // In the order asked: the transcript's.
+  const at = (id: string) => chat.transcript.findIndex((item) => item.id === id);
+  const order = (a: InboxEntry, b: InboxEntry) =>
+    at(a.kind === "command" ? a.command.id : a.edit.id) - at(b.kind === "command" ? b.command.id : b.edit.id);
+  return [
+    ...Object.values(chat.commands)
+      .filter(awaitsPerson)
+      .map((command) => ({ kind: "command" as const, chatId: chat1.id, command })),
+    ...Object.values(chat.edits)
+      .filter(editAwaitsPerson)
+      .map((edit) => ({ kind: "edit" as const, chatId: chat1.id, edit })),
+  ].sort(order);
+}
+
 /** A command waiting for the person. */
 export function pendingCommand(overrides: Partial<CommandView> = {}): CommandView {
   return {
@@ -91,10 +137,13 @@ export function runningCommand(overrides: Partial<CommandView> = {}): CommandVie
   return { ...pending, phase: "running", startedAt: Date.now(), decidedBy: "person", ...overrides };
 }
 
-/** A DeskApi whose every call is a spy resolving to undefined or success (override the ones a test needs). */
+/**
+ * A DeskApi whose every call is a spy resolving to undefined or success (override the ones a test needs).
+ * It stands for a chat's bound calls too: a component given it calls it as the page's chat does.
+ */
 export function fakeApi(
   overrides: Partial<DeskApi> = {},
-): DeskApi & Record<string, ReturnType<typeof vi.fn>> {
+): DeskApi & ChatApi & Record<string, ReturnType<typeof vi.fn>> {
   const calls: Record<string, ReturnType<typeof vi.fn>> = Object.fromEntries(
     DESK_METHODS.map((method) => [method, vi.fn(async () => undefined)]),
   );
@@ -102,5 +151,28 @@ export function fakeApi(
   calls.setAllowedHosts = vi.fn(async () => ({ saved: true }));
   calls.addAllowedHosts = vi.fn(async () => ({ saved: true }));
   return { ...calls, onHostEvent: vi.fn(() => () => {}), ...overrides } as unknown as DeskApi &
+    ChatApi &
     Record<string, ReturnType<typeof vi.fn>>;
+}
+
+/** An event as a test writes it: without its number, and without its chat's or workspace's id. */
+export type LooseEvent =
+  | HostEventBody
+  | ChatEventBody
+  | WorkspaceEventBody
+  | { type: "snapshot"; state: HostState }
+  | (Omit<FocusCommandEvent, "chatId"> & { chatId?: string })
+  | ShellEvent;
+
+/**
+ * Numbers events as the host's stream does, from after `from`, each in chat-1 and its workspace unless it
+ * names others; a shell's own event (a notification's click, a menu) gets no number, as from the shell.
+ */
+export function eventStream(from = 0): (event: LooseEvent) => HostEvent {
+  let seq = from;
+  return (event) => {
+    if (event.type === "show-view") return event;
+    if (event.type === "focus-command") return { chatId: chat1.id, ...event };
+    return { chatId: chat1.id, workspaceId: repo.id, ...event, seq: ++seq } as unknown as HostEvent;
+  };
 }

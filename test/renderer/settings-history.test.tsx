@@ -172,12 +172,18 @@ describe("chats", () => {
     const listSessions = vi.fn(async () => [] as SessionSummary[]);
     const api = fakeApi({ listSessions });
     const running = hostState({ session: session({ id: "s1", running: true }) });
-    const { rerender } = render(<SessionList host={running} api={api} />);
+    const { rerender } = render(<SessionList onShow={() => {}} host={running} api={api} />);
     expect(await screen.findByText("No earlier chats in this workspace.")).toBeTruthy();
     listSessions.mockResolvedValue([
       { path: "/s/1.jsonl", id: "s1", title: "Current", modified: Date.now(), messageCount: 2 },
     ]);
-    rerender(<SessionList host={hostState({ session: session({ id: "s1", running: false }) })} api={api} />);
+    rerender(
+      <SessionList
+        onShow={() => {}}
+        host={hostState({ session: session({ id: "s1", running: false }) })}
+        api={api}
+      />,
+    );
     expect((await screen.findAllByTestId("session-item"))[0]?.textContent).toContain("Current");
   });
 
@@ -188,7 +194,7 @@ describe("chats", () => {
         { path: "/s/1.jsonl", id: "s1", title: "Current", modified: Date.now(), messageCount: 1 },
       ]),
     });
-    render(<SessionList host={hostState({ session: session({ id: "s1" }) })} api={api} />);
+    render(<SessionList onShow={() => {}} host={hostState({ session: session({ id: "s1" }) })} api={api} />);
     const items = await screen.findAllByTestId("session-item");
     expect(items[0]?.textContent).toContain("Fix the build");
     expect(items[0]?.textContent).toContain("4 messages");

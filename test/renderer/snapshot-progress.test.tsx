@@ -59,9 +59,11 @@ describe("the first snapshot's progress", () => {
     const limits = host.limits as NonNullable<HostState["limits"]>;
     for (const scanned of [1_000, 250_000]) {
       const next = deskReducer(
-        { host, connection: { kind: "connecting" } },
+        { host, connection: { kind: "connecting" }, seq: 0, stale: false },
         {
           type: "changes-state",
+          seq: 1,
+          workspaceId: host.workspace?.id ?? "",
           changes: { ...limits.changes, state: { type: "preparing" }, progress: { scanned, total: 300_000 } },
         },
       );

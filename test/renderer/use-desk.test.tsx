@@ -5,7 +5,7 @@ import { hostNow } from "../../src/renderer/src/lib/host-clock";
 import type { DeskView } from "../../src/renderer/src/state/desk-reducer";
 import { useDesk } from "../../src/renderer/src/use-desk";
 import type { HostEvent } from "../../src/shared/host-events";
-import { fakeApi, hostState, runningCommand, session } from "./fixtures";
+import { eventStream, fakeApi, hostState, type LooseEvent, runningCommand, session } from "./fixtures";
 
 afterEach(cleanup);
 
@@ -13,7 +13,7 @@ const nextFrame = () => act(() => new Promise<void>((resolve) => requestAnimatio
 
 /** Records every view the hook returns. */
 function Probe({ client, views }: { client: DeskClient; views: DeskView[] }) {
-  views.push(useDesk(client));
+  views.push(useDesk(client).view);
   return null;
 }
 
@@ -21,6 +21,7 @@ function harness(
   getState = vi.fn(async () => hostState({ session: session({ commands: { "call-1": runningCommand() } }) })),
 ) {
   let emit: (event: HostEvent) => void = () => {};
+  const numbered = eventStream();
   let connect: (status: ConnectionStatus) => void = () => {};
   const client: DeskClient = {
     api: fakeApi({
@@ -38,7 +39,11 @@ function harness(
   };
   const views: DeskView[] = [];
   render(<Probe client={client} views={views} />);
-  return { views, emit: (event: HostEvent) => emit(event), connect: (s: ConnectionStatus) => connect(s) };
+  return {
+    views,
+    emit: (event: LooseEvent) => emit(numbered(event)),
+    connect: (s: ConnectionStatus) => connect(s),
+  };
 }
 
 describe("useDesk", () => {

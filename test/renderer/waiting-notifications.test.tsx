@@ -90,9 +90,9 @@ describe("the browser host's notifications", () => {
     rerender(<Probe host={withWaiting(["c1"])} focus={focus} />);
     expect(FakeNotification.made).toHaveLength(1);
     expect(FakeNotification.made[0]?.title).toBe("Pi Desk: a command waits for your approval");
-    expect(FakeNotification.made[0]?.options).toEqual({ body: "echo c1…", tag: "pi-desk:c1" });
+    expect(FakeNotification.made[0]?.options).toEqual({ body: "echo c1…", tag: "pi-desk:chat-1:c1" });
     act(() => FakeNotification.made[0]?.onclick?.());
-    expect(focus).toHaveBeenCalledWith("c1");
+    expect(focus).toHaveBeenCalledWith("c1", "chat-1");
     rerender(<Probe host={withWaiting([])} focus={focus} />);
     expect(FakeNotification.made[0]?.closed).toBe(true);
   });

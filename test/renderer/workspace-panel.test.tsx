@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
+import type { ChatApi } from "../../src/renderer/src/client/chat-api";
 import { WorkspacePanel } from "../../src/renderer/src/features/workspace/WorkspacePanel";
-import type { DeskApi } from "../../src/shared/desk-api";
 import type { HostState } from "../../src/shared/host-state";
 import { fakeApi, hostState } from "./fixtures";
 
@@ -14,13 +14,13 @@ const base: HostState = hostState({
   canChooseWorkspace: true,
 });
 
-function apiThatFails(message: string): DeskApi {
+function apiThatFails(message: string): ChatApi {
   return fakeApi({ chooseWorkspace: () => Promise.reject(new Error(message)) });
 }
 
 describe("WorkspacePanel", () => {
   it("shows the open workspace's name and full path", () => {
-    const host = { ...base, workspace: { name: "repo", path: "/home/ada/repo" } };
+    const host = { ...base, workspace: { id: "w1", name: "repo", path: "/home/ada/repo" } };
     render(<WorkspacePanel host={host} api={apiThatFails("unused")} />);
     expect(screen.getByTestId("workspace-name").textContent).toBe("repo");
     expect(screen.getByTestId("workspace-path").textContent).toBe("/home/ada/repo");

@@ -5,7 +5,7 @@ import type {
   RunCommandDetails,
   RunCommandProgress,
 } from "../../shared/commands";
-import type { HostEvent } from "../../shared/host-events";
+import type { ChatEventBody } from "../../shared/host-events";
 import { tailLines } from "../../shared/output-tail";
 
 /** What a background command's end records of its whole output. */
@@ -24,7 +24,7 @@ export class CommandViews {
   readonly byId = new Map<string, CommandView>();
 
   constructor(
-    private readonly emit: (event: HostEvent) => void,
+    private readonly emit: (event: ChatEventBody) => void,
     private readonly cwd: string,
     private readonly maxTimeoutSeconds: number,
   ) {}

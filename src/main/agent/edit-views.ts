@@ -1,6 +1,6 @@
 import type { RevertEntry } from "../../shared/changes";
 import type { EditTool, EditView, FileEditDetails } from "../../shared/edits";
-import type { HostEvent } from "../../shared/host-events";
+import type { ChatEventBody } from "../../shared/host-events";
 
 /** The tools whose calls are file edits. */
 export const EDIT_TOOLS: readonly string[] = ["edit", "write"] satisfies EditTool[];
@@ -14,7 +14,7 @@ export class EditViews {
   /** The views by edit id (the tool call id). */
   readonly byId = new Map<string, EditView>();
 
-  constructor(private readonly emit: (event: HostEvent) => void) {}
+  constructor(private readonly emit: (event: ChatEventBody) => void) {}
 
   /** The agent asked for an edit: its card starts pending (its diff comes once the host has computed it). */
   started(id: string, tool: EditTool, args: Record<string, unknown>, live: boolean): void {

@@ -66,16 +66,22 @@ const validators = Object.fromEntries(
 export type ScriptBlock = { [K in BlockType]: Static<(typeof blockSchemas)[K]> }[BlockType];
 
 /**
- * A validated script. Each request the agent makes gets the next turn. A turn streams its blocks in
- * order: `text`, `thinking` and `toolCall` become the assistant message's content; a last `error` block
- * ends the turn as a provider error (`stopReason: "error"`); a first `delay` block waits before anything
- * streams, as a slow model would.
+ * A validated script. Each chat plays it from its first turn: each request a chat's agent makes gets that
+ * chat's next turn. A turn streams its blocks in order: `text`, `thinking` and `toolCall` become the
+ * assistant message's content; a last `error` block ends the turn as a provider error (`stopReason:
+ * "error"`); a first `delay` block waits before anything streams, as a slow model would.
+ *
+ * The file is an array of turns, played by every chat; or an object whose keys are the start of a chat's
+ * first message, each holding that chat's turns (the longest key that fits wins; "" fits every chat), so one
+ * test can run chats with different scripts.
  */
 export interface Script {
   /** The absolute path of the file the script came from. */
   source: string;
-  /** The turns, in the order the agent's requests get them. */
+  /** The turns every chat plays, in the order its requests get them (the file's array, or its "" key). */
   turns: ScriptBlock[][];
+  /** A file that is an object: each chat's turns, by the start of its first message. */
+  byFirstMessage?: Record<string, ScriptBlock[][]>;
 }
 
 /** Returns the script path `PI_DESK_SCRIPT` names, or undefined when it is unset or empty. */
@@ -108,11 +114,30 @@ export function loadScript(path: string): Script {
   } catch (error) {
     return fail("", `the file is not valid JSON (${errorMessage(error)}).`);
   }
-  if (!Array.isArray(data)) {
-    return fail("", `expected an array of turns (each an array of blocks), got ${kindOf(data)}.`);
+  if (Array.isArray(data)) return { source, turns: checkTurns(data, "", fail) };
+  if (typeof data !== "object" || data === null) {
+    return fail(
+      "",
+      `expected an array of turns (each an array of blocks), or an object of them by the start of a chat's first message, got ${kindOf(data)}.`,
+    );
   }
-  const turns = data.map((turn: unknown, t) => {
-    const where = `turn ${t + 1}`;
+  const byFirstMessage: Record<string, ScriptBlock[][]> = {};
+  for (const [start, turns] of Object.entries(data)) {
+    const where = `chat ${JSON.stringify(start)}`;
+    if (!Array.isArray(turns)) return fail(where, `expected an array of turns, got ${kindOf(turns)}.`);
+    byFirstMessage[start] = checkTurns(turns, `${where}, `, fail);
+  }
+  return { source, turns: byFirstMessage[""] ?? [], byFirstMessage };
+}
+
+/** Checks each turn of a list; `fail` throws with where and what. */
+function checkTurns(
+  data: unknown[],
+  prefix: string,
+  fail: (where: string, problem: string) => never,
+): ScriptBlock[][] {
+  return data.map((turn: unknown, t) => {
+    const where = `${prefix}turn ${t + 1}`;
     if (!Array.isArray(turn)) return fail(where, `expected an array of blocks, got ${kindOf(turn)}.`);
     if (turn.length === 0) return fail(where, "a turn needs at least one block.");
     return turn.map((block: unknown, b) => {
@@ -128,7 +153,6 @@ export function loadScript(path: string): Script {
       return checked;
     });
   });
-  return { source, turns };
 }
 
 /** Options for the scripted model. */
@@ -162,26 +186,46 @@ export function registerScriptedModel(
       {
         id: SCRIPTED_MODEL_ID,
         name: `Scripted model (${basename(script.source)})`,
-        reasoning: script.turns.some((turn) => turn.some((block) => block.type === "thinking")),
+        reasoning: [script.turns, ...Object.values(script.byFirstMessage ?? {})].some((turns) =>
+          turns.some((turn) => turn.some((block) => block.type === "thinking")),
+        ),
       },
     ],
     tokensPerSecond: options.tokensPerSecond,
   });
-  let played = 0;
+  // Each chat's place in its turns, by Pi's session id (every request of a session names it).
+  const played = new Map<string, number>();
   const respond: FauxResponseFactory = async (context, streamOptions) => {
     // The faux provider takes one queued step per request and answers "No more faux responses queued"
-    // when none is left, so each step queues its successor and the script's own cursor picks the turn.
+    // when none is left, so each step queues its successor and the script's own cursors pick the turn.
     faux.appendResponses([respond]);
-    const turn = script.turns[played];
-    options.onRequest?.({ turn: turn ? played + 1 : undefined, context });
+    const chat = streamOptions?.sessionId ?? "";
+    const at = played.get(chat) ?? 0;
+    const turn = turnsFor(script, context)[at];
+    options.onRequest?.({ turn: turn ? at + 1 : undefined, context });
     if (!turn) return fauxAssistantMessage(END_OF_SCRIPT);
-    played++;
+    played.set(chat, at + 1);
     return playTurn(turn, streamOptions?.signal);
   };
   // Several queued steps, so that requests started in the same tick each find one.
   faux.setResponses([respond, respond, respond, respond]);
   modelRuntime.registerNativeProvider(faux.provider);
   return faux.getModel();
+}
+
+/** The turns of the chat a request comes from: by the start of its first message, when the script says so. */
+function turnsFor(script: Script, context: TranscriptContext): ScriptBlock[][] {
+  if (!script.byFirstMessage) return script.turns;
+  const first = context.messages.find((message) => message.role === "user");
+  const text =
+    typeof first?.content === "string"
+      ? first.content
+      : (first?.content ?? []).map((block) => (block.type === "text" ? block.text : "")).join("");
+  let best: string | undefined;
+  for (const start of Object.keys(script.byFirstMessage)) {
+    if (text.startsWith(start) && (best === undefined || start.length > best.length)) best = start;
+  }
+  return best === undefined ? [] : (script.byFirstMessage[best] ?? []);
 }
 
 async function playTurn(turn: ScriptBlock[], signal: AbortSignal | undefined): Promise<AssistantMessage> {

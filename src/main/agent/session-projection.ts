@@ -1,7 +1,7 @@
 import type { AgentSession, AgentSessionEvent } from "@earendil-works/pi-coding-agent";
 import type { CommandView, RunCommandDetails, RunCommandProgress } from "../../shared/commands";
 import type { EditTool, EditView, FileEditDetails } from "../../shared/edits";
-import type { HostEvent } from "../../shared/host-events";
+import type { ChatEventBody } from "../../shared/host-events";
 import type { NoticeText } from "../../shared/host-text";
 import type { AssistantItem, ToolItem, TranscriptItem } from "../../shared/transcript";
 import { REVERT_MESSAGE_TYPE, type RevertMessageDetails } from "./change-actions";
@@ -37,7 +37,7 @@ export class SessionProjection {
   private readonly turnErrors: TurnErrors;
 
   constructor(
-    private readonly emit: (event: HostEvent) => void,
+    private readonly emit: (event: ChatEventBody) => void,
     cwd: string,
     maxTimeoutSeconds: number,
     /** What the host saw of a provider's failed HTTP response since a moment (status, `Retry-After`). */

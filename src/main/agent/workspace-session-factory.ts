@@ -1,23 +1,11 @@
 import { realpathSync } from "node:fs";
-import type { HostEvent } from "../../shared/host-events";
+import type { ChatEventBody } from "../../shared/host-events";
 import type { WorkspaceInfo } from "../../shared/host-state";
 import { ApprovalGate } from "../approvals/approval-gate";
-import { AuditLog } from "../approvals/audit-log";
-import { RuleBook } from "../approvals/rule-book";
-import type { ChangeRecords } from "../changes";
-import {
-  DEFAULT_BACKGROUND_CAP_SECONDS,
-  OutputQuota,
-  pruneFullOutputs,
-  type RunRegistry,
-  type SandboxCheck,
-} from "../run-command";
-import { auditFile, rulesFile, workspaceDataDir } from "../storage/data-folder";
-import { loadWorkspaceSettings, settingsFile } from "../storage/workspace-settings";
+import { DEFAULT_BACKGROUND_CAP_SECONDS, type RunRegistry, type SandboxCheck } from "../run-command";
 import { createDeskSession, type SessionChoice } from "./agent-session-factory";
 import { ChangeActions, REVERT_MESSAGE_TYPE } from "./change-actions";
 import { commandRecorder } from "./command-changes";
-import { type CommandSettings, fixedLimits } from "./command-limits";
 import { createCommandTools } from "./command-tools";
 import { createEditTools, EDITING_GUIDANCE } from "./file-edits/edit-tools";
 import { shellWritePreview } from "./file-edits/shell-write-preview";
@@ -25,21 +13,19 @@ import { chatModelOf, startingModel } from "./model-choice";
 import type { DeskModels } from "./model-runtime";
 import { HiddenFolders } from "./read-tools/hidden-folders";
 import { SessionProjection } from "./session-projection";
-import { WorkspacePreferences } from "./workspace-preferences";
+import type { WorkspaceParts } from "./workspace-parts";
 import { WorkspaceSession } from "./workspace-session";
 
-/** What a workspace's session is made of. */
+/** What one chat of a workspace is made of. */
 export interface WorkspaceSessionOptions {
-  /** The open workspace. */
+  /** The chat's workspace. */
   workspace: WorkspaceInfo;
-  /** The host's data folder (rules, audit log, full outputs per workspace). */
-  dataRoot: string;
+  /** What every chat of the workspace shares: rules, audit log, settings, saved outputs, change records. */
+  parts: WorkspaceParts;
   /** The models. */
   models: DeskModels;
-  /** Where host events go. */
-  emit: (event: HostEvent) => void;
-  /** Command limits. */
-  commands?: CommandSettings;
+  /** Where the chat's events go. */
+  emit: (event: ChatEventBody) => void;
   /** Which conversation to open; a new one by default. */
   open?: SessionChoice;
   /** Whether this machine has a working sandbox (the host checks once at start). */
@@ -48,39 +34,24 @@ export interface WorkspaceSessionOptions {
   hiddenPaths: string[];
   /** Where running commands are recorded for crash recovery. */
   runRegistry?: RunRegistry;
-  /** The workspace's change records (one per workspace, shared by its chats); absent: not recorded. */
-  changes?: ChangeRecords;
 }
 
 /**
- * Opens (or starts) the workspace's conversation: the workspace's rules, audit log, settings and output
- * quota read from its data folder, the command and edit tools wired to the session's gate and the change
- * recorder, and Pi's session created with them.
+ * Opens (or starts) one conversation in a workspace: its own book of session rules over the workspace's
+ * rules, the command and edit tools wired to the chat's gate and the workspace's change recorder, and Pi's
+ * session created with them.
  */
 export async function openWorkspaceSession(options: WorkspaceSessionOptions): Promise<WorkspaceSession> {
-  const { workspace, dataRoot } = options;
-  const dataDir = workspaceDataDir(dataRoot, workspace.path);
-  const rules = await RuleBook.open({ file: rulesFile(dataDir) });
-  const audit = new AuditLog({ file: auditFile(dataDir) });
-  const settings = options.commands ?? {};
-  const settingsPath = settingsFile(dataDir);
-  const workspaceSettings = await loadWorkspaceSettings(settingsPath, options.sandbox.available);
-  const preferences = new WorkspacePreferences(workspaceSettings, settingsPath);
-  const limits = fixedLimits(workspace.path, settings);
-  const outputDir = `${dataDir}/outputs`;
-  await pruneFullOutputs(outputDir);
-  const outputQuota = await OutputQuota.open({
-    dir: outputDir,
-    quotaBytes: settings.outputQuotaBytes,
-    budgetBytes: settings.outputBudgetBytes,
-    onChange: (savedOutputs) => options.emit({ type: "saved-outputs", savedOutputs }),
-  });
+  const { workspace, parts } = options;
+  const rules = parts.rules.forChat();
+  const { audit, preferences, outputQuota, outputDir, limits } = parts;
+  const settings = parts.commands;
   const projection = new SessionProjection(options.emit, workspace.path, limits.maxTimeoutSeconds, (since) =>
     options.models.failures.since(since),
   );
   // The tools are created before the session (Pi needs them), and ask through the session once it exists.
   let self: WorkspaceSession | undefined;
-  const changes = options.changes;
+  const changes = parts.changes;
   const root = realpathSync(workspace.path);
   const hidden = new HiddenFolders(options.hiddenPaths);
   const recorder = changes
@@ -107,13 +78,13 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
       backgroundCapSeconds: () => self?.backgroundCapSeconds ?? DEFAULT_BACKGROUND_CAP_SECONDS,
       backgroundEnded: (id, command, state) => self?.gate.recordBackgroundEnd(id, command, state),
       hostDecision: (id, event, hosts) => self?.hostDecision(id, event, hosts),
-      runOwner: () => (self ? { sessionId: self.agent.sessionId, auditFile: auditFile(dataDir) } : undefined),
+      runOwner: () => (self ? { sessionId: self.agent.sessionId, auditFile: parts.auditFile } : undefined),
     },
   });
   // A new chat starts with the workspace's last pick; a reopened one keeps its own model (Pi restores it
   // from the session file), and either says so when that model is gone.
   const isNew = (options.open?.kind ?? "new") === "new";
-  const start = isNew ? startingModel(options.models, workspaceSettings.model) : {};
+  const start = isNew ? startingModel(options.models, preferences.value.model) : {};
   const editTools = createEditTools({
     root,
     hidden,
@@ -133,7 +104,7 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
     open: options.open,
     hiddenPaths: options.hiddenPaths,
     ...(start.model ? { model: start.model } : {}),
-    ...(isNew && workspaceSettings.thinkingLevel ? { thinkingLevel: workspaceSettings.thinkingLevel } : {}),
+    ...(isNew && preferences.value.thinkingLevel ? { thinkingLevel: preferences.value.thinkingLevel } : {}),
   });
   projection.load(session.messages);
   // A reopened chat's commands and edits whose records were pruned since: say so rather than offer undo.
@@ -145,6 +116,11 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
     sessionId: () => session.sessionId,
     onRulesChanged: ({ rules, rulesProblem }) =>
       options.emit({ type: "rules-changed", rules, ...(rulesProblem ? { problem: rulesProblem } : {}) }),
+  });
+  // A workspace rule saved through another chat: this chat's page shows it too (it is in force already).
+  const stopFollowingRules = rules.onWorkspaceChange(() => {
+    const { rules: now, rulesProblem } = gate.ruleState();
+    options.emit({ type: "rules-changed", rules: now, ...(rulesProblem ? { problem: rulesProblem } : {}) });
   });
   const changeActions = changes?.recorder
     ? new ChangeActions({
@@ -162,9 +138,10 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
   self = new WorkspaceSession({
     emit: options.emit,
     sandbox: options.sandbox,
-    ...(options.commands?.backgroundCapSeconds !== undefined
-      ? { hostBackgroundCapSeconds: options.commands.backgroundCapSeconds }
+    ...(settings.backgroundCapSeconds !== undefined
+      ? { hostBackgroundCapSeconds: settings.backgroundCapSeconds }
       : {}),
+    onDispose: stopFollowingRules,
     ...(changes ? { changes } : {}),
     session,
     projection,

@@ -8,10 +8,10 @@ import type {
 } from "../../shared/commands";
 import type { FullOutputChunk } from "../../shared/desk-api";
 import type { FileEditDetails } from "../../shared/edits";
-import type { HostEvent } from "../../shared/host-events";
+import type { ChatEventBody } from "../../shared/host-events";
 import type { CommandLimits, SessionState } from "../../shared/host-state";
 import type { ThinkingLevel, UnavailableModel } from "../../shared/models";
-import type { AllowedHostsSaved, HostTally } from "../../shared/network";
+import type { HostTally } from "../../shared/network";
 import type { ApprovalGate } from "../approvals/approval-gate";
 import { errorMessage } from "../base/errors";
 import type { ChangeRecords } from "../changes";
@@ -36,7 +36,7 @@ export type { CommandSettings } from "./command-limits";
 /** The parts a workspace's session is made of, assembled by `openWorkspaceSession`. */
 export interface WorkspaceSessionParts {
   /** Where host events go. */
-  emit: (event: HostEvent) => void;
+  emit: (event: ChatEventBody) => void;
   /** Whether this machine has a working sandbox (the host checks once at start). */
   sandbox: SandboxCheck;
   /** How long a background command may run when the workspace has no choice of its own, in seconds. */
@@ -61,6 +61,8 @@ export interface WorkspaceSessionParts {
   outputQuota: OutputQuota;
   /** The model this chat was meant to use and cannot (it is gone); absent when it has its model. */
   unavailableModel: UnavailableModel | undefined;
+  /** Called once the chat is disposed (it stops following the workspace's rules). */
+  onDispose?: () => void;
 }
 
 /**
@@ -128,30 +130,15 @@ export class WorkspaceSession {
     };
   }
 
-  /** Turns the sandbox on or off for the workspace (kept on disk); it applies from the next command. */
-  async setSandbox(enabled: boolean, network: boolean): Promise<void> {
-    if (enabled && !this.parts.sandbox.available) {
-      throw new Error(
-        `The sandbox cannot run on this machine: ${this.parts.sandbox.problem ?? "it is not available"}`,
-      );
-    }
-    await this.parts.preferences.save({ sandbox: { enabled, network } });
-  }
-
   /** A sandboxed command's proxy decided on a host: one audit line, and the card's tally of hosts, live. */
   hostDecision(commandId: string, event: HostDecisionEvent, hosts: HostTally[]): void {
     this.gate.recordHostDecision(commandId, event);
     this.projection.updateCommand(commandId, { hosts });
   }
 
-  /** Sets the hosts the workspace's sandboxed commands may reach (kept on disk), from the next command on. */
-  setAllowedHosts(hosts: readonly string[]): Promise<AllowedHostsSaved> {
-    return this.parts.preferences.setAllowedHosts(hosts);
-  }
-
-  /** Adds hosts to the workspace's list (a card's "Allow for this workspace"); from the next command on. */
-  addAllowedHosts(hosts: readonly string[]): Promise<AllowedHostsSaved> {
-    return this.parts.preferences.addAllowedHosts(hosts);
+  /** The conversation as projected for the page (the host reads its transcript, commands and edits). */
+  get view(): SessionProjection {
+    return this.projection;
   }
 
   /** The underlying Pi session (its model and thinking level). */
@@ -178,16 +165,9 @@ export class WorkspaceSession {
       throw new Error("The agent is still working on the last message: wait for it, or press Stop.");
     }
     this.session.prompt(text).catch((error: unknown) => {
-      const message = errorMessage(error);
-      this.parts.emit({
-        type: "transcript-add",
-        item: {
-          kind: "notice",
-          id: `e${Date.now()}`,
-          level: "error",
-          text: `${message} Configure a model in settings.`,
-        },
-      });
+      // Kept in the conversation's projection, not only sent: a snapshot (a reload, another chat shown and
+      // back) still has it.
+      this.projection.addNotice("error", `${errorMessage(error)} Configure a model in settings.`);
     });
   }
 
@@ -220,11 +200,6 @@ export class WorkspaceSession {
       this.parts.hostBackgroundCapSeconds ??
       DEFAULT_BACKGROUND_CAP_SECONDS
     );
-  }
-
-  /** Sets how long a background command may run in this workspace (kept on disk); from the next command on. */
-  setBackgroundCap(seconds: number): Promise<void> {
-    return this.parts.preferences.save({ backgroundCapSeconds: seconds });
   }
 
   /** What the person can do with what commands changed: diffs, undo, restore (throws when not recorded). */
@@ -268,6 +243,7 @@ export class WorkspaceSession {
     // file (the host no longer passes this session's events to the UI once another replaced it).
     await this.session.abort().catch(() => {});
     this.unsubscribe();
+    this.parts.onDispose?.();
     await this.gate.settled();
     this.session.dispose();
   }

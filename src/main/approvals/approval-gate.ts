@@ -103,6 +103,11 @@ export class ApprovalGate {
     claim.resolve(decision);
   }
 
+  /** Whether a request waits here under this approval id (the host finds the chat a decision is for). */
+  isWaiting(approvalId: string): boolean {
+    return this.broker.peek(approvalId) !== undefined;
+  }
+
   /** Every request still waiting for the person is answered "cancelled" (Stop, a closing session). */
   cancelPending(): void {
     this.broker.cancelAll();

@@ -33,31 +33,47 @@ export interface RuleVerdict {
  */
 export class RuleBook {
   private sessionRules: CompiledRule[] = [];
-  private workspaceRules: CompiledRule[] = [];
-  private readProblem: string | undefined;
 
-  private constructor(private readonly file: string) {}
+  private constructor(private readonly store: WorkspaceRuleStore) {}
 
   /** Reads the workspace's rules file; a missing one means no rules, an unreadable one is reported by `problem()`. */
   static async open(options: {
     /** The workspace's rules JSON file. */
     file: string;
   }): Promise<RuleBook> {
-    const book = new RuleBook(options.file);
+    const book = new RuleBook({ file: options.file, rules: [], problem: undefined, listeners: new Set() });
     await book.reload();
     return book;
   }
 
+  /**
+   * A book for another chat of the same workspace: its own session rules (none yet), the workspace rules
+   * shared, so a rule one chat saves is in force in every other from its next request.
+   */
+  forChat(): RuleBook {
+    return new RuleBook(this.store);
+  }
+
+  /** Calls `listener` after the workspace rules changed through any chat's book; returns its removal. */
+  onWorkspaceChange(listener: () => void): () => void {
+    this.store.listeners.add(listener);
+    return () => this.store.listeners.delete(listener);
+  }
+
   /** Reads the rules file again, to see rules another session saved since. */
   async reload(): Promise<void> {
-    const loaded = await loadRulesFile(this.file);
-    this.readProblem = "problem" in loaded ? loaded.problem : undefined;
-    this.workspaceRules = "rules" in loaded ? loaded.rules : [];
+    const loaded = await loadRulesFile(this.store.file);
+    this.store.problem = "problem" in loaded ? loaded.problem : undefined;
+    this.store.rules = "rules" in loaded ? loaded.rules : [];
   }
 
   /** Why the rules file could not be read, when it could not; its rules are then not in force. */
   problem(): string | undefined {
-    return this.readProblem;
+    return this.store.problem;
+  }
+
+  private get workspaceRules(): CompiledRule[] {
+    return this.store.rules;
   }
 
   /** Session rules, then workspace rules, each oldest first. */
@@ -205,11 +221,12 @@ export class RuleBook {
     what: string,
     change: (rules: CompiledRule[]) => CompiledRule[],
   ): Promise<void> {
-    await withFileLock(this.file, async () => {
+    const { store } = this;
+    await withFileLock(store.file, async () => {
       // Read again under the lock: another session may have saved a rule since this book last looked.
-      const loaded = await loadRulesFile(this.file);
+      const loaded = await loadRulesFile(store.file);
       if ("problem" in loaded) {
-        this.readProblem = loaded.problem;
+        store.problem = loaded.problem;
         throw new Error(
           `${loaded.problem} The rule was not ${what}, because saving would replace that file. Fix or move the file, or use a session rule for now.`,
         );
@@ -220,11 +237,24 @@ export class RuleBook {
         version: RULES_FILE_VERSION,
         rules: next.map(({ rule: { narrowed: _, ...rule } }) => rule),
       };
-      await writeFileAtomic(this.file, `${JSON.stringify(content, null, 2)}\n`);
-      this.readProblem = undefined;
-      this.workspaceRules = next;
+      await writeFileAtomic(store.file, `${JSON.stringify(content, null, 2)}\n`);
+      store.problem = undefined;
+      store.rules = next;
     });
+    for (const listener of store.listeners) listener();
   }
+}
+
+/** A workspace's saved rules, held once and shared by the books of all its chats. */
+interface WorkspaceRuleStore {
+  /** The workspace's rules JSON file. */
+  file: string;
+  /** Its rules as last read or written. */
+  rules: CompiledRule[];
+  /** Why it could not be read, when it could not. */
+  problem: string | undefined;
+  /** Told after each change, to tell every chat's page. */
+  listeners: Set<() => void>;
 }
 
 function unknownRule(id: string): Error {

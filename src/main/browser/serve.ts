@@ -13,7 +13,7 @@ import { isLoopbackAddress } from "./request-guard";
 
 /**
  * The browser host's entry:
- * `npm run serve -- --workspace <folder> [--port <n>] [--host <address>] [--allow <program,program>]
+ * `npm run serve -- --workspace <folder> [--workspace <another>] [--port <n>] [--host <address>] [--allow <program,program>]
  *  [--output-budget <MiB>] [--output-quota <MiB>] [--changes-budget <MiB>] [--changes-max-files <n>]
  *  [--no-changes]`.
  *
@@ -25,7 +25,7 @@ import { isLoopbackAddress } from "./request-guard";
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      workspace: { type: "string", short: "w" },
+      workspace: { type: "string", short: "w", multiple: true },
       port: { type: "string", short: "p", default: "0" },
       host: { type: "string", default: "127.0.0.1" },
       allow: { type: "string" },
@@ -38,8 +38,10 @@ async function main(): Promise<void> {
       "allow-loopback-targets": { type: "boolean", default: false },
     },
   });
-  if (!values.workspace) {
-    throw new Error("Give the folder to work in: npm run serve -- --workspace <folder>");
+  if (!values.workspace?.length) {
+    throw new Error(
+      "Give the folder to work in: npm run serve -- --workspace <folder> (again for each more folder to open).",
+    );
   }
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -48,7 +50,11 @@ async function main(): Promise<void> {
     );
   }
   // npm runs scripts from the package folder; INIT_CWD is where the person typed the command.
-  const workspace = await resolveWorkspace(resolve(process.env.INIT_CWD ?? process.cwd(), values.workspace));
+  const workspaces = await Promise.all(
+    values.workspace.map((folder) =>
+      resolveWorkspace(resolve(process.env.INIT_CWD ?? process.cwd(), folder)),
+    ),
+  );
   if (!isLoopbackAddress(values.host)) {
     console.warn(
       `Warning: listening on ${values.host}, not loopback. Anyone who can reach it and has the token can run ` +
@@ -77,7 +83,7 @@ async function main(): Promise<void> {
   const host = await DeskHost.create({
     shell: "browser",
     version,
-    workspace,
+    workspaces,
     commands: {
       allowedBinaries,
       outputBudgetBytes,
@@ -97,7 +103,7 @@ async function main(): Promise<void> {
   // The URL without its token (the origin): enough for a second Pi Desk to say where this one is, and
   // nothing another local user reading the data folder could use.
   host.setReach(`browser host on ${new URL(server.url).origin}`);
-  console.log(`Pi Desk is serving ${workspace.path}`);
+  console.log(`Pi Desk is serving ${workspaces.map((folder) => folder.path).join(", ")}`);
   console.log(`Open ${server.url}`);
 
   // Every way out the process can see ends the running commands and gives the workspace up; the lock's

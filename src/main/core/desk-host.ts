@@ -1,16 +1,25 @@
+import { randomUUID } from "node:crypto";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import type { AgentSession } from "@earendil-works/pi-coding-agent";
+import { awaitsPerson, editAwaitsPerson } from "../../shared/attention";
 import type { CommandView } from "../../shared/commands";
 import type { DeskApi, DeskMethod, Unsubscribe } from "../../shared/desk-api";
-import type { HostEvent } from "../../shared/host-events";
-import type { HostState, ShellKind, WorkspaceInfo } from "../../shared/host-state";
+import type { ChatEventBody, HostEvent, HostEventBody } from "../../shared/host-events";
+import type {
+  ChatSummary,
+  HostState,
+  InboxEntry,
+  SessionState,
+  ShellKind,
+  WorkspaceInfo,
+} from "../../shared/host-state";
 import type { ModelsState, ThinkingLevel } from "../../shared/models";
 import { listWorkspaceSessions, type SessionChoice } from "../agent/agent-session-factory";
 import { DeskModels } from "../agent/model-runtime";
 import type { CommandSettings, WorkspaceSession } from "../agent/workspace-session";
 import { openWorkspaceSession } from "../agent/workspace-session-factory";
 import { AuditLog } from "../approvals/audit-log";
-import { ChangeRecords, type ChangeRecordsOptions } from "../changes";
 import {
   checkSandbox,
   type RunRecord,
@@ -18,10 +27,12 @@ import {
   reapOrphanedRuns,
   type SandboxCheck,
 } from "../run-command";
-import { changesDir, workspaceDataDir } from "../storage/data-folder";
 import { loadPreferences, type Preferences, preferencesFile, savePreferences } from "../storage/preferences";
-import { acquireWorkspaceLock, WorkspaceInUseError, type WorkspaceLock } from "../storage/workspace-lock";
-import { resolveWorkspace } from "./workspace";
+import { chatSummary } from "./chat-summary";
+import { DeskWorkspace, type WorkspaceChangesOptions } from "./desk-workspace";
+import { resolveWorkspace, type WorkspaceFolder } from "./workspace";
+
+export type { WorkspaceChangesOptions } from "./desk-workspace";
 
 /** Keeps provider API keys between runs; the desktop app's is backed by the OS keychain. */
 export interface SecretStore {
@@ -37,8 +48,10 @@ export interface DeskHostOptions {
   shell: ShellKind;
   /** Pi Desk's version. */
   version: string;
-  /** The workspace to open at start, if any (already resolved). */
-  workspace?: WorkspaceInfo;
+  /** The workspace to open at start, if any (already resolved), with a new chat in it. */
+  workspace?: WorkspaceFolder;
+  /** More workspaces to open at start, each with a new chat (the browser host's repeated `--workspace`). */
+  workspaces?: WorkspaceFolder[];
   /** Asks the person for a folder; absent where the shell has no folder dialog. */
   pickFolder?: () => Promise<string | null>;
   /** Where rules, audit logs and full outputs are kept: `PI_DESK_DATA_DIR`, else `~/.pi-desk`. */
@@ -50,18 +63,12 @@ export interface DeskHostOptions {
   /** How what commands change is recorded: the records' disk budget, the engine's limits; `false`: not at all. */
   changes?: WorkspaceChangesOptions | false;
   /**
-   * How a person reaches this host, written into the owner lock of the workspace it opens, so a second
+   * How a person reaches this host, written into the owner lock of the workspaces it opens, so a second
    * Pi Desk on that folder can say where it is open: "desktop app" (the default in Electron), or
    * "browser host on <URL without the token>" (see `setReach`; "browser host" until it listens).
    */
   reach?: string;
 }
-
-/** How a host records what commands change: everything but where (the workspace and its data folder). */
-export type WorkspaceChangesOptions = Omit<
-  ChangeRecordsOptions,
-  "workspace" | "dataDir" | "onState" | "onDropped"
->;
 
 /** Where the host keeps its data: the option, else `PI_DESK_DATA_DIR`, else `~/.pi-desk`. */
 function dataRootOf(options: DeskHostOptions): string {
@@ -71,20 +78,42 @@ function dataRootOf(options: DeskHostOptions): string {
 /** The host's side of a call: what `DeskApi` does once the shell has checked who asks and with what. */
 export type DeskHandlers = { [M in DeskMethod]: DeskApi[M] };
 
+/** An open chat as the host holds it. */
+interface DeskChat {
+  /** The id the host issued. */
+  id: string;
+  /** Its workspace. */
+  workspace: DeskWorkspace;
+  /** Pi's session with the person between it and every command. */
+  session: WorkspaceSession;
+  /** When it opened. */
+  openedAt: number;
+  /** Its summary as last sent, to send one only when it changed. */
+  sentSummary: string;
+}
+
+/** How many decided-or-closed approval ids the host remembers, to say why a late decision is refused. */
+const CLOSED_APPROVALS_KEPT = 1000;
+
 /**
- * The host core both shells share. It holds the state, does what the calls ask, and tells every
- * subscriber what changed. It imports nothing from Electron, so it runs and is tested under plain Node.
+ * The host core both shells share. It holds the open workspaces and their chats, does what the calls ask,
+ * and tells every subscriber what changed, each event numbered in one stream (`seq`). It imports nothing
+ * from Electron, so it runs and is tested under plain Node.
  */
 export class DeskHost {
-  private workspace: WorkspaceInfo | null = null;
-  private session: WorkspaceSession | null = null;
+  private readonly workspaces = new Map<string, DeskWorkspace>();
+  private readonly chats = new Map<string, DeskChat>();
+  /** When each waiting command or edit started waiting, by chat and id: the inbox is oldest first. */
+  private readonly waitingSince = new Map<string, number>();
+  /** Approval ids of requests that were waiting in chats since closed, with the chat's title. */
+  private readonly closedApprovals = new Map<string, string>();
   private readonly listeners = new Set<(event: HostEvent) => void>();
   private readonly dataRoot: string;
   private readonly runRegistry: RunRegistry;
-  /** The open workspace's change records: one per workspace, kept across its chats. */
-  private changes: { path: string; records: ChangeRecords } | undefined;
-  /** The open workspace's owner lock: one host per workspace, so two never write its data side by side. */
-  private lock: { path: string; lock: WorkspaceLock } | undefined;
+  /** The chat a state holds when none is asked for: the one last opened (or reopened). */
+  private lastOpened: string | undefined;
+  private seq = 0;
+  private waitingClock = 0;
   private reach: string;
 
   private constructor(
@@ -98,7 +127,7 @@ export class DeskHost {
     this.reach = options.reach ?? (options.shell === "electron" ? "desktop app" : "browser host");
   }
 
-  /** Sets up the models and opens the start workspace, if any. */
+  /** Sets up the models and opens the start workspaces, if any, each with a new chat. */
   static async create(options: DeskHostOptions): Promise<DeskHost> {
     // A host that was killed mid-run left its commands' process trees behind: end them first, and write
     // down how those commands ended. Only dead hosts' runs: a Pi Desk still running (opened twice, or
@@ -118,35 +147,58 @@ export class DeskHost {
     }
     const preferences = await loadPreferences(preferencesFile(dataRootOf(options)));
     const host = new DeskHost(options, models, sandbox, preferences);
-    if (options.workspace) await host.open(options.workspace, { kind: "new" });
+    const start = [...(options.workspace ? [options.workspace] : []), ...(options.workspaces ?? [])];
+    try {
+      for (const folder of start) await host.openFolder(folder);
+    } catch (error) {
+      await host.dispose();
+      throw error;
+    }
     return host;
   }
 
-  /** One command of the open chat as the host holds it, its output whole (the state may leave it out). */
-  command(commandId: string): CommandView | undefined {
-    return this.session?.command(commandId);
+  /** One command as the host holds it, its output whole (the state may leave it out): of the chat named, else the newest. */
+  command(commandId: string, chatId?: string): CommandView | undefined {
+    return this.shownChat(chatId)?.session.command(commandId);
   }
 
-  /** The state a newly connected UI starts from. */
-  state(): HostState {
+  /** Every open chat's conversation, commands and edits (what a quit would stop). */
+  openChats(): SessionState[] {
+    return [...this.chats.values()].map((chat) => chat.session.state());
+  }
+
+  /** Pi's session of a chat (the one named, else the newest): what the model was told, for tests and logs. */
+  agentOf(chatId?: string): AgentSession | undefined {
+    return this.shownChat(chatId)?.session.agent;
+  }
+
+  /** The state a newly connected UI starts from, holding `chatId`'s chat in full (else the newest). */
+  state(chatId?: string): HostState {
+    const chat = this.shownChat(chatId);
+    const session = chat?.session;
     return {
-      workspace: this.workspace,
+      seq: this.seq,
+      workspaces: [...this.workspaces.values()].map((workspace) => workspace.info),
+      chats: [...this.chats.values()].map((open) => this.summaryOf(open)),
+      inbox: this.inbox(),
+      chatId: chat?.id ?? null,
+      workspace: chat?.workspace.info ?? this.workspaces.values().next().value?.info ?? null,
       shell: this.options.shell,
       canChooseWorkspace: this.options.pickFolder !== undefined,
       version: this.options.version,
       hostTime: Date.now(),
-      session: this.session?.state() ?? null,
-      limits: this.session?.limits ?? null,
-      models: this.modelsState(),
-      ...(this.session?.gate.ruleState() ?? { rules: [] }),
+      session: session?.state() ?? null,
+      limits: session?.limits ?? null,
+      models: this.modelsState(chat),
+      ...(session?.gate.ruleState() ?? { rules: [] }),
       notifications: this.preferences.notifications,
     };
   }
 
-  /** Says how to reach this host from now on, in the owner lock of every workspace it opens (the browser host's URL). */
+  /** Says how to reach this host from now on, in the owner lock of every workspace it has open (the browser host's URL). */
   setReach(reach: string): void {
     this.reach = reach;
-    this.lock?.lock.update(reach);
+    for (const workspace of this.workspaces.values()) workspace.setReach(reach);
   }
 
   /** Receive every event from now on. */
@@ -157,19 +209,19 @@ export class DeskHost {
 
   /** The calls, bound to this host; the shells route validated requests here. */
   readonly handlers: DeskHandlers = {
-    getState: async () => this.state(),
+    getState: async (params) => this.state(params?.chatId),
     chooseWorkspace: async () => {
       const pick = this.options.pickFolder;
       if (!pick) {
         throw new Error("This host has no folder dialog: start it with --workspace <folder> to choose one.");
       }
       const path = await pick();
-      return path === null ? null : this.open(await resolveWorkspace(path), { kind: "new" });
+      return path === null ? null : this.openFolder(await resolveWorkspace(path));
     },
-    openWorkspace: async ({ path }) => this.open(await resolveWorkspace(path), { kind: "new" }),
-    listSessions: async () => {
-      const workspace = this.requireWorkspace();
-      return (await listWorkspaceSessions(workspace.path)).map((past) => ({
+    openWorkspace: async ({ path }) => this.openFolder(await resolveWorkspace(path)),
+    listSessions: async ({ workspaceId }) => {
+      const workspace = this.requireWorkspace(workspaceId);
+      return (await listWorkspaceSessions(workspace.info.path)).map((past) => ({
         path: past.path,
         id: past.id,
         title: past.name ?? (past.firstMessage.trim().slice(0, 120) || "(empty conversation)"),
@@ -177,64 +229,91 @@ export class DeskHost {
         messageCount: past.messageCount,
       }));
     },
-    newSession: async () => {
-      await this.open(this.requireWorkspace(), { kind: "new" });
+    newSession: async ({ workspaceId }) =>
+      this.summaryOf(await this.openChat(this.requireWorkspace(workspaceId), { kind: "new" })),
+    openSession: async ({ workspaceId, path }) => {
+      const workspace = this.requireWorkspace(workspaceId);
+      const open = [...this.chats.values()].find((chat) => chat.session.state().file === path);
+      if (open) this.lastOpened = open.id;
+      return this.summaryOf(open ?? (await this.openChat(workspace, { kind: "open", path })));
     },
-    openSession: async ({ path }) => {
-      await this.open(this.requireWorkspace(), { kind: "open", path });
+    closeChat: async ({ chatId }) => this.closeChat(this.requireChat(chatId)),
+    prompt: async ({ chatId, text }) => this.requireChat(chatId).session.prompt(text),
+    stop: async ({ chatId }) => this.requireChat(chatId).session.stop(),
+    decide: async ({ approvalId, decision, rule }) => {
+      const chat = [...this.chats.values()].find((open) => open.session.gate.isWaiting(approvalId));
+      if (chat) return chat.session.gate.decide(approvalId, decision, rule);
+      const closed = this.closedApprovals.get(approvalId);
+      throw new Error(
+        closed !== undefined
+          ? `The chat "${closed}" was closed, so nothing waits under approval id "${approvalId}" any more: its request was cancelled. Reopen the chat to go on.`
+          : `Nothing is waiting under approval id "${approvalId}": it was already decided, cancelled, or never issued.`,
+      );
     },
-    prompt: async ({ text }) => this.requireSession().prompt(text),
-    stop: async () => this.requireSession().stop(),
-    decide: async ({ approvalId, decision, rule }) =>
-      this.requireSession().gate.decide(approvalId, decision, rule),
-    cancelCommand: async ({ commandId }) => this.requireSession().cancelCommand(commandId),
-    commandOutput: async ({ sessionId, commandId }) =>
-      this.requireSession().commandOutput(sessionId, commandId),
-    readFullOutput: async ({ commandId, offset }) => this.requireSession().readFullOutput(commandId, offset),
-    setModel: async ({ provider, id }) => {
+    cancelCommand: async ({ chatId, commandId }) => this.requireChat(chatId).session.cancelCommand(commandId),
+    commandOutput: async ({ chatId, commandId }) => {
+      const session = this.requireChat(chatId).session;
+      return session.commandOutput(session.agent.sessionId, commandId);
+    },
+    readFullOutput: async ({ chatId, commandId, offset }) =>
+      this.requireChat(chatId).session.readFullOutput(commandId, offset),
+    setModel: async ({ chatId, provider, id }) => {
       const model = this.models.pick({ provider, id });
       if (!model) throw new Error(`There is no model "${provider}/${id}". Pick one from the list.`);
-      await this.requireSession().setModel(model);
-      this.emit({ type: "models-changed", models: this.modelsState() });
+      const chat = this.requireChat(chatId);
+      await chat.session.setModel(model);
+      this.emitChat(chat, { type: "models-changed", models: this.modelsState(chat) });
     },
-    setThinkingLevel: async ({ level }) => {
-      await this.requireSession().setThinkingLevel(level);
-      this.emit({ type: "models-changed", models: this.modelsState() });
+    setThinkingLevel: async ({ chatId, level }) => {
+      const chat = this.requireChat(chatId);
+      await chat.session.setThinkingLevel(level);
+      this.emitChat(chat, { type: "models-changed", models: this.modelsState(chat) });
     },
     setApiKey: async ({ provider, key }) => {
       await this.models.setApiKey(provider, key.trim());
       await this.options.secrets?.save(provider, key.trim());
-      this.emit({ type: "models-changed", models: this.modelsState() });
+      for (const chat of this.chats.values()) {
+        this.emitChat(chat, { type: "models-changed", models: this.modelsState(chat) });
+      }
     },
-    addRule: async (draft) => this.requireSession().gate.addRule(draft),
-    updateRule: async ({ id, rule }) => this.requireSession().gate.updateRule(id, rule),
-    removeRule: async ({ id }) => this.requireSession().gate.removeRule(id),
-    setSandbox: async ({ enabled, network }) => {
-      await this.requireSession().setSandbox(enabled, network);
-      this.emit({ type: "snapshot", state: this.state() });
+    addRule: async ({ chatId, ...draft }) => this.requireChat(chatId).session.gate.addRule(draft),
+    updateRule: async ({ chatId, id, rule }) => this.requireChat(chatId).session.gate.updateRule(id, rule),
+    removeRule: async ({ chatId, id }) => this.requireChat(chatId).session.gate.removeRule(id),
+    setSandbox: async ({ workspaceId, enabled, network }) => {
+      const workspace = this.requireWorkspace(workspaceId);
+      if (enabled && !this.sandbox.available) {
+        throw new Error(
+          `The sandbox cannot run on this machine: ${this.sandbox.problem ?? "it is not available"}`,
+        );
+      }
+      await workspace.parts.preferences.save({ sandbox: { enabled, network } });
+      this.emitSnapshot();
     },
-    setAllowedHosts: async ({ hosts }) => {
-      const outcome = await this.requireSession().setAllowedHosts(hosts);
-      if (outcome.saved) this.emit({ type: "snapshot", state: this.state() });
+    setAllowedHosts: async ({ workspaceId, hosts }) => {
+      const outcome = await this.requireWorkspace(workspaceId).parts.preferences.setAllowedHosts(hosts);
+      if (outcome.saved) this.emitSnapshot();
       return outcome;
     },
-    addAllowedHosts: async ({ hosts }) => {
-      const outcome = await this.requireSession().addAllowedHosts(hosts);
-      if (outcome.saved) this.emit({ type: "snapshot", state: this.state() });
+    addAllowedHosts: async ({ workspaceId, hosts }) => {
+      const outcome = await this.requireWorkspace(workspaceId).parts.preferences.addAllowedHosts(hosts);
+      if (outcome.saved) this.emitSnapshot();
       return outcome;
     },
-    keepRunning: async ({ commandId }) => this.requireSession().keepRunning(commandId),
-    setBackgroundCap: async ({ seconds }) => {
-      await this.requireSession().setBackgroundCap(seconds);
-      this.emit({ type: "snapshot", state: this.state() });
+    keepRunning: async ({ chatId, commandId }) => this.requireChat(chatId).session.keepRunning(commandId),
+    setBackgroundCap: async ({ workspaceId, seconds }) => {
+      await this.requireWorkspace(workspaceId).parts.preferences.save({ backgroundCapSeconds: seconds });
+      this.emitSnapshot();
     },
-    getHistory: async ({ query, limit }) => this.requireSession().gate.history(query, limit),
-    commandDiff: async ({ commandId, path }) => this.requireSession().changes.diff(commandId, path),
-    undoCommand: async ({ commandId, undoAnyway }) =>
-      this.requireSession().changes.undo(commandId, undoAnyway),
-    previewRestore: async ({ commandId }) => this.requireSession().changes.previewRestore(commandId),
-    restoreWorkspace: async ({ previewId, undoAnyway }) =>
-      this.requireSession().changes.restore(previewId, undoAnyway),
+    getHistory: async ({ workspaceId, query, limit }) =>
+      this.requireWorkspace(workspaceId).parts.audit.read({ query, limit }),
+    commandDiff: async ({ chatId, commandId, path }) =>
+      this.requireChat(chatId).session.changes.diff(commandId, path),
+    undoCommand: async ({ chatId, commandId, undoAnyway }) =>
+      this.requireChat(chatId).session.changes.undo(commandId, undoAnyway),
+    previewRestore: async ({ chatId, commandId }) =>
+      this.requireChat(chatId).session.changes.previewRestore(commandId),
+    restoreWorkspace: async ({ chatId, previewId, undoAnyway }) =>
+      this.requireChat(chatId).session.changes.restore(previewId, undoAnyway),
     setNotifications: async ({ enabled }) => {
       const next = { ...this.preferences, notifications: enabled };
       await savePreferences(preferencesFile(this.dataRoot), next);
@@ -243,90 +322,168 @@ export class DeskHost {
     },
   };
 
-  /** Releases everything: the session is disposed and every running command's tree killed. */
+  /** Releases everything: every chat is disposed and every running command's tree killed, every workspace given up. */
   async dispose(): Promise<void> {
-    await this.session?.dispose("quit");
-    this.session = null;
-    await this.changes?.records.close();
-    this.changes = undefined;
-    // Last: the workspace is given up only once nothing of this host writes its data any more.
-    this.lock?.lock.release();
-    this.lock = undefined;
+    const chats = [...this.chats.values()];
+    this.chats.clear();
+    await Promise.all(chats.map((chat) => chat.session.dispose("quit")));
+    const workspaces = [...this.workspaces.values()];
+    this.workspaces.clear();
+    for (const workspace of workspaces) await workspace.close();
     this.listeners.clear();
   }
 
-  private async open(workspace: WorkspaceInfo, choice: SessionChoice): Promise<WorkspaceInfo> {
-    // Before anything of the workspace's data is touched: another live Pi Desk on it keeps it.
-    const fresh = this.lock?.path === workspace.path ? undefined : this.takeLock(workspace);
+  /** Opens a folder as a workspace with a new chat in it; one already open is returned as it is. */
+  private async openFolder(folder: WorkspaceFolder): Promise<WorkspaceInfo> {
+    const open = [...this.workspaces.values()].find((workspace) => workspace.info.path === folder.path);
+    if (open) return open.info;
+    let workspace: DeskWorkspace | undefined;
+    workspace = await DeskWorkspace.open({
+      folder,
+      dataRoot: this.dataRoot,
+      reach: this.reach,
+      commands: this.options.commands,
+      sandbox: this.sandbox,
+      changes: this.options.changes,
+      emit: (event) => {
+        if (workspace && this.workspaces.has(workspace.id))
+          this.emit({ ...event, workspaceId: workspace.id });
+      },
+      onChangesDropped: (commandIds) => {
+        for (const chat of this.chats.values()) {
+          if (chat.workspace === workspace) chat.session.changesDropped(commandIds);
+        }
+      },
+    });
     try {
-      await this.openSession(workspace, choice);
+      this.workspaces.set(workspace.id, workspace);
+      this.emit({ type: "workspaces-changed", workspaces: this.state().workspaces });
+      await this.openChat(workspace, { kind: "new" });
     } catch (error) {
-      fresh?.release();
+      this.workspaces.delete(workspace.id);
+      await workspace.close();
+      this.emit({ type: "workspaces-changed", workspaces: this.state().workspaces });
       throw error;
     }
-    if (fresh) {
-      const previous = this.lock;
-      this.lock = { path: workspace.path, lock: fresh };
-      previous?.lock.release();
-    }
-    return workspace;
+    return workspace.info;
   }
 
-  /** The workspace's owner lock, now this host's; a live owner's is not taken, and the error names it. */
-  private takeLock(workspace: WorkspaceInfo): WorkspaceLock {
-    const attempt = acquireWorkspaceLock(workspaceDataDir(this.dataRoot, workspace.path), this.reach);
-    if (!attempt.lock) throw new WorkspaceInUseError(attempt.owner);
-    return attempt.lock;
-  }
-
-  private async openSession(workspace: WorkspaceInfo, choice: SessionChoice): Promise<void> {
-    const next = await openWorkspaceSession({
-      workspace,
-      dataRoot: this.dataRoot,
+  /** Opens a chat in the workspace beside those open; the page is told with its summary. */
+  private async openChat(workspace: DeskWorkspace, choice: SessionChoice): Promise<DeskChat> {
+    const id = randomUUID();
+    let chat: DeskChat | undefined;
+    const session = await openWorkspaceSession({
+      workspace: workspace.info,
+      parts: workspace.parts,
       models: this.models,
-      commands: this.options.commands,
       open: choice,
       sandbox: this.sandbox,
       hiddenPaths: [this.models.agentDir, this.dataRoot],
       runRegistry: this.runRegistry,
-      ...(this.options.changes === false ? {} : { changes: await this.changeRecords(workspace) }),
+      // Events of a chat still opening, or closed, reach no page: its state is sent whole once it is open.
       emit: (event) => {
-        if (this.session === next) this.emit(event);
+        if (chat && this.chats.get(id) === chat) this.emitChat(chat, event);
       },
     });
-    const previous = this.session;
-    this.session = next;
-    this.workspace = workspace;
-    await previous?.dispose();
+    chat = { id, workspace, session, openedAt: Date.now(), sentSummary: "" };
+    this.chats.set(id, chat);
+    this.lastOpened = id;
+    this.sendSummary(chat);
+    return chat;
+  }
+
+  /** Closes a chat: what waits is cancelled, what runs is stopped, and late decisions are told why. */
+  private async closeChat(chat: DeskChat): Promise<void> {
+    const title = this.summaryOf(chat).title || "new chat";
+    for (const entry of this.inbox()) {
+      if (entry.chatId !== chat.id) continue;
+      const approvalId = entry.kind === "command" ? entry.command.approvalId : entry.edit.approvalId;
+      if (approvalId) this.closedApprovals.set(approvalId, title);
+    }
+    while (this.closedApprovals.size > CLOSED_APPROVALS_KEPT) {
+      const oldest = this.closedApprovals.keys().next().value;
+      if (oldest === undefined) break;
+      this.closedApprovals.delete(oldest);
+    }
+    this.chats.delete(chat.id);
+    for (const key of [...this.waitingSince.keys()]) {
+      if (key.startsWith(`${chat.id}:`)) this.waitingSince.delete(key);
+    }
+    this.emit({ type: "chat-closed", chatId: chat.id });
+    await chat.session.dispose("chat-closed");
+  }
+
+  /** Every command and edit waiting for the person in every chat, oldest first. */
+  private inbox(): InboxEntry[] {
+    const entries: { at: number; entry: InboxEntry }[] = [];
+    for (const chat of this.chats.values()) {
+      const { commands, edits } = chat.session.view;
+      for (const command of commands.values()) {
+        if (!awaitsPerson(command)) continue;
+        const at = this.waitingSince.get(`${chat.id}:${command.id}`) ?? 0;
+        entries.push({ at, entry: { kind: "command", chatId: chat.id, command } });
+      }
+      for (const edit of edits.byId.values()) {
+        if (!editAwaitsPerson(edit)) continue;
+        const at = this.waitingSince.get(`${chat.id}:${edit.id}`) ?? 0;
+        entries.push({ at, entry: { kind: "edit", chatId: chat.id, edit } });
+      }
+    }
+    return entries.sort((a, b) => a.at - b.at).map(({ entry }) => entry);
+  }
+
+  /** Sends a chat's event, then its summary when the event changed it. */
+  private emitChat(chat: DeskChat, event: ChatEventBody): void {
+    if (event.type === "command-update" || event.type === "edit-update") {
+      const view = event.type === "command-update" ? event.command : event.edit;
+      const key = `${chat.id}:${view.id}`;
+      const waits =
+        event.type === "command-update" ? awaitsPerson(event.command) : editAwaitsPerson(event.edit);
+      if (waits && !this.waitingSince.has(key)) this.waitingSince.set(key, ++this.waitingClock);
+      if (!waits) this.waitingSince.delete(key);
+    }
+    this.emit({ ...event, chatId: chat.id });
+    // Deltas and output change only the last line, many times a second: the summary follows at the entry's end.
+    if (event.type !== "assistant-delta" && event.type !== "command-output") this.sendSummary(chat);
+  }
+
+  private sendSummary(chat: DeskChat): void {
+    const summary = this.summaryOf(chat);
+    const text = JSON.stringify(summary);
+    if (text === chat.sentSummary) return;
+    chat.sentSummary = text;
+    this.emit({ type: "chat-summary", summary });
+  }
+
+  private summaryOf(chat: DeskChat): ChatSummary {
+    return chatSummary(
+      {
+        id: chat.id,
+        workspaceId: chat.workspace.id,
+        folder: chat.workspace.info.path,
+        openedAt: chat.openedAt,
+      },
+      chat.session,
+    );
+  }
+
+  /** The chat a state holds in full: the one asked for, else the one last opened, else the newest. */
+  private shownChat(chatId: string | undefined): DeskChat | undefined {
+    const asked = chatId === undefined ? undefined : this.chats.get(chatId);
+    const last = this.lastOpened === undefined ? undefined : this.chats.get(this.lastOpened);
+    return asked ?? last ?? [...this.chats.values()].at(-1);
+  }
+
+  /** A settings change: every page takes the state again (the chat it shows is its own to ask for). */
+  private emitSnapshot(): void {
     this.emit({ type: "snapshot", state: this.state() });
   }
 
-  /** The workspace's change records: the open ones when it is the same workspace, else opened now. */
-  private async changeRecords(workspace: WorkspaceInfo): Promise<ChangeRecords> {
-    if (this.changes?.path === workspace.path) return this.changes.records;
-    await this.changes?.records.close();
-    const records = await ChangeRecords.open({
-      ...(this.options.changes || {}),
-      workspace: workspace.path,
-      dataDir: changesDir(workspaceDataDir(this.dataRoot, workspace.path)),
-      onState: (changes) => {
-        if (current()) this.emit({ type: "changes-state", changes });
-      },
-      onDropped: (commandIds) => {
-        if (current()) this.session?.changesDropped(commandIds);
-      },
-    });
-    // Only once the workspace is open: before, the UI still shows the previous one, and the snapshot that
-    // opens this one carries the figures as they are then.
-    const current = () => this.changes?.records === records && this.workspace?.path === workspace.path;
-    this.changes = { path: workspace.path, records };
-    return records;
-  }
-
-  private modelsState(): ModelsState {
-    const agent = this.session?.agent;
+  private modelsState(chat: DeskChat | undefined): ModelsState {
+    const agent = chat?.session.agent;
     const current = agent?.model;
     const problem = this.models.problem();
+    const unavailable = chat?.session.unavailableModel;
     return {
       options: this.models.list().map((model) => ({
         provider: model.provider,
@@ -338,21 +495,32 @@ export class DeskHost {
       current: current ? { provider: current.provider, id: current.id } : null,
       thinkingLevel: (agent?.thinkingLevel ?? "off") as ThinkingLevel,
       ...(problem ? { problem } : {}),
-      ...(this.session?.unavailableModel ? { unavailable: this.session.unavailableModel } : {}),
+      ...(unavailable ? { unavailable } : {}),
     };
   }
 
-  private requireWorkspace(): WorkspaceInfo {
-    if (!this.workspace) throw new Error("No workspace is open: open a folder first.");
-    return this.workspace;
+  private requireWorkspace(workspaceId: string): DeskWorkspace {
+    const workspace = this.workspaces.get(workspaceId);
+    if (!workspace) {
+      throw new Error(
+        `No workspace is open under id "${workspaceId}": it was closed, or the host restarted. Open the folder again.`,
+      );
+    }
+    return workspace;
   }
 
-  private requireSession(): WorkspaceSession {
-    if (!this.session) throw new Error("No workspace is open: open a folder first.");
-    return this.session;
+  private requireChat(chatId: string): DeskChat {
+    const chat = this.chats.get(chatId);
+    if (!chat) {
+      throw new Error(
+        `No chat is open under id "${chatId}": it was closed, or the host restarted. Pick a chat from the list, or start a new one.`,
+      );
+    }
+    return chat;
   }
 
-  private emit(event: HostEvent): void {
+  private emit(body: HostEventBody): void {
+    const event = { ...body, seq: ++this.seq } as HostEvent;
     for (const listener of this.listeners) listener(event);
   }
 }

@@ -4,8 +4,11 @@ import { basename, isAbsolute, resolve } from "node:path";
 import type { WorkspaceInfo } from "../../shared/host-state";
 import { isInside } from "../base/paths";
 
+/** A folder that may be opened as a workspace, before the host gives it an id. */
+export type WorkspaceFolder = Omit<WorkspaceInfo, "id">;
+
 /** Check that a path is an existing folder and describe it; the error says what to fix. */
-export async function resolveWorkspace(path: string): Promise<WorkspaceInfo> {
+export async function resolveWorkspace(path: string): Promise<WorkspaceFolder> {
   if (!isAbsolute(path)) {
     throw new Error(`The workspace must be an absolute path, got "${path}". Give the full path of a folder.`);
   }

@@ -1,6 +1,6 @@
 import type { MenuItemConstructorOptions, WebContents } from "electron";
 import { HOST_EVENT_CHANNEL } from "../../shared/desk-api";
-import type { HostEvent } from "../../shared/host-events";
+import type { HostEvent, ShowViewEvent } from "../../shared/host-events";
 import { errorMessage } from "../base/errors";
 import type { DeskHandlers } from "../core/desk-host";
 
@@ -95,13 +95,14 @@ export function menuActions(shell: MenuShell): MenuActions {
   const attempt = (what: string, task: () => Promise<unknown>) => () => {
     void task().catch((error: unknown) => shell.tell(what, errorMessage(error)));
   };
-  const show = (view: "settings" | "running") => () => {
+  const show = (view: ShowViewEvent["view"]) => () => {
     const event: HostEvent = { type: "show-view", view };
     if (!shell.contents.isDestroyed()) shell.contents.send(HOST_EVENT_CHANNEL, event);
   };
   return {
     openFolder: attempt("Pi Desk did not open that folder", () => shell.handlers.chooseWorkspace()),
-    newChat: attempt("Pi Desk could not start a new chat", () => shell.handlers.newSession()),
+    // The page knows which workspace it shows: it starts the chat there.
+    newChat: show("new-chat"),
     settings: show("settings"),
     runningCommands: show("running"),
     help: attempt("Pi Desk could not open its README", async () => {

@@ -1,12 +1,12 @@
 import type { App, BrowserWindow, NativeImage, Notification, nativeImage } from "electron";
 import {
+  inboxKey,
+  inChat,
   WAITING_EDIT_TITLE,
   WAITING_TITLE,
   waitingBody,
   waitingChanges,
   waitingEditBody,
-  waitingEditIds,
-  waitingIds,
 } from "../../shared/attention";
 import { HOST_EVENT_CHANNEL } from "../../shared/desk-api";
 import type { HostEvent } from "../../shared/host-events";
@@ -47,36 +47,37 @@ export function watchWaitingCommands(host: DeskHost, shell: AttentionShell): () 
   };
   const update = () => {
     const state = host.state();
-    const commands = state.session?.commands;
-    const edits = state.session?.edits;
-    const now = new Set([...waitingIds(commands), ...waitingEditIds(edits)]);
+    // Every chat's: the inbox holds what waits in each, named by chat.
+    const entries = new Map(state.inbox.map((entry) => [inboxKey(entry), entry]));
+    const now = new Set(entries.keys());
     const { started, answered } = waitingChanges(known, now);
     known = now;
-    for (const id of answered) withdraw(id);
-    if (!state.notifications) for (const id of [...shown.keys()]) withdraw(id);
+    for (const key of answered) withdraw(key);
+    if (!state.notifications) for (const key of [...shown.keys()]) withdraw(key);
     showBadge(now.size);
     if (!state.notifications || !Notification.isSupported() || window.isDestroyed() || window.isFocused())
       return;
-    for (const id of started) {
-      const command = commands?.[id];
-      const edit = edits?.[id];
-      if ((!command && !edit) || shown.has(id)) continue;
-      // The command's first line, or the edit's file: nothing of an output or a content goes into a notification.
+    for (const key of started) {
+      const entry = entries.get(key);
+      if (!entry || shown.has(key)) continue;
+      const chat = state.chats.find((open) => open.id === entry.chatId);
+      // The command's first line, or the edit's file, and the chat's name: nothing of an output or a content.
       const notification = new Notification(
-        command
-          ? { title: WAITING_TITLE, body: waitingBody(command) }
-          : { title: WAITING_EDIT_TITLE, body: waitingEditBody(edit as NonNullable<typeof edit>) },
+        entry.kind === "command"
+          ? { title: WAITING_TITLE, body: inChat(chat?.title, waitingBody(entry.command)) }
+          : { title: WAITING_EDIT_TITLE, body: inChat(chat?.title, waitingEditBody(entry.edit)) },
       );
       notification.on("click", () => {
         if (window.isDestroyed()) return;
         if (window.isMinimized()) window.restore();
         window.show();
         window.focus();
-        const focus: HostEvent = { type: "focus-command", id };
+        const id = entry.kind === "command" ? entry.command.id : entry.edit.id;
+        const focus: HostEvent = { type: "focus-command", chatId: entry.chatId, id };
         window.webContents.send(HOST_EVENT_CHANNEL, focus);
       });
-      notification.on("close", () => shown.delete(id));
-      shown.set(id, notification);
+      notification.on("close", () => shown.delete(key));
+      shown.set(key, notification);
       notification.show();
     }
   };
@@ -93,9 +94,12 @@ export function watchWaitingCommands(host: DeskHost, shell: AttentionShell): () 
     app.setBadgeCount(count);
   };
 
+  // Edits too: a file edit waiting for approval raises a notification and counts in the badge.
   const unsubscribe = host.subscribe((event) => {
     if (
       event.type === "command-update" ||
+      event.type === "edit-update" ||
+      event.type === "chat-closed" ||
       event.type === "snapshot" ||
       event.type === "notifications-changed"
     ) {

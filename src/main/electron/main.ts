@@ -62,7 +62,6 @@ async function start(instance: SingleInstance): Promise<void> {
   const launches = {
     host,
     bringForward: () => bringForward(window),
-    ask: (q: string) => dialogs.confirm(q, "Open"),
     tell: dialogs.tell,
   };
   // `--workspace <folder>` at start is this launch's own forwarding: the same checks, the same refusals

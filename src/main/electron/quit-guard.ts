@@ -1,13 +1,12 @@
 import type { App } from "electron";
-import type { HostState } from "../../shared/host-state";
-import { commandsInFlight, editsWaiting, stopQuestion } from "./work-in-flight";
+import { commandsInFlight, editsWaiting, type OpenChats, stopQuestion } from "./work-in-flight";
 
 /** The parts of Electron and of the host the quit guard uses, passed in so it can be tested without Electron. */
 export interface QuitShell {
   /** The app: its `before-quit` event, and quitting again once the host is down. */
   app: Pick<App, "on" | "quit">;
   /** The host: what runs now, and ending it all. */
-  host: { state(): Pick<HostState, "session">; dispose(): Promise<void> };
+  host: { openChats(): OpenChats; dispose(): Promise<void> };
   /** Asks the person a yes/no question ("Quit" or "Cancel"); resolves true for "Quit". */
   ask(question: string): Promise<boolean>;
   /** Runs once the quit is decided, before the host is disposed (IPC and watches unhooked). */
@@ -40,8 +39,8 @@ export function guardQuit(shell: QuitShell): { quitting(): boolean } {
     if (state !== "open") return;
     const question = stopQuestion(
       "Quit",
-      commandsInFlight(shell.host.state()),
-      editsWaiting(shell.host.state()),
+      commandsInFlight(shell.host.openChats()),
+      editsWaiting(shell.host.openChats()),
     );
     if (!question) return quit();
     state = "asking";

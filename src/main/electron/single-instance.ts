@@ -1,9 +1,8 @@
-import { basename, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { App } from "electron";
 import type { HostState } from "../../shared/host-state";
 import { errorMessage } from "../base/errors";
 import type { DeskHandlers } from "../core/desk-host";
-import { commandsInFlight, editsWaiting, stopQuestion } from "./work-in-flight";
 
 /** `pi-desk --workspace <folder>`: the folder asked for, resolved against where it was launched from. */
 export function workspaceArgument(argv: readonly string[], cwd: string = process.cwd()): string | undefined {
@@ -54,26 +53,21 @@ export function claimSingleInstance(
 /** What answering a later launch uses, passed in so it can be tested without Electron. */
 export interface SecondLaunchShell {
   /** The host: the open folder and what runs in it, and opening another. */
-  host: { state(): Pick<HostState, "session" | "workspace">; handlers: Pick<DeskHandlers, "openWorkspace"> };
+  host: { state(): Pick<HostState, "workspaces">; handlers: Pick<DeskHandlers, "openWorkspace"> };
   /** Brings the window forward (shown, restored, focused). */
   bringForward(): void;
-  /** Asks a yes/no question; resolves true for yes. */
-  ask(question: string): Promise<boolean>;
   /** Tells the person something went wrong: a heading and what happened. */
   tell(message: string, detail: string): void;
 }
 
 /**
- * A later launch brings the window forward; with `--workspace <folder>` it opens that folder here, after
- * asking when that would stop commands that run or wait in the open one. Resolves once it is handled.
+ * A later launch brings the window forward; with `--workspace <folder>` it opens that folder here, beside
+ * those open (nothing of theirs stops). Resolves once it is handled.
  */
 export async function answerSecondLaunch(shell: SecondLaunchShell, launch: SecondLaunch): Promise<void> {
   shell.bringForward();
   const path = workspaceArgument(launch.argv, launch.cwd);
-  const state = shell.host.state();
-  if (!path || path === state.workspace?.path) return;
-  const question = stopQuestion(`Open ${basename(path)}`, commandsInFlight(state), editsWaiting(state));
-  if (question && !(await shell.ask(question))) return;
+  if (!path || shell.host.state().workspaces.some((open) => open.path === path)) return;
   try {
     await shell.host.handlers.openWorkspace({ path });
   } catch (error) {

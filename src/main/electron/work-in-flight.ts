@@ -1,25 +1,30 @@
 import type { CommandView } from "../../shared/commands";
 import type { EditView } from "../../shared/edits";
-import type { HostState } from "../../shared/host-state";
+import type { SessionState } from "../../shared/host-state";
 
 /*
- * What a quit or a switch to another folder would stop: the open chat's commands that run (in the
- * foreground or the background) or wait for the person. Pure, so the questions are tested without Electron.
+ * What a quit would stop: every open chat's commands that run (in the foreground or the background) or wait
+ * for the person. Pure, so the questions are tested without Electron.
  */
 
-/** The open chat's commands that are running, running in the background, or waiting for a decision. */
-export function commandsInFlight(state: Pick<HostState, "session">): CommandView[] {
-  return Object.values(state.session?.commands ?? {}).filter(
-    (command) =>
-      command.phase === "pending" ||
-      command.phase === "running" ||
-      (command.phase === "background" && command.background?.status === "running"),
-  );
+/** The open chats as a quit sees them: each one's commands and edits. */
+export type OpenChats = readonly Pick<SessionState, "commands" | "edits">[];
+
+/** The chats' commands that are running, running in the background, or waiting for a decision. */
+export function commandsInFlight(chats: OpenChats): CommandView[] {
+  return chats
+    .flatMap((chat) => Object.values(chat.commands))
+    .filter(
+      (command) =>
+        command.phase === "pending" ||
+        command.phase === "running" ||
+        (command.phase === "background" && command.background?.status === "running"),
+    );
 }
 
 /** Whether any background command (a dev server, a watcher) is running. */
-export function backgroundRunning(state: Pick<HostState, "session">): boolean {
-  return commandsInFlight(state).some((command) => command.phase === "background");
+export function backgroundRunning(chats: OpenChats): boolean {
+  return commandsInFlight(chats).some((command) => command.phase === "background");
 }
 
 /** How many commands a question names before "and N more". */
@@ -56,9 +61,9 @@ export function stopQuestion(
   return `${action} and stop ${counts.join(" and ")} (${names.join(", ")})?`;
 }
 
-/** The open chat's file edits waiting for the person (quitting drops them: nothing was written). */
-export function editsWaiting(state: Pick<HostState, "session">): EditView[] {
-  return Object.values(state.session?.edits ?? {}).filter((edit) => edit.status === "pending");
+/** The chats' file edits waiting for the person (quitting drops them: nothing was written). */
+export function editsWaiting(chats: OpenChats): EditView[] {
+  return chats.flatMap((chat) => Object.values(chat.edits)).filter((edit) => edit.status === "pending");
 }
 
 function plural(count: number): string {

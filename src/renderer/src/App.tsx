@@ -1,13 +1,14 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { bindChat } from "./client/chat-api";
 import type { DeskClient } from "./client/desk-client";
 import { focusCommandCard, useWaitingNotifications } from "./features/attention/waiting-notifications";
 import { BackgroundPanel, backgroundCommands } from "./features/background/BackgroundPanel";
 import { OpenRunningPanelContext } from "./features/background/running-panel";
 import { ChatView } from "./features/chat/ChatView";
 import { ApprovalTray } from "./features/commands/ApprovalTray";
-import { pendingCommands, pendingEdits } from "./features/commands/command-status";
 import { HistoryView } from "./features/history/HistoryView";
 import { SettingsView } from "./features/settings/SettingsView";
+import { ChatList } from "./features/workspace/ChatList";
 import { ConnectionBadge } from "./features/workspace/ConnectionBadge";
 import { SessionList } from "./features/workspace/SessionList";
 import { WorkspacePanel } from "./features/workspace/WorkspacePanel";
@@ -31,14 +32,21 @@ export function windowTitle(t: Messages, workspace: string | undefined, waiting:
  */
 export function App({ client }: { client: DeskClient }) {
   const t = useT();
-  const view = useDesk(client);
+  const { view, show } = useDesk(client);
   const [current, setCurrent] = useState<ViewName>("chat");
   const host = view.host;
   const workspace = host?.workspace;
   const session = host?.session;
-  const waitingCommands = useMemo(() => pendingCommands(session), [session]);
-  const waitingEdits = useMemo(() => pendingEdits(session), [session]);
-  const waiting = useMemo(() => [...waitingCommands, ...waitingEdits], [waitingCommands, waitingEdits]);
+  const chatId = host?.chatId ?? undefined;
+  const workspaceId = workspace?.id;
+  // The calls of the chat shown, and of each chat a tray card waits in: each names its own chat.
+  const api = useMemo(() => bindChat(client.api, { chatId, workspaceId }), [client, chatId, workspaceId]);
+  const chatsById = useMemo(() => new Map((host?.chats ?? []).map((chat) => [chat.id, chat])), [host?.chats]);
+  const apiFor = useCallback(
+    (id: string) => bindChat(client.api, { chatId: id, workspaceId: chatsById.get(id)?.workspaceId }),
+    [client, chatsById],
+  );
+  const waiting = host?.inbox ?? [];
   const background = useMemo(() => backgroundCommands(session), [session]);
   const runningInBackground = background.filter((command) => command.background?.status === "running").length;
   const [panelOpen, setPanelOpen] = useState(false);
@@ -60,18 +68,30 @@ export function App({ client }: { client: DeskClient }) {
 
   // A click on a notification of a waiting command: raised here (browser host), or by the desktop app's
   // main process, which asks with a focus-command event; its menu asks for a view with show-view.
-  useWaitingNotifications(host, focusCommandCard);
+  // A click on one opens the card's chat and focuses the card (it is in the tray, whichever chat shows).
+  const reveal = useCallback(
+    (id: string, inChat?: string) => {
+      if (inChat && inChat !== chatId) show(inChat);
+      setCurrent("chat");
+      focusCommandCard(id);
+    },
+    [chatId, show],
+  );
+  useWaitingNotifications(host, reveal);
   useEffect(
     () =>
       client.api.onHostEvent((event) => {
-        if (event.type === "focus-command") focusCommandCard(event.id);
+        if (event.type === "focus-command") reveal(event.id, event.chatId);
         if (event.type === "show-view" && event.view === "settings") setCurrent("settings");
         if (event.type === "show-view" && event.view === "running") {
           setCurrent("chat");
           setPanelOpen(true);
         }
+        if (event.type === "show-view" && event.view === "new-chat" && workspaceId) {
+          void client.api.newSession({ workspaceId }).then((chat) => show(chat.id));
+        }
       }),
-    [client],
+    [client, reveal, workspaceId, show],
   );
 
   // A decided card stops asking, and the focus it held is lost to the page. Hand it to the next command
@@ -133,25 +153,26 @@ export function App({ client }: { client: DeskClient }) {
       {host ? (
         <div className="app-body">
           <aside className="sidebar">
-            <WorkspacePanel host={host} api={client.api} />
-            <SessionList host={host} api={client.api} />
+            <WorkspacePanel host={host} api={api} />
+            <ChatList host={host} api={client.api} onShow={show} />
+            <SessionList host={host} api={api} onShow={show} />
             <p className="muted app-version">
               {t.appName} {host.version}
             </p>
           </aside>
           <main className="app-main">
             {panelOpen && (
-              <BackgroundPanel commands={background} api={client.api} onClose={() => setPanelOpen(false)} />
+              <BackgroundPanel commands={background} api={api} onClose={() => setPanelOpen(false)} />
             )}
-            <ApprovalTray commands={waitingCommands} edits={waitingEdits} api={client.api} />
+            <ApprovalTray entries={waiting} chats={host.chats} apiFor={apiFor} onShowChat={show} />
             {/* Kept while another view shows: drawing a long chat again took half a second (300 commands). */}
             <div className="chat-view" hidden={current !== "chat"}>
               <OpenRunningPanelContext.Provider value={openPanel}>
-                <ChatView host={host} api={client.api} />
+                <ChatView host={host} api={api} />
               </OpenRunningPanelContext.Provider>
             </div>
-            {current === "history" && <HistoryView api={client.api} refreshKey={historyKey} />}
-            {current === "settings" && <SettingsView host={host} api={client.api} />}
+            {current === "history" && <HistoryView api={api} refreshKey={historyKey} />}
+            {current === "settings" && <SettingsView host={host} api={api} />}
           </main>
         </div>
       ) : (

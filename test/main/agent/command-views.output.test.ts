@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { CommandViews } from "../../../src/main/agent/command-views";
 import type { RunCommandDetails } from "../../../src/shared/commands";
-import type { HostEvent } from "../../../src/shared/host-events";
+import type { ChatEventBody } from "../../../src/shared/host-events";
 import { TAIL_LINES } from "../../../src/shared/output-tail";
 
 const lines = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}`).join("\n");
 
 function ended(text: string, saved: boolean) {
-  const events: HostEvent[] = [];
+  const events: ChatEventBody[] = [];
   const views = new CommandViews((event) => events.push(event), "/work", 600);
   views.started("c1", { command: "seq 2000" }, true);
   const details: RunCommandDetails = {

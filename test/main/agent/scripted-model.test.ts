@@ -32,10 +32,27 @@ describe("loadScript", () => {
     expect(loadScript(writeScript([]))).toMatchObject({ turns: [] });
   });
 
+  it("reads an object of scripts by the start of a chat's first message, the empty key for every other chat", () => {
+    const mine = [[{ type: "text", text: "mine" }]];
+    const rest = [[{ type: "text", text: "rest" }]];
+    const path = writeScript({ "fix the": mine, "": rest });
+    expect(loadScript(path)).toEqual({
+      source: path,
+      turns: rest,
+      byFirstMessage: { "fix the": mine, "": rest },
+    });
+  });
+
   it("names the file, the turn, the block and what is wrong", () => {
     expect(problemWith("[[{]]")).toMatch(/^the file is not valid JSON \(.+\)\.$/);
-    expect(problemWith({ turns: [] })).toBe(
-      "expected an array of turns (each an array of blocks), got an object.",
+    expect(problemWith(42)).toBe(
+      "expected an array of turns (each an array of blocks), or an object of them by the start of a chat's first message, got a number.",
+    );
+    expect(problemWith({ "fix the": [[{ type: "text" }]] })).toBe(
+      'chat "fix the", turn 1, block 1 (text): missing field "text".',
+    );
+    expect(problemWith({ "fix the": "hello" })).toBe(
+      'chat "fix the": expected an array of turns, got a string.',
     );
     expect(problemWith([[{ type: "text", text: "ok" }], "hello"])).toBe(
       "turn 2: expected an array of blocks, got a string.",

@@ -1,7 +1,7 @@
 import type { AgentSessionEvent } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
 import { SessionProjection } from "../../../src/main/agent/session-projection";
-import type { HostEvent } from "../../../src/shared/host-events";
+import type { ChatEventBody } from "../../../src/shared/host-events";
 import type { TurnErrorItem } from "../../../src/shared/transcript";
 
 /** Pi's events, built as loosely as the projection reads them. */
@@ -41,7 +41,7 @@ function project(events: AgentSessionEvent[], hint?: Parameters<typeof newProjec
 }
 
 function newProjection(_: unknown[], hint?: ConstructorParameters<typeof SessionProjection>[3]) {
-  const emitted: HostEvent[] = [];
+  const emitted: ChatEventBody[] = [];
   const projection = new SessionProjection((e) => emitted.push(e), "/repo", 120, hint);
   return { projection, emitted };
 }

@@ -68,7 +68,9 @@ describe("the browser host", () => {
     const dir = mkdtempSync(join(tmpdir(), "pi-desk-open-"));
     ws.send(JSON.stringify({ id: 2, method: "openWorkspace", params: { path: dir } }));
     const event = await waitFor(() => messages.find((m) => m.kind === "event"));
-    expect(event).toMatchObject({ event: { type: "snapshot", state: { workspace: { path: dir } } } });
+    expect(event).toMatchObject({
+      event: { type: "workspaces-changed", workspaces: [{ path: dir }], seq: 1 },
+    });
     ws.close();
   });
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { auditFile, workspaceDataDir } from "../../../src/main/storage/data-folder";
 import type { AuditEntry } from "../../../src/shared/rules";
-import { assistantSaid, commandOf, pendingApproval, startHost, waitFor } from "./host-harness";
+import { assistantSaid, calls, commandOf, pendingApproval, startHost, waitFor } from "./host-harness";
 
 /** Live `sleep <tag>` processes, matched on their whole argv. */
 function sleepers(tag: string): number {
@@ -36,8 +36,8 @@ describe("the session host: background commands", () => {
       [[background("bg", "sleep 51.3001")], [{ type: "text", text: "Started." }]],
       { commands: { backgroundReadinessMs: 300 } },
     );
-    await host.handlers.prompt({ text: "go" });
-    await host.handlers.decide({
+    await calls(host).prompt({ text: "go" });
+    await calls(host).decide({
       approvalId: await pendingApproval(host, "bg"),
       decision: { kind: "approve" },
     });
@@ -46,7 +46,7 @@ describe("the session host: background commands", () => {
     expect(commandOf(host, "bg")?.background?.status).toBe("running");
     expect(sleepers("51.3001")).toBe(1);
 
-    await host.handlers.cancelCommand({ commandId: "bg" });
+    await calls(host).cancelCommand({ commandId: "bg" });
     await waitFor(() => commandOf(host, "bg")?.background?.status === "stopped");
     expect(commandOf(host, "bg")?.background?.stoppedBy).toBe("person");
     expect(sleepers("51.3001")).toBe(0);
@@ -81,10 +81,10 @@ describe("the session host: background commands", () => {
       ],
       { commands: { backgroundReadinessMs: 300 } },
     );
-    await host.handlers.prompt({ text: "go" });
+    await calls(host).prompt({ text: "go" });
     const approvalId = await pendingApproval(host, "fg");
     expect(commandOf(host, "fg")?.runInBackground).toBe(false);
-    await host.handlers.decide({ approvalId, decision: { kind: "approve", background: true } });
+    await calls(host).decide({ approvalId, decision: { kind: "approve", background: true } });
     await assistantSaid(host, "Moved.");
     expect(commandOf(host, "fg")?.phase).toBe("background");
     expect(sleepers("51.3002")).toBe(1);
@@ -95,8 +95,8 @@ describe("the session host: background commands", () => {
       [[background("q", "sleep 51.3003")], [{ type: "text", text: "Up." }]],
       { commands: { backgroundReadinessMs: 300 } },
     );
-    await host.handlers.prompt({ text: "go" });
-    await host.handlers.decide({
+    await calls(host).prompt({ text: "go" });
+    await calls(host).decide({
       approvalId: await pendingApproval(host, "q"),
       decision: { kind: "approve" },
     });
@@ -110,9 +110,9 @@ describe("the session host: background commands", () => {
   it("keeps the workspace's cap for background commands, within a minute and a day", async () => {
     const { host } = await startHost([]);
     expect(host.state().limits?.backgroundCapSeconds).toBe(4 * 3600);
-    await host.handlers.setBackgroundCap({ seconds: 2 * 3600 });
+    await calls(host).setBackgroundCap({ seconds: 2 * 3600 });
     expect(host.state().limits?.backgroundCapSeconds).toBe(2 * 3600);
-    await host.handlers.newSession();
+    await calls(host).newSession();
     expect(host.state().limits?.backgroundCapSeconds).toBe(2 * 3600);
   });
 });

@@ -3,7 +3,15 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { auditFile, workspaceDataDir } from "../../../src/main/storage/data-folder";
-import { assistantSaid, commandOf, pendingApproval, runCommand, startHost, waitFor } from "./host-harness";
+import {
+  assistantSaid,
+  calls,
+  commandOf,
+  pendingApproval,
+  runCommand,
+  startHost,
+  waitFor,
+} from "./host-harness";
 
 /** Live `sleep <tag>` processes (the sandbox's own command line also holds the text, so match whole args). */
 function sleepers(tag: string): number {
@@ -20,9 +28,9 @@ describe("the session host: cancel and stop", () => {
       [runCommand("c1", "sleep 41.1001"), runCommand("c2", "sleep 41.2002")],
       [{ type: "text", text: "After." }],
     ]);
-    await host.handlers.prompt({ text: "go" });
+    await calls(host).prompt({ text: "go" });
     for (const id of ["c1", "c2"])
-      await host.handlers.decide({
+      await calls(host).decide({
         approvalId: await pendingApproval(host, id),
         decision: { kind: "approve" },
       });
@@ -30,12 +38,12 @@ describe("the session host: cancel and stop", () => {
       () => commandOf(host, "c1")?.phase === "running" && commandOf(host, "c2")?.phase === "running",
     );
     await waitFor(() => sleepers("41.1001") === 1 && sleepers("41.2002") === 1);
-    await host.handlers.cancelCommand({ commandId: "c1" });
+    await calls(host).cancelCommand({ commandId: "c1" });
     await waitFor(() => commandOf(host, "c1")?.phase === "cancelled");
     expect(sleepers("41.1001")).toBe(0);
     expect(sleepers("41.2002")).toBe(1);
     expect(commandOf(host, "c2")?.phase).toBe("running");
-    await host.handlers.cancelCommand({ commandId: "c2" });
+    await calls(host).cancelCommand({ commandId: "c2" });
     await assistantSaid(host, "After.");
   });
 
@@ -44,14 +52,14 @@ describe("the session host: cancel and stop", () => {
       [runCommand("c1", "sleep 42.3003"), runCommand("c2", "echo never")],
       [{ type: "text", text: "unreachable" }],
     ]);
-    await host.handlers.prompt({ text: "go" });
-    await host.handlers.decide({
+    await calls(host).prompt({ text: "go" });
+    await calls(host).decide({
       approvalId: await pendingApproval(host, "c1"),
       decision: { kind: "approve" },
     });
     await pendingApproval(host, "c2");
     await waitFor(() => sleepers("42.3003") === 1);
-    await host.handlers.stop();
+    await calls(host).stop();
     await waitFor(() => host.state().session?.running === false);
     expect(commandOf(host, "c1")?.phase).toBe("cancelled");
     expect(commandOf(host, "c2")?.phase).toBe("cancelled");
@@ -61,8 +69,8 @@ describe("the session host: cancel and stop", () => {
 
   it("leaves no process behind when the host closes mid-run, and keeps how the command ended", async () => {
     const { host, workspace, root } = await startHost([[runCommand("c1", "sleep 43.4004")]]);
-    await host.handlers.prompt({ text: "go" });
-    await host.handlers.decide({
+    await calls(host).prompt({ text: "go" });
+    await calls(host).decide({
       approvalId: await pendingApproval(host, "c1"),
       decision: { kind: "approve" },
     });

@@ -7,6 +7,7 @@ import { auditFile, workspaceDataDir } from "../../../src/main/storage/data-fold
 import type { AuditEntry } from "../../../src/shared/rules";
 import {
   assistantSaid,
+  calls,
   commandOf,
   pendingApproval,
   runCommand,
@@ -33,21 +34,21 @@ async function hostWith(turns: Turn[], sandbox: boolean, options: Partial<DeskHo
   // The first snapshot began when the workspace opened (before the seed): wait for it, then let the
   // next before-state take the seed in.
   await waitFor(() => started.host.state().limits?.changes.state.type === "on");
-  await started.host.handlers.setSandbox({ enabled: sandbox, network: false });
+  await calls(started.host).setSandbox({ enabled: sandbox, network: false });
   return started;
 }
 
 /** Runs the next scripted command with the person's approval, and waits for the agent's next words. */
 async function approveAndWait(host: DeskHost, id: string, said: string): Promise<void> {
-  await host.handlers.decide({ approvalId: await pendingApproval(host, id), decision: { kind: "approve" } });
+  await calls(host).decide({ approvalId: await pendingApproval(host, id), decision: { kind: "approve" } });
   await assistantSaid(host, said);
 }
 
 /** Sends a message, approves each scripted command in turn, and waits for the agent's last words. */
 async function promptAndApprove(host: DeskHost, ids: string[], said: string): Promise<void> {
-  await host.handlers.prompt({ text: "go" });
+  await calls(host).prompt({ text: "go" });
   for (const id of ids) {
-    await host.handlers.decide({
+    await calls(host).decide({
       approvalId: await pendingApproval(host, id),
       decision: { kind: "approve" },
     });
@@ -96,7 +97,7 @@ describe.each([
         [[runCommand("c1", EDIT)], [{ type: "text", text: "Edited." }], [{ type: "text", text: "Noted." }]],
         sandbox,
       );
-      await host.handlers.prompt({ text: "edit" });
+      await calls(host).prompt({ text: "edit" });
       await approveAndWait(host, "c1", "Edited.");
 
       const changes = commandOf(host, "c1")?.details?.changes;
@@ -116,11 +117,11 @@ describe.each([
       expect(sessionText(host)).toContain(
         "Files changed: M a.txt (+2 -1), A notes.txt, D old.log, M run.sh (mode 100644 -> 100755).",
       );
-      const diff = await host.handlers.commandDiff({ commandId: "c1", path: "a.txt" });
+      const diff = await calls(host).commandDiff({ commandId: "c1", path: "a.txt" });
       expect(diff.text).toContain("-two\n+TWO\n");
       expect(diff.text).toContain("+four\n");
 
-      const result = await host.handlers.undoCommand({ commandId: "c1" });
+      const result = await calls(host).undoCommand({ commandId: "c1" });
       expect(result).toEqual({
         restored: ["a.txt", "notes.txt", "old.log", "run.sh"],
         conflicts: [],
@@ -139,7 +140,7 @@ describe.each([
         audit(root, workspace).some((entry) => entry.event === "undone" && entry.by === "person"),
       );
       await waitFor(() => sessionText(host).includes("The person undid the changes of command"));
-      await host.handlers.prompt({ text: "thanks" });
+      await calls(host).prompt({ text: "thanks" });
       await assistantSaid(host, "Noted.");
       expect(sessionText(host)).toContain("put back a.txt, notes.txt, old.log, run.sh");
     },
@@ -158,13 +159,13 @@ describe("the session host: undo and restore", () => {
     );
     await promptAndApprove(host, ["c1", "c2"], "Done.");
 
-    const first = await host.handlers.undoCommand({ commandId: "c1" });
+    const first = await calls(host).undoCommand({ commandId: "c1" });
     expect(first.restored).toEqual([]);
     expect(first.conflicts.map((conflict) => conflict.path)).toEqual(["a.txt"]);
     expect(readFileSync(join(workspace, "a.txt"), "utf8")).toBe("second\n");
     expect(commandOf(host, "c1")?.reverts?.at(-1)?.result.conflicts).toHaveLength(1);
 
-    const anyway = await host.handlers.undoCommand({ commandId: "c1", undoAnyway: ["a.txt"] });
+    const anyway = await calls(host).undoCommand({ commandId: "c1", undoAnyway: ["a.txt"] });
     expect(anyway.restored).toEqual(["a.txt"]);
     expect(readFileSync(join(workspace, "a.txt"), "utf8")).toBe("one\ntwo\nthree\n");
   });
@@ -180,16 +181,16 @@ describe("the session host: undo and restore", () => {
     );
     await promptAndApprove(host, ["c1", "c2"], "Done.");
 
-    const preview = await host.handlers.previewRestore({ commandId: "c1" });
+    const preview = await calls(host).previewRestore({ commandId: "c1" });
     expect(preview.changes.files.map(({ path, kind }) => `${kind} ${path}`)).toEqual([
       "added a.txt",
       "deleted src/y.txt",
     ]);
-    const result = await host.handlers.restoreWorkspace({ previewId: preview.previewId });
+    const result = await calls(host).restoreWorkspace({ previewId: preview.previewId });
     expect(result.restored.sort()).toEqual(["a.txt", "src/y.txt"]);
     expect(readFileSync(join(workspace, "a.txt"), "utf8")).toBe("one\ntwo\nthree\n");
     expect(commandOf(host, "c1")?.reverts?.map((entry) => entry.kind)).toEqual(["restore"]);
-    await expect(host.handlers.restoreWorkspace({ previewId: preview.previewId })).rejects.toThrow(
+    await expect(calls(host).restoreWorkspace({ previewId: preview.previewId })).rejects.toThrow(
       "no longer known",
     );
   });
@@ -200,19 +201,19 @@ describe("the session host: undo and restore", () => {
       false,
     );
     await promptAndApprove(host, ["c1"], "Done.");
-    const preview = await host.handlers.previewRestore({ commandId: "c1" });
+    const preview = await calls(host).previewRestore({ commandId: "c1" });
     writeFileSync(join(workspace, "b.txt"), "the person's edit after the preview\n");
-    const first = await host.handlers.restoreWorkspace({ previewId: preview.previewId });
+    const first = await calls(host).restoreWorkspace({ previewId: preview.previewId });
     expect(first.restored).toEqual(["a.txt"]);
     expect(first.conflicts.map((conflict) => conflict.path)).toEqual(["b.txt"]);
-    const anyway = await host.handlers.restoreWorkspace({
+    const anyway = await calls(host).restoreWorkspace({
       previewId: preview.previewId,
       undoAnyway: ["b.txt"],
     });
     expect(anyway.conflicts).toEqual([]);
     expect(anyway.restored).toContain("b.txt");
     expect(existsSync(join(workspace, "b.txt"))).toBe(false);
-    await expect(host.handlers.restoreWorkspace({ previewId: preview.previewId })).rejects.toThrow(
+    await expect(calls(host).restoreWorkspace({ previewId: preview.previewId })).rejects.toThrow(
       "no longer known",
     );
   });
@@ -226,23 +227,21 @@ describe("the session host: undo and restore", () => {
       ],
       false,
     );
-    await host.handlers.prompt({ text: "go" });
-    await host.handlers.decide({
+    await calls(host).prompt({ text: "go" });
+    await calls(host).decide({
       approvalId: await pendingApproval(host, "c1"),
       decision: { kind: "approve" },
     });
-    await host.handlers.decide({
+    await calls(host).decide({
       approvalId: await pendingApproval(host, "c2"),
       decision: { kind: "approve" },
     });
     await waitFor(() => commandOf(host, "c2")?.phase === "running");
-    await expect(host.handlers.undoCommand({ commandId: "c1" })).rejects.toThrow(
-      "`sleep 30.4107` is running",
-    );
-    await expect(host.handlers.undoCommand({ commandId: "c2" })).rejects.toThrow("has not ended yet");
-    await host.handlers.cancelCommand({ commandId: "c2" });
+    await expect(calls(host).undoCommand({ commandId: "c1" })).rejects.toThrow("`sleep 30.4107` is running");
+    await expect(calls(host).undoCommand({ commandId: "c2" })).rejects.toThrow("has not ended yet");
+    await calls(host).cancelCommand({ commandId: "c2" });
     await assistantSaid(host, "Done.");
-    expect((await host.handlers.undoCommand({ commandId: "c1" })).restored).toEqual(["a.txt"]);
+    expect((await calls(host).undoCommand({ commandId: "c1" })).restored).toEqual(["a.txt"]);
   });
 
   it("shows a reopened chat's changes and undos after the host restarts, and undo still works", async () => {
@@ -251,7 +250,7 @@ describe("the session host: undo and restore", () => {
       false,
     );
     await promptAndApprove(first.host, ["c1"], "Done.");
-    await first.host.handlers.undoCommand({ commandId: "c1", undoAnyway: [] });
+    await calls(first.host).undoCommand({ commandId: "c1", undoAnyway: [] });
     const sessionFile = first.host.state().session?.file as string;
     // The undo's own entry, then a later change to undo after the restart.
     writeFileSync(join(first.workspace, "a.txt"), "person's edit\n");
@@ -265,13 +264,13 @@ describe("the session host: undo and restore", () => {
       dataRoot: join(first.root, "data"),
     });
     try {
-      await again.handlers.openSession({ path: sessionFile });
+      await calls(again).openSession({ path: sessionFile });
       const view = commandOf(again, "c1");
       expect(view?.details?.changes?.recorded && view.details.changes.files.map((file) => file.path)).toEqual(
         ["a.txt", "n.txt"],
       );
       expect(view?.reverts?.map((entry) => entry.result.restored)).toEqual([["a.txt", "n.txt"]]);
-      expect((await again.handlers.commandDiff({ commandId: "c1", path: "n.txt" })).text).toContain("+n");
+      expect((await calls(again).commandDiff({ commandId: "c1", path: "n.txt" })).text).toContain("+n");
     } finally {
       await again.dispose();
     }
@@ -290,7 +289,7 @@ describe("the session host: undo and restore", () => {
     mkdirSync(join(workspace, ".git", "pi-desk-probe"));
     const before = gitFiles(workspace);
     await promptAndApprove(host, ["c1"], "Done.");
-    await host.handlers.undoCommand({ commandId: "c1" });
+    await calls(host).undoCommand({ commandId: "c1" });
     const after = gitFiles(workspace);
     expect(after).toBe(before);
     expect(git("status", "--porcelain").toString()).toBe("");
@@ -315,12 +314,12 @@ describe("the session host: a background command's changes", () => {
     );
     await promptAndApprove(host, ["bg"], "Started.");
     expect(commandOf(host, "bg")?.details?.changes).toBeUndefined();
-    await host.handlers.cancelCommand({ commandId: "bg" });
+    await calls(host).cancelCommand({ commandId: "bg" });
     const changes = await waitFor(() => commandOf(host, "bg")?.details?.changes);
     expect(changes.recorded && changes.files.map((file) => `${file.kind} ${file.path}`)).toEqual([
       "added up.txt",
     ]);
-    expect((await host.handlers.undoCommand({ commandId: "bg" })).restored).toEqual(["up.txt"]);
+    expect((await calls(host).undoCommand({ commandId: "bg" })).restored).toEqual(["up.txt"]);
   });
 });
 
@@ -334,7 +333,7 @@ describe("the session host: the records' budget", () => {
     await promptAndApprove(host, ["c1"], "Done.");
     expect(commandOf(host, "c1")?.details?.changes?.recorded).toBe(true);
     await waitFor(() => commandOf(host, "c1")?.changesDropped);
-    expect((await host.handlers.undoCommand({ commandId: "c1" })).refused[0]?.reason).toContain(
+    expect((await calls(host).undoCommand({ commandId: "c1" })).refused[0]?.reason).toContain(
       "No complete record",
     );
   });

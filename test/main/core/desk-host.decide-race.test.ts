@@ -2,14 +2,22 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AuditEntry } from "../../../src/shared/rules";
-import { assistantSaid, commandOf, pendingApproval, runCommand, startHost, waitFor } from "./host-harness";
+import {
+  assistantSaid,
+  calls,
+  commandOf,
+  pendingApproval,
+  runCommand,
+  startHost,
+  waitFor,
+} from "./host-harness";
 
 const DECISIONS: AuditEntry["event"][] = ["approved", "denied", "cancelled"];
 
 /** The audit lines that decide `id`, once its end is written too (so no late decision line can follow). */
 async function decisionLines(host: Awaited<ReturnType<typeof startHost>>["host"], id: string) {
   const entries = await waitFor(async () => {
-    const all = (await host.handlers.getHistory({})).filter((entry) => entry.commandId === id);
+    const all = (await calls(host).getHistory({})).filter((entry) => entry.commandId === id);
     return all.some((entry) => entry.event === "finished" || entry.event === "refused") && all;
   });
   return entries.filter((entry) => DECISIONS.includes(entry.event));
@@ -29,11 +37,11 @@ describe("the session host: two decisions sent at once", () => {
       [runCommand("c1", APPEND)],
       [{ type: "text", text: "OK." }],
     ]);
-    await host.handlers.prompt({ text: "go" });
+    await calls(host).prompt({ text: "go" });
     const approvalId = await pendingApproval(host, "c1");
     const [approve, deny] = await Promise.allSettled([
-      host.handlers.decide({ approvalId, decision: { kind: "approve" } }),
-      host.handlers.decide({ approvalId, decision: { kind: "deny", reason: "no" } }),
+      calls(host).decide({ approvalId, decision: { kind: "approve" } }),
+      calls(host).decide({ approvalId, decision: { kind: "deny", reason: "no" } }),
     ]);
     expect(approve.status).toBe("fulfilled");
     expect(deny).toMatchObject({
@@ -52,11 +60,11 @@ describe("the session host: two decisions sent at once", () => {
       [runCommand("c1", APPEND)],
       [{ type: "text", text: "OK." }],
     ]);
-    await host.handlers.prompt({ text: "go" });
+    await calls(host).prompt({ text: "go" });
     const approvalId = await pendingApproval(host, "c1");
     const results = await Promise.allSettled([
-      host.handlers.decide({ approvalId, decision: { kind: "approve" } }),
-      host.handlers.decide({ approvalId, decision: { kind: "approve" } }),
+      calls(host).decide({ approvalId, decision: { kind: "approve" } }),
+      calls(host).decide({ approvalId, decision: { kind: "approve" } }),
     ]);
     expect(results.map((result) => result.status).sort()).toEqual(["fulfilled", "rejected"]);
     await assistantSaid(host, "OK.");
@@ -69,18 +77,18 @@ describe("the session host: two decisions sent at once", () => {
       [runCommand("c1", APPEND)],
       [{ type: "text", text: "OK." }],
     ]);
-    await host.handlers.prompt({ text: "go" });
+    await calls(host).prompt({ text: "go" });
     const approvalId = await pendingApproval(host, "c1");
     // A prefix rule for a program that runs whatever it is given is refused by the rule book.
     await expect(
-      host.handlers.decide({
+      calls(host).decide({
         approvalId,
         decision: { kind: "approve" },
         rule: { effect: "allow", match: "prefix", pattern: "bash -c", scope: "workspace" },
       }),
     ).rejects.toThrow();
     expect(commandOf(host, "c1")?.approvalId).toBe(approvalId);
-    await host.handlers.decide({ approvalId, decision: { kind: "approve" } });
+    await calls(host).decide({ approvalId, decision: { kind: "approve" } });
     await assistantSaid(host, "OK.");
     expect((await decisionLines(host, "c1")).map((entry) => entry.event)).toEqual(["approved"]);
     expect(runs(workspace)).toBe(1);
@@ -91,11 +99,11 @@ describe("the session host: two decisions sent at once", () => {
       [runCommand("c1", APPEND)],
       [{ type: "text", text: "OK." }],
     ]);
-    await host.handlers.prompt({ text: "go" });
+    await calls(host).prompt({ text: "go" });
     const approvalId = await pendingApproval(host, "c1");
     await Promise.allSettled([
-      host.handlers.decide({ approvalId, decision: { kind: "approve" } }),
-      host.handlers.stop(),
+      calls(host).decide({ approvalId, decision: { kind: "approve" } }),
+      calls(host).stop(),
     ]);
     await waitFor(() => host.state().session?.running === false);
     const lines = await decisionLines(host, "c1");
@@ -108,11 +116,11 @@ describe("the session host: two decisions sent at once", () => {
       [runCommand("c1", APPEND)],
       [{ type: "text", text: "OK." }],
     ]);
-    await host.handlers.prompt({ text: "go" });
+    await calls(host).prompt({ text: "go" });
     const approvalId = await pendingApproval(host, "c1");
     const [, approve] = await Promise.allSettled([
-      host.handlers.stop(),
-      host.handlers.decide({ approvalId, decision: { kind: "approve" } }),
+      calls(host).stop(),
+      calls(host).decide({ approvalId, decision: { kind: "approve" } }),
     ]);
     expect(approve.status).toBe("rejected");
     await waitFor(() => host.state().session?.running === false);

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { DEFER_OUTPUT_CHARS } from "../../../src/main/agent/deferred-outputs";
 import type { CommandView } from "../../../src/shared/commands";
-import type { SnapshotEvent } from "../../../src/shared/host-events";
 import { countLines } from "../../../src/shared/output-tail";
-import { commandOf, pendingApproval, runCommand, settled, startHost, waitFor } from "./host-harness";
+import { calls, commandOf, pendingApproval, runCommand, settled, startHost, waitFor } from "./host-harness";
 
 /** `seq`'s lines from `from` to `to`, as it prints them. */
 const seqText = (from: number, to: number) =>
@@ -15,9 +14,9 @@ describe("the session host: long ended outputs are fetched by their cards", () =
       [runCommand("long", "seq 1 3000"), runCommand("short", "seq 7 9")],
       [{ type: "text", text: "Done." }],
     ]);
-    await host.handlers.prompt({ text: "go" });
+    await calls(host).prompt({ text: "go" });
     for (const id of ["long", "short"]) {
-      await host.handlers.decide({
+      await calls(host).decide({
         approvalId: await pendingApproval(host, id),
         decision: { kind: "approve" },
       });
@@ -31,7 +30,7 @@ describe("the session host: long ended outputs are fetched by their cards", () =
     expect(tail).toContain("2999\n3000\n");
 
     // What a page starts from: the long output is left out, with what its card needs to keep its height.
-    const state = await host.handlers.getState();
+    const state = await calls(host).getState();
     const sessionId = state.session?.id as string;
     const long = state.session?.commands.long as CommandView;
     expect(long.output).toBe("");
@@ -43,29 +42,29 @@ describe("the session host: long ended outputs are fetched by their cards", () =
     expect(tail.length).toBeGreaterThan(DEFER_OUTPUT_CHARS);
 
     // The card asks: it gets this command's output, exactly as the live card had it.
-    const reply = await host.handlers.commandOutput({ sessionId, commandId: "long" });
+    const reply = await calls(host).commandOutput({ commandId: "long" });
     const held = commandOf(host, "long") as CommandView;
     expect(reply).toEqual({ output: tail, totalBytes: held.totalBytes, totalLines: held.totalLines });
     const live = events.findLast((e) => e.type === "command-update" && e.command.id === "long");
     expect(live?.type === "command-update" && live.command.output).toBe(reply.output);
-    expect((await host.handlers.commandOutput({ sessionId, commandId: "short" })).output).toBe("7\n8\n9");
+    expect((await calls(host).commandOutput({ commandId: "short" })).output).toBe("7\n8\n9");
 
     // Another chat's command, or one this chat does not have: refused, saying what to do.
-    await expect(
-      host.handlers.commandOutput({ sessionId: "another-chat", commandId: "long" }),
-    ).rejects.toThrow(/That chat is no longer open/);
-    await expect(host.handlers.commandOutput({ sessionId, commandId: "nope" })).rejects.toThrow(
+    await expect(calls(host).commandOutput({ chatId: "another-chat", commandId: "long" })).rejects.toThrow(
+      /No chat is open under id "another-chat": it was closed/,
+    );
+    await expect(calls(host).commandOutput({ commandId: "nope" })).rejects.toThrow(
       /no command "nope": reload the page/,
     );
 
     // A reopened chat's snapshot leaves it out the same way, under the reopened session's id.
     const file = state.session?.file as string;
-    await host.handlers.newSession();
-    await host.handlers.openSession({ path: file });
-    const reopened = events.findLast((e): e is SnapshotEvent => e.type === "snapshot")?.state.session;
+    await calls(host).newSession();
+    await calls(host).openSession({ path: file });
+    const reopened = host.state().session;
     expect(reopened?.id).toBe(sessionId);
     expect(reopened?.commands.long).toMatchObject({ output: "", deferredOutput: { sessionId, lines: 500 } });
-    expect((await host.handlers.commandOutput({ sessionId, commandId: "long" })).output).toBe(tail);
+    expect((await calls(host).commandOutput({ commandId: "long" })).output).toBe(tail);
   });
 
   it("keeps a running command's output in the state, and gives its output so far to a card that asks", async () => {
@@ -73,8 +72,8 @@ describe("the session host: long ended outputs are fetched by their cards", () =
       [runCommand("run", "seq 1 2000; sleep 30", 60)],
       [{ type: "text", text: "Done." }],
     ]);
-    await host.handlers.prompt({ text: "go" });
-    await host.handlers.decide({
+    await calls(host).prompt({ text: "go" });
+    await calls(host).decide({
       approvalId: await pendingApproval(host, "run"),
       decision: { kind: "approve" },
     });
@@ -82,19 +81,18 @@ describe("the session host: long ended outputs are fetched by their cards", () =
       () => commandOf(host, "run")?.phase === "running" && commandOf(host, "run")?.totalLines === 2000,
     );
 
-    const state = await host.handlers.getState();
+    const state = await calls(host).getState();
     const running = state.session?.commands.run as CommandView;
     // It changes as it runs: it is in the state, however long.
     expect(running.output.length).toBeGreaterThan(DEFER_OUTPUT_CHARS);
     expect(running.output).toContain("1\n2\n3\n");
     expect(running.output).toContain("1999\n2000");
     expect(running.deferredOutput).toBeUndefined();
-    const reply = await host.handlers.commandOutput({
-      sessionId: state.session?.id as string,
+    const reply = await calls(host).commandOutput({
       commandId: "run",
     });
     expect(reply).toEqual({ output: running.output, totalBytes: seqText(1, 2000).length, totalLines: 2000 });
-    await host.handlers.cancelCommand({ commandId: "run" });
+    await calls(host).cancelCommand({ commandId: "run" });
     await waitFor(() => commandOf(host, "run")?.phase === "cancelled");
   });
 });

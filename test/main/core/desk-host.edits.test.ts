@@ -5,6 +5,7 @@ import type { DeskHost } from "../../../src/main/core/desk-host";
 import type { EditView } from "../../../src/shared/edits";
 import {
   assistantSaid,
+  calls,
   commandOf,
   pendingApproval,
   runCommand,
@@ -37,8 +38,7 @@ function pendingEdit(host: DeskHost, id: string): Promise<string> {
 
 /** The tool result the model got for a call, from the conversation Pi keeps. */
 function resultText(host: DeskHost, id: string): string {
-  const messages = (host as unknown as { session: { agent: { messages: unknown[] } } }).session.agent
-    .messages;
+  const messages = (host.agentOf()?.messages ?? []) as unknown[];
   const result = messages.find(
     (message) => (message as { role: string; toolCallId?: string }).toolCallId === id,
   ) as { content: { type: string; text?: string }[] } | undefined;
@@ -63,7 +63,7 @@ describe("the session host: file edits", () => {
       ],
       [{ type: "text", text: "Fixed." }],
     ]);
-    await host.handlers.prompt({ text: "fix the test" });
+    await calls(host).prompt({ text: "fix the test" });
     const approvalId = await pendingEdit(host, "e1");
     const pending = editOf(host, "e1");
     expect(pending).toMatchObject({
@@ -80,7 +80,7 @@ describe("the session host: file edits", () => {
     ]);
     expect(readFileSync(join(workspace, "sum.js"), "utf8")).toBe(SUM);
 
-    await host.handlers.decide({ approvalId, decision: { kind: "approve" } });
+    await calls(host).decide({ approvalId, decision: { kind: "approve" } });
     await assistantSaid(host, "Fixed.");
     expect(readFileSync(join(workspace, "sum.js"), "utf8")).toBe(FIXED);
     expect(editOf(host, "e1")).toMatchObject({ status: "applied", decidedBy: "person" });
@@ -91,7 +91,7 @@ describe("the session host: file edits", () => {
     expect(resultText(host, "e1")).toContain("Successfully replaced 1 block(s) in sum.js.");
     expect(resultText(host, "e1")).toContain("M sum.js (+1 -1)");
     const history = await waitFor(async () => {
-      const entries = (await host.handlers.getHistory({})).filter((entry) => entry.commandId === "e1");
+      const entries = (await calls(host).getHistory({})).filter((entry) => entry.commandId === "e1");
       return entries.length >= 2 && entries;
     });
     expect(history.map((entry) => [entry.event, entry.by, entry.path]).reverse()).toEqual([
@@ -105,9 +105,9 @@ describe("the session host: file edits", () => {
       [edit("e1", "sum.js", [{ oldText: "a - b", newText: "a + b" }])],
       [{ type: "text", text: "OK." }],
     ]);
-    await host.handlers.prompt({ text: "fix it" });
+    await calls(host).prompt({ text: "fix it" });
     const approvalId = await pendingEdit(host, "e1");
-    await host.handlers.decide({ approvalId, decision: { kind: "deny", reason: "fix the test instead" } });
+    await calls(host).decide({ approvalId, decision: { kind: "deny", reason: "fix the test instead" } });
     await assistantSaid(host, "OK.");
     expect(readFileSync(join(workspace, "sum.js"), "utf8")).toBe(SUM);
     expect(editOf(host, "e1")).toMatchObject({ status: "denied" });
@@ -119,11 +119,11 @@ describe("the session host: file edits", () => {
       [edit("e1", "sum.js", [{ oldText: "a - b", newText: "a + b" }])],
       [{ type: "text", text: "OK." }],
     ]);
-    await host.handlers.prompt({ text: "fix it" });
+    await calls(host).prompt({ text: "fix it" });
     const approvalId = await pendingEdit(host, "e1");
     expect(editOf(host, "e1")?.proposed).toBe(FIXED);
     const persons = "export function sum(a, b) {\n  return Number(a) + Number(b);\n}\n";
-    await host.handlers.decide({ approvalId, decision: { kind: "approve", content: persons } });
+    await calls(host).decide({ approvalId, decision: { kind: "approve", content: persons } });
     await assistantSaid(host, "OK.");
     expect(readFileSync(join(workspace, "sum.js"), "utf8")).toBe(persons);
     expect(editOf(host, "e1")).toMatchObject({ status: "applied", changedByPerson: true });
@@ -138,13 +138,13 @@ describe("the session host: file edits", () => {
       [[write("w1", "src/new/hello.txt", "one\ntwo\n")], [{ type: "text", text: "OK." }]],
       {},
     );
-    await host.handlers.prompt({ text: "write it" });
+    await calls(host).prompt({ text: "write it" });
     const approvalId = await pendingEdit(host, "w1");
     const view = editOf(host, "w1");
     expect(view).toMatchObject({ tool: "write", path: "src/new/hello.txt", shape: "new-file" });
     expect(view?.diff?.hunks.flatMap((hunk) => hunk.lines).map((line) => line.kind)).toEqual(["add", "add"]);
     expect(() => readFileSync(join(workspace, "src"))).toThrow();
-    await host.handlers.decide({ approvalId, decision: { kind: "approve" } });
+    await calls(host).decide({ approvalId, decision: { kind: "approve" } });
     await assistantSaid(host, "OK.");
     expect(readFileSync(join(workspace, "src/new/hello.txt"), "utf8")).toBe("one\ntwo\n");
   });
@@ -166,7 +166,7 @@ describe("the session host: file edits", () => {
     mkdirSync(join(root, "elsewhere"));
     symlinkSync(join(root, "elsewhere"), join(workspace, "out"));
     symlinkSync(join(root, "nowhere.txt"), join(workspace, "dangling"));
-    await host.handlers.prompt({ text: "go" });
+    await calls(host).prompt({ text: "go" });
     await assistantSaid(host, "OK.");
     for (const id of ["w1", "w2", "w3", "w4"]) {
       expect(editOf(host, id)?.status, id).toBe("failed");
@@ -185,11 +185,11 @@ describe("the session host: file edits", () => {
       [edit("e1", "sum.js", [{ oldText: "a - b", newText: "a + b" }])],
       [{ type: "text", text: "OK." }],
     ]);
-    await host.handlers.prompt({ text: "fix it" });
+    await calls(host).prompt({ text: "fix it" });
     const approvalId = await pendingEdit(host, "e1");
     const theirs = `${SUM}// the person's own line\n`;
     writeFileSync(join(workspace, "sum.js"), theirs);
-    await host.handlers.decide({ approvalId, decision: { kind: "approve" } });
+    await calls(host).decide({ approvalId, decision: { kind: "approve" } });
     await assistantSaid(host, "OK.");
     expect(readFileSync(join(workspace, "sum.js"), "utf8")).toBe(theirs);
     expect(editOf(host, "e1")).toMatchObject({ status: "failed" });
@@ -203,7 +203,7 @@ describe("the session host: file edits", () => {
       {},
     );
     writeFileSync(join(workspace, "blob.bin"), Buffer.from([0x61, 0, 1, 2]));
-    await host.handlers.prompt({ text: "go" });
+    await calls(host).prompt({ text: "go" });
     await assistantSaid(host, "OK.");
     expect(resultText(host, "e1")).toContain("is a binary file");
     expect(readFileSync(join(workspace, "blob.bin"))).toEqual(Buffer.from([0x61, 0, 1, 2]));
@@ -215,9 +215,9 @@ describe("the session host: file edits", () => {
       { "sum.js": SUM },
       { commands: { allowedBinaries: ["npm", "git"] } },
     );
-    await host.handlers.prompt({ text: "fix it" });
+    await calls(host).prompt({ text: "fix it" });
     const approvalId = await pendingEdit(host, "e1");
-    await host.handlers.decide({ approvalId, decision: { kind: "approve" } });
+    await calls(host).decide({ approvalId, decision: { kind: "approve" } });
     await assistantSaid(host, "OK.");
     expect(readFileSync(join(workspace, "sum.js"), "utf8")).toBe(FIXED);
   });
@@ -227,13 +227,13 @@ describe("the session host: file edits", () => {
       [edit("e1", "sum.js", [{ oldText: "a - b", newText: "a + b" }])],
       [{ type: "text", text: "OK." }],
     ]);
-    await host.handlers.prompt({ text: "fix it" });
+    await calls(host).prompt({ text: "fix it" });
     const approvalId = await pendingEdit(host, "e1");
     await expect(
-      host.handlers.decide({ approvalId, decision: { kind: "approve", command: "rm -rf ." } }),
+      calls(host).decide({ approvalId, decision: { kind: "approve", command: "rm -rf ." } }),
     ).rejects.toThrow("This approval is for a file edit; it cannot take command");
     expect(editOf(host, "e1")?.approvalId).toBe(approvalId);
-    await host.handlers.decide({ approvalId, decision: { kind: "deny" } });
+    await calls(host).decide({ approvalId, decision: { kind: "deny" } });
     await assistantSaid(host, "OK.");
   });
 
@@ -242,13 +242,13 @@ describe("the session host: file edits", () => {
       [edit("e1", "sum.js", [{ oldText: "a - b", newText: "a + b" }]), write("w1", "../out.txt", "x")],
       [{ type: "text", text: "OK." }],
     ]);
-    await host.handlers.prompt({ text: "fix it" });
+    await calls(host).prompt({ text: "fix it" });
     const approvalId = await pendingEdit(host, "e1");
-    await host.handlers.decide({ approvalId, decision: { kind: "approve" } });
+    await calls(host).decide({ approvalId, decision: { kind: "approve" } });
     await assistantSaid(host, "OK.");
     const file = await waitFor(() => host.state().session?.file);
-    await host.handlers.newSession();
-    await host.handlers.openSession({ path: file });
+    await calls(host).newSession();
+    await calls(host).openSession({ path: file });
     expect(
       host
         .state()
@@ -267,11 +267,11 @@ describe("the session host: file edits", () => {
       [edit("e1", "sum.js", [{ oldText: "a - b", newText: "a + b" }])],
       [{ type: "text", text: "OK." }],
     ]);
-    await host.handlers.prompt({ text: "fix it" });
+    await calls(host).prompt({ text: "fix it" });
     const approvalId = await pendingEdit(host, "e1");
-    await host.handlers.decide({ approvalId, decision: { kind: "approve" } });
+    await calls(host).decide({ approvalId, decision: { kind: "approve" } });
     await assistantSaid(host, "OK.");
-    const result = await host.handlers.undoCommand({ commandId: "e1" });
+    const result = await calls(host).undoCommand({ commandId: "e1" });
     expect(result.restored).toEqual(["sum.js"]);
     expect(readFileSync(join(workspace, "sum.js"), "utf8")).toBe(SUM);
     expect(editOf(host, "e1")?.reverts?.[0]?.kind).toBe("undo");
@@ -286,7 +286,7 @@ describe("the session host: a command's known writes previewed", () => {
       [runCommand("c1", HEREDOC)],
       [{ type: "text", text: "OK." }],
     ]);
-    await host.handlers.prompt({ text: "fix it" });
+    await calls(host).prompt({ text: "fix it" });
     const approvalId = await pendingApproval(host, "c1");
     const preview = commandOf(host, "c1")?.writePreview;
     expect(preview?.files.map((file) => [file.path, file.isNew, file.diff.added, file.diff.removed])).toEqual(
@@ -294,7 +294,7 @@ describe("the session host: a command's known writes previewed", () => {
     );
     expect(preview?.then).toBe("npm test");
     expect(readFileSync(join(workspace, "sum.js"), "utf8")).toBe(SUM);
-    await host.handlers.decide({ approvalId, decision: { kind: "deny" } });
+    await calls(host).decide({ approvalId, decision: { kind: "deny" } });
     await assistantSaid(host, "OK.");
   });
 
@@ -306,10 +306,10 @@ describe("the session host: a command's known writes previewed", () => {
     ["a pipe", "echo x | tee a.txt"],
   ])("shows no preview for %s", async (_name, command) => {
     const { host } = await hostWith([[runCommand("c1", command)], [{ type: "text", text: "OK." }]]);
-    await host.handlers.prompt({ text: "go" });
+    await calls(host).prompt({ text: "go" });
     const approvalId = await pendingApproval(host, "c1");
     expect(commandOf(host, "c1")?.writePreview).toBeUndefined();
-    await host.handlers.decide({ approvalId, decision: { kind: "deny" } });
+    await calls(host).decide({ approvalId, decision: { kind: "deny" } });
     await assistantSaid(host, "OK.");
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DeskHost } from "../../../src/main/core/desk-host";
-import { assistantSaid, commandOf, pendingApproval, runCommand, type Turn } from "./host-harness";
+import { assistantSaid, calls, commandOf, pendingApproval, runCommand, type Turn } from "./host-harness";
 
 const AGENT_SECRET = "agent-folder-secret-7f3a";
 const DATA_SECRET = "data-folder-secret-91c2";
@@ -85,7 +85,7 @@ describe("the host hides its own folders and Pi's, wherever they are", () => {
       ],
       [{ type: "text", text: "Looked." }],
     ]);
-    await host.handlers.prompt({ text: "look around" });
+    await calls(host).prompt({ text: "look around" });
     await assistantSaid(host, "Looked.");
     const told = sessionText(host);
     expect(told).toContain(VISIBLE);
@@ -114,9 +114,9 @@ describe("the host hides its own folders and Pi's, wherever they are", () => {
       ],
       [{ type: "text", text: "Ran." }],
     ]);
-    await host.handlers.setSandbox({ enabled: true, network: false });
-    await host.handlers.prompt({ text: "look around" });
-    await host.handlers.decide({
+    await calls(host).setSandbox({ enabled: true, network: false });
+    await calls(host).prompt({ text: "look around" });
+    await calls(host).decide({
       approvalId: await pendingApproval(host, "c1"),
       decision: { kind: "approve" },
     });

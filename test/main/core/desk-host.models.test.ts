@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type OpenAiServer, startOpenAiServer } from "../../../harness/openai-server";
 import { DeskHost } from "../../../src/main/core/desk-host";
-import { waitFor } from "./host-harness";
+import { calls, waitFor } from "./host-harness";
 
 /*
  * The model the person picks stays picked: for the chat, for the workspace's new chats, across a restart;
@@ -82,11 +82,11 @@ describe("the model the person picks", () => {
     let host = await startHost();
     expect(current(host)).toEqual({ provider: "local", id: "m1" });
 
-    await host.handlers.setModel({ provider: "local", id: "m2" });
-    await host.handlers.setThinkingLevel({ level: "high" });
+    await calls(host).setModel({ provider: "local", id: "m2" });
+    await calls(host).setThinkingLevel({ level: "high" });
     expect(current(host)).toEqual({ provider: "local", id: "m2" });
 
-    await host.handlers.newSession();
+    await calls(host).newSession();
     expect(current(host)).toEqual({ provider: "local", id: "m2" });
     expect(host.state().models.thinkingLevel).toBe("high");
 
@@ -105,32 +105,32 @@ describe("the model the person picks", () => {
     mkdirSync(join(root, "repo"));
     writeModels(["m1", "m2", "m3"]);
     let host = await startHost();
-    await host.handlers.setModel({ provider: "local", id: "m3" });
-    await host.handlers.prompt({ text: "Hi" });
+    await calls(host).setModel({ provider: "local", id: "m3" });
+    await calls(host).prompt({ text: "Hi" });
     await waitFor(() =>
       host.state().session?.transcript.some((item) => item.kind === "assistant" && item.text === "Hello."),
     );
-    await waitFor(async () => (await host.handlers.listSessions()).length === 1);
-    const [chat] = await host.handlers.listSessions();
+    await waitFor(async () => (await calls(host).listSessions()).length === 1);
+    const [chat] = await calls(host).listSessions();
 
     // The workspace moves on to m2; the chat that used m3 still opens with m3.
-    await host.handlers.newSession();
-    await host.handlers.setModel({ provider: "local", id: "m2" });
-    await host.handlers.openSession({ path: chat?.path as string });
+    await calls(host).newSession();
+    await calls(host).setModel({ provider: "local", id: "m2" });
+    await calls(host).openSession({ path: chat?.path as string });
     expect(current(host)).toEqual({ provider: "local", id: "m3" });
     expect(host.state().models.unavailable).toBeUndefined();
 
     // m3 leaves models.json: the chat opens with Pi's default, and the picker is told.
     writeModels(["m1", "m2"]);
     host = await restart(host);
-    await host.handlers.openSession({ path: chat?.path as string });
+    await calls(host).openSession({ path: chat?.path as string });
     expect(current(host)).toEqual({ provider: "local", id: "m1" });
     expect(host.state().models.unavailable).toEqual({ provider: "local", id: "m3", of: "chat" });
-    await host.handlers.setModel({ provider: "local", id: "m1" });
+    await calls(host).setModel({ provider: "local", id: "m1" });
     expect(host.state().models.unavailable).toBeUndefined();
 
     // The workspace's default leaves too: a new chat falls back and says whose model is gone.
-    await host.handlers.setModel({ provider: "local", id: "m2" });
+    await calls(host).setModel({ provider: "local", id: "m2" });
     writeModels(["m1"]);
     host = await restart(host);
     expect(current(host)).toEqual({ provider: "local", id: "m1" });

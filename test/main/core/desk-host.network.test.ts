@@ -6,7 +6,7 @@ import { routeRequest } from "../../../src/main/core/request-router";
 import { auditFile, workspaceDataDir } from "../../../src/main/storage/data-folder";
 import { settingsFile } from "../../../src/main/storage/workspace-settings";
 import type { AuditEntry } from "../../../src/shared/rules";
-import { assistantSaid, commandOf, pendingApproval, startHost, waitFor } from "./host-harness";
+import { assistantSaid, calls, commandOf, pendingApproval, startHost, waitFor } from "./host-harness";
 
 const onLinux = process.platform === "linux";
 
@@ -47,6 +47,7 @@ describe.runIf(onLinux)("the session host: network by name", () => {
     const { host, root } = await startHost([[{ type: "text", text: "hi" }]]);
     const dataDir = workspaceDataDir(`${root}/data`, `${root}/repo`);
     const bad = await routeRequest(host.handlers, "setAllowedHosts", {
+      workspaceId: host.state().workspace?.id,
       hosts: ["registry.npmjs.org", "*.com", "10.0.0.1"],
     });
     // Refused whole, as the call's answer: each bad entry's problem for the page, and the host's sentences.
@@ -67,6 +68,7 @@ describe.runIf(onLinux)("the session host: network by name", () => {
     expect(host.state().limits?.sandbox.allowedHosts).toEqual([]);
 
     const ok = await routeRequest(host.handlers, "setAllowedHosts", {
+      workspaceId: host.state().workspace?.id,
       hosts: ["registry.npmjs.org", "*.githubusercontent.com", "registry.npmjs.org"],
     });
     expect(ok).toEqual({ ok: true, result: { saved: true } });
@@ -77,7 +79,7 @@ describe.runIf(onLinux)("the session host: network by name", () => {
     const saved = JSON.parse(readFileSync(settingsFile(dataDir), "utf8"));
     expect(saved.allowedHosts).toEqual(["registry.npmjs.org", "*.githubusercontent.com"]);
     // Turning the sandbox's network on and off keeps the list.
-    await host.handlers.setSandbox({ enabled: true, network: false });
+    await calls(host).setSandbox({ enabled: true, network: false });
     expect(host.state().limits?.sandbox.allowedHosts).toEqual([
       "registry.npmjs.org",
       "*.githubusercontent.com",
@@ -97,8 +99,8 @@ describe.runIf(onLinux)("the session host: network by name", () => {
       { commands: { networkTestHooks } },
     );
     const dataDir = workspaceDataDir(`${root}/data`, `${root}/repo`);
-    await host.handlers.setAllowedHosts({ hosts: ["registry.test"] });
-    await host.handlers.prompt({ text: "fetch" });
+    await calls(host).setAllowedHosts({ hosts: ["registry.test"] });
+    await calls(host).prompt({ text: "fetch" });
     const first = await pendingApproval(host, "c1");
     expect(commandOf(host, "c1")?.network).toMatchObject({
       mode: "hosts",
@@ -107,7 +109,7 @@ describe.runIf(onLinux)("the session host: network by name", () => {
       hostRules: true,
     });
     // Approved as offered: the agent's asked host is not granted unless the person grants it.
-    await host.handlers.decide({ approvalId: first, decision: { kind: "approve" } });
+    await calls(host).decide({ approvalId: first, decision: { kind: "approve" } });
     const view = await waitFor(() => {
       const seen = commandOf(host, "c1");
       return seen?.details && seen;
@@ -124,10 +126,13 @@ describe.runIf(onLinux)("the session host: network by name", () => {
     // Allowed for the workspace: the next command reads the new list.
     await assistantSaid(host, "first done");
     // The card's "Allow for this workspace": added to the list, as the person's call reaches the host.
-    const added = await routeRequest(host.handlers, "addAllowedHosts", { hosts: ["other.test"] });
+    const added = await routeRequest(host.handlers, "addAllowedHosts", {
+      workspaceId: host.state().workspace?.id,
+      hosts: ["other.test"],
+    });
     expect(added).toEqual({ ok: true, result: { saved: true } });
     expect(host.state().limits?.sandbox.allowedHosts).toEqual(["registry.test", "other.test"]);
-    await host.handlers.prompt({ text: "again" });
+    await calls(host).prompt({ text: "again" });
     const second = await pendingApproval(host, "c2");
     expect(commandOf(host, "c2")?.network?.allowedHosts).toEqual(["registry.test", "other.test"]);
     // The decide call through the router: the choice object is part of the contract, and only it.

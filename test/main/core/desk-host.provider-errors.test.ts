@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { errorReply, type OpenAiServer, startOpenAiServer } from "../../../harness/openai-server";
 import { DeskHost } from "../../../src/main/core/desk-host";
 import type { TurnErrorItem } from "../../../src/shared/transcript";
-import { waitFor } from "./host-harness";
+import { calls, waitFor } from "./host-harness";
 
 /*
  * Pi's real provider path, retries included, against a loopback model server: what the transcript holds
@@ -71,7 +71,7 @@ const turnErrors = (host: DeskHost) =>
 describe("a provider that keeps failing", () => {
   it("is one failed turn counting every request, live and when the chat is reopened", async () => {
     const host = await startHost(() => errorReply(503, "The engine is overloaded."));
-    await host.handlers.prompt({ text: "Hello" });
+    await calls(host).prompt({ text: "Hello" });
     await waitFor(() => host.state().session?.running === false && turnErrors(host)[0]?.state === "failed");
     expect(server?.requests).toHaveLength(4);
     expect(turnErrors(host)).toEqual([
@@ -84,11 +84,11 @@ describe("a provider that keeps failing", () => {
     ]);
 
     const [chat] = await waitFor(async () => {
-      const sessions = await host.handlers.listSessions();
+      const sessions = await calls(host).listSessions();
       return sessions.length > 0 && sessions;
     });
-    await host.handlers.newSession();
-    await host.handlers.openSession({ path: chat?.path as string });
+    await calls(host).newSession();
+    await calls(host).openSession({ path: chat?.path as string });
     const reopened = turnErrors(host);
     expect(reopened).toHaveLength(1);
     expect(reopened[0]).toMatchObject({
@@ -102,7 +102,7 @@ describe("a provider that keeps failing", () => {
     const host = await startHost((_request, index) =>
       index === 0 ? errorReply(500, "Try again.") : { text: "Here I am." },
     );
-    await host.handlers.prompt({ text: "Hello" });
+    await calls(host).prompt({ text: "Hello" });
     await waitFor(
       () => host.state().session?.running === false && turnErrors(host)[0]?.state === "recovered",
     );
@@ -114,7 +114,7 @@ describe("a provider that keeps failing", () => {
     const host = await startHost(() =>
       errorReply(404, "The model `m1` does not exist or you do not have access to it."),
     );
-    await host.handlers.prompt({ text: "Hello" });
+    await calls(host).prompt({ text: "Hello" });
     await waitFor(() => host.state().session?.running === false && turnErrors(host).length === 1);
     expect(turnErrors(host)[0]).toMatchObject({
       errorKind: "model",
@@ -128,7 +128,7 @@ describe("a provider that keeps failing", () => {
 
   it("a server that cannot be reached is a network error, retried like a server error", async () => {
     const host = await startHost(() => ({ text: "never" }), { serverGone: true });
-    await host.handlers.prompt({ text: "Hello" });
+    await calls(host).prompt({ text: "Hello" });
     await waitFor(() => host.state().session?.running === false && turnErrors(host)[0]?.state === "failed");
     const [error] = turnErrors(host);
     expect(error).toMatchObject({ errorKind: "network", attempts: 4 });

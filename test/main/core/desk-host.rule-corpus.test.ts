@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DeskHost } from "../../../src/main/core/desk-host";
 import { rulesFile, workspaceDataDir } from "../../../src/main/storage/data-folder";
 import { BYPASSES, FIXTURE_SETUP, HARMLESS, type RuleCase } from "../approvals/fixtures/rule-corpus";
-import { commandOf, runCommand, waitFor } from "./host-harness";
+import { calls, commandOf, runCommand, waitFor } from "./host-harness";
 
 // The "always allow" corpus through the real host: every rule of the corpus in force at once (made through
 // the host, or saved before the argument table for the legacy ones), the scripted model asks for each
@@ -150,7 +150,7 @@ describe("with the rules in force, through the real host", () => {
       ...new Set([...BYPASSES, ...HARMLESS].filter((item) => !item.legacy).map((item) => item.rule)),
     ];
     for (const pattern of fresh) {
-      await host.handlers.addRule({ effect: "allow", match: "prefix", pattern, scope: "workspace" });
+      await calls(host).addRule({ effect: "allow", match: "prefix", pattern, scope: "workspace" });
     }
   }, 60_000);
 
@@ -160,7 +160,7 @@ describe("with the rules in force, through the real host", () => {
   });
 
   it("asks for every bypass, says which argument kept its rule from applying, and nothing runs", async () => {
-    await host.handlers.prompt({ text: "run the corpus" });
+    await calls(host).prompt({ text: "run the corpus" });
     const unasked: string[] = [];
     for (const [, index] of cases) {
       const id = `b${index}`;
@@ -175,7 +175,7 @@ describe("with the rules in force, through the real host", () => {
         continue;
       }
       expect(view.ruleNotApplied, view.command).toMatchObject({ pattern: expect.any(String) });
-      await host.handlers.decide({
+      await calls(host).decide({
         approvalId: view.approvalId,
         decision: { kind: "deny", reason: "corpus" },
       });
@@ -191,7 +191,7 @@ describe("with the rules in force, through the real host", () => {
       }, 30_000);
       if (view.approvalId) {
         asked.push(`${view.command} (rule "${item.rule}")`);
-        await host.handlers.decide({ approvalId: view.approvalId, decision: { kind: "deny" } });
+        await calls(host).decide({ approvalId: view.approvalId, decision: { kind: "deny" } });
         continue;
       }
       expect(view.decidedBy, view.command).toBe("rule");
@@ -218,7 +218,7 @@ describe("with the rules in force, through the real host", () => {
     for (const rule of rules.filter((candidate) => !candidate.id.startsWith("legacy-"))) {
       expect(rule.narrowed, rule.pattern).toBeUndefined();
     }
-    const history = await host.handlers.getHistory({ query: "narrowed" });
+    const history = await calls(host).getHistory({ query: "narrowed" });
     const narrowed = history.filter((entry) => entry.event === "narrowed");
     // `find . -maxdepth` (legacy) missed twice in the corpus; it is on record once.
     expect(

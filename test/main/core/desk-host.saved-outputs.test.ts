@@ -4,8 +4,8 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DeskHost } from "../../../src/main/core/desk-host";
 import { workspaceDataDir } from "../../../src/main/storage/data-folder";
-import type { SavedOutputsEvent } from "../../../src/shared/host-events";
-import { commandOf, pendingApproval, runCommand, startHost, waitFor } from "./host-harness";
+import type { HostEvent, SavedOutputsEvent } from "../../../src/shared/host-events";
+import { calls, commandOf, pendingApproval, runCommand, startHost, waitFor } from "./host-harness";
 
 const KIB = 1024;
 
@@ -21,12 +21,14 @@ describe("the session host: saved outputs", () => {
       usedBytes: 0,
       files: 0,
     });
-    await host.handlers.prompt({ text: "go" });
-    await host.handlers.decide({
+    await calls(host).prompt({ text: "go" });
+    await calls(host).decide({
       approvalId: await pendingApproval(host, "c1"),
       decision: { kind: "approve" },
     });
-    const told = await waitFor(() => events.find((e): e is SavedOutputsEvent => e.type === "saved-outputs"));
+    const told = await waitFor(() =>
+      events.find((e): e is Extract<HostEvent, SavedOutputsEvent> => e.type === "saved-outputs"),
+    );
     expect(told.savedOutputs).toMatchObject({ usedBytes: 228_894, files: 1 });
     expect(host.state().limits?.savedOutputs).toMatchObject({ usedBytes: 228_894, files: 1 });
     const path = (await waitFor(() => commandOf(host, "c1")?.details?.fullOutputPath)) as string;
@@ -43,9 +45,9 @@ describe("the session host: saved outputs", () => {
       ],
       { commands: { outputBudgetBytes: 256 * KIB, outputQuotaBytes: 300 * KIB } },
     );
-    await host.handlers.prompt({ text: "go" });
+    await calls(host).prompt({ text: "go" });
     for (const id of ["c1", "c2"]) {
-      await host.handlers.decide({
+      await calls(host).decide({
         approvalId: await pendingApproval(host, id),
         decision: { kind: "approve" },
       });
@@ -53,10 +55,10 @@ describe("the session host: saved outputs", () => {
     }
     await waitFor(() => events.some((e) => e.type === "saved-outputs" && e.savedOutputs.files === 1));
     expect(host.state().limits?.savedOutputs).toMatchObject({ usedBytes: 228_898, files: 1 }); // seq 2 40001: c2's output
-    await expect(host.handlers.readFullOutput({ commandId: "c1" })).rejects.toThrow(
+    await expect(calls(host).readFullOutput({ commandId: "c1" })).rejects.toThrow(
       /is gone: saved outputs are kept for 7 days and within the workspace's quota, the oldest removed first\. Run the command again/,
     );
-    expect((await host.handlers.readFullOutput({ commandId: "c2" })).text.startsWith("2\n3\n")).toBe(true);
+    expect((await calls(host).readFullOutput({ commandId: "c2" })).text.startsWith("2\n3\n")).toBe(true);
   });
 
   it("will not open a workspace with a quota smaller than the budget, and says what to change", async () => {

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { isInside } from "../../../src/main/base/paths";
-import { assistantSaid, commandOf, pendingApproval, runCommand, startHost } from "./host-harness";
+import { assistantSaid, calls, commandOf, pendingApproval, runCommand, startHost } from "./host-harness";
 import { filesUnder, startRealProviderHost } from "./real-provider-host";
 
 const SECRET = "sk-ant-pi-desk-test-secret-0123456789";
@@ -20,10 +20,10 @@ describe("the session host keeps secrets out of everything it writes", () => {
       [runCommand("c2", 'echo "$ANTHROPIC_API_KEY" | wc -c')],
       [{ type: "text", text: "Checked." }],
     ]);
-    await host.handlers.setApiKey({ provider: "openai", key: TYPED_KEY });
-    await host.handlers.prompt({ text: "look around" });
+    await calls(host).setApiKey({ provider: "openai", key: TYPED_KEY });
+    await calls(host).prompt({ text: "look around" });
     for (const id of ["c1", "c2"]) {
-      await host.handlers.decide({
+      await calls(host).decide({
         approvalId: await pendingApproval(host, id),
         decision: { kind: "approve" },
       });
@@ -58,11 +58,11 @@ describe("the session host on Pi's real provider path keeps secrets out of every
     );
     // models.json names no key the environment has: the provider works only with the typed one.
     expect(host.state().models.options.find((model) => model.provider === "local")?.hasKey).toBe(false);
-    await host.handlers.setApiKey({ provider: "local", key: TYPED_KEY });
+    await calls(host).setApiKey({ provider: "local", key: TYPED_KEY });
     // Pi chose a model whose key it had at the start (Anthropic's, from the environment): pick the local one.
-    await host.handlers.setModel({ provider: "local", id: "m1" });
-    await host.handlers.prompt({ text: "look around" });
-    await host.handlers.decide({
+    await calls(host).setModel({ provider: "local", id: "m1" });
+    await calls(host).prompt({ text: "look around" });
+    await calls(host).decide({
       approvalId: await pendingApproval(host, "c1"),
       decision: { kind: "approve" },
     });

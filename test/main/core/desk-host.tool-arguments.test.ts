@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { assistantSaid, startHost } from "./host-harness";
+import { assistantSaid, calls, startHost } from "./host-harness";
 
 describe("the session host: model-provided arguments outside the schema", () => {
   it.each([
@@ -14,7 +14,7 @@ describe("the session host: model-provided arguments outside the schema", () => 
       [{ type: "toolCall", id: "bad", name: "run_command", arguments: args }],
       [{ type: "text", text: "Understood." }],
     ]);
-    await host.handlers.prompt({ text: "go" });
+    await calls(host).prompt({ text: "go" });
     await assistantSaid(host, "Understood.");
     expect(existsSync(join(workspace, "ran"))).toBe(false);
     const command = host.state().session?.commands.bad;

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { DeskHost } from "../../../src/main/core/desk-host";
 import { workspaceDataDir } from "../../../src/main/storage/data-folder";
 import { workspaceLockFile } from "../../../src/main/storage/workspace-lock";
-import { startHost } from "./host-harness";
+import { calls, startHost } from "./host-harness";
 
 // One host per workspace: the lock is taken on open and given up on a switch or a quit. (Two real host
 // processes on one folder: e2e/host-twice.spec.ts; the lock itself: test/main/storage/workspace-lock.test.ts.)
@@ -28,7 +28,7 @@ describe("a host and its workspace's owner lock", () => {
     // The desktop app opens folders after it starts: the same refusal reaches its window, which stays as it was.
     const desktop = await DeskHost.create({ shell: "electron", version: "test", dataRoot });
     try {
-      await expect(desktop.handlers.openWorkspace({ path: workspace })).rejects.toThrow(message);
+      await expect(calls(desktop).openWorkspace({ path: workspace })).rejects.toThrow(message);
       expect(desktop.state().workspace).toBeNull();
       // The owner still holds it and works on.
       expect(host.state().workspace?.path).toBe(workspace);
@@ -37,7 +37,7 @@ describe("a host and its workspace's owner lock", () => {
     }
   });
 
-  it("gives the folder up when it opens another, and on quit", async () => {
+  it("keeps each open folder's lock while another opens beside it, and gives them all up on quit", async () => {
     const { host, workspace, root } = await startHost([]);
     const dataRoot = join(root, "data");
     const other = join(root, "other");
@@ -48,13 +48,15 @@ describe("a host and its workspace's owner lock", () => {
       reach: "browser host",
     });
     // A new chat on the same folder keeps the lock it has.
-    await host.handlers.newSession();
+    await calls(host).newSession();
     expect(existsSync(lockOf(workspace))).toBe(true);
 
-    await host.handlers.openWorkspace({ path: other });
-    expect(existsSync(lockOf(workspace))).toBe(false);
+    await calls(host).openWorkspace({ path: other });
+    expect(existsSync(lockOf(workspace))).toBe(true);
     expect(existsSync(lockOf(other))).toBe(true);
+    expect(host.state().workspaces.map((open) => open.path)).toEqual([workspace, other]);
     await host.dispose();
+    expect(existsSync(lockOf(workspace))).toBe(false);
     expect(existsSync(lockOf(other))).toBe(false);
   });
 });

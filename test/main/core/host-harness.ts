@@ -2,9 +2,15 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
+import { type ChatCalls, chatCalls, hostTarget } from "../../../harness/chat-calls";
 import { DeskHost, type DeskHostOptions } from "../../../src/main/core/desk-host";
 import type { CommandView } from "../../../src/shared/commands";
 import type { HostEvent } from "../../../src/shared/host-events";
+
+/** The host's calls bound to a chat: the one named, else the newest at each call (see harness/chat-calls.ts). */
+export function calls(host: DeskHost, chatId?: string): ChatCalls {
+  return chatCalls(hostTarget(host), chatId);
+}
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -26,8 +32,14 @@ export const runCommand = (id: string, command: string, timeout?: number) => ({
   arguments: timeout === undefined ? { command } : { command, timeout },
 });
 
-/** A host on a fresh workspace whose agent plays `turns`; disposed after the test. */
-export async function startHost(turns: Turn[], options: Partial<DeskHostOptions> = {}) {
+/**
+ * A host on a fresh workspace whose agent plays `turns` (each chat from its first turn), or each chat's turns by
+ * the start of its first message; disposed after the test.
+ */
+export async function startHost(
+  turns: Turn[] | Record<string, Turn[]>,
+  options: Partial<DeskHostOptions> = {},
+) {
   const root = mkdtempSync(join(tmpdir(), "pi-desk-host-"));
   const workspace = join(root, "repo");
   const script = join(root, "script.json");

@@ -86,10 +86,18 @@ describe("routeRequest", () => {
     const dir = mkdtempSync(join(tmpdir(), "pi-desk-router-"));
     const outcome = await routeRequest(host.handlers, "openWorkspace", { path: dir });
     expect(outcome).toMatchObject({ ok: true, result: { path: dir } });
-    // The snapshot the opening sent (the change records may report their first figures too).
-    expect(events.filter((event) => event.type === "snapshot")).toEqual([
-      { type: "snapshot", state: { ...host.state(), hostTime: expect.any(Number) } },
+    // The workspace, then its first chat, each told once, numbered in order.
+    const state = host.state();
+    const told = events.filter(
+      (event) => event.type === "workspaces-changed" || event.type === "chat-summary",
+    );
+    expect(told).toEqual([
+      { type: "workspaces-changed", workspaces: state.workspaces, seq: expect.any(Number) },
+      { type: "chat-summary", summary: state.chats[0], seq: expect.any(Number) },
     ]);
+    const seqs = events.map((event) => ("seq" in event ? event.seq : 0));
+    expect(seqs).toEqual(seqs.map((_, at) => at + 1));
+    expect(state.seq).toBe(events.length);
     expect(host.state().session?.transcript).toEqual([]);
     await host.dispose();
   });

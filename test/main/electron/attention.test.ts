@@ -2,7 +2,7 @@ import type { BrowserWindow, Notification } from "electron";
 import { describe, expect, it } from "vitest";
 import { type AttentionShell, watchWaitingCommands } from "../../../src/main/electron/attention";
 import { HOST_EVENT_CHANNEL } from "../../../src/shared/desk-api";
-import { pendingApproval, runCommand, settled, startHost } from "../core/host-harness";
+import { calls, pendingApproval, runCommand, settled, startHost, waitFor } from "../core/host-harness";
 
 // Electron cannot run here: stand-ins for the window, the app and Notification record what the watch asks
 // of them, and a real host (scripted model, real commands) drives it.
@@ -66,18 +66,23 @@ describe("the desktop app's attention for a waiting command", () => {
     const { host } = await startHost(script);
     const fake = fakeShell();
     const stop = watchWaitingCommands(host, fake.shell);
-    await host.handlers.prompt({ text: "Run it" });
+    await calls(host).prompt({ text: "Run it" });
     const approvalId = await pendingApproval(host, "call-1");
 
     expect(FakeNotification.made).toHaveLength(1);
     const [note] = FakeNotification.made;
-    expect(note?.options).toEqual({ title: "Pi Desk: a command waits for your approval", body: "echo one…" });
+    expect(note?.options).toEqual({
+      title: "Pi Desk: a command waits for your approval",
+      body: "Run it — echo one…",
+    });
     expect(note?.shown).toBe(true);
     expect(fake.badges.at(-1)).toBe(1);
 
     note?.click();
     expect(fake.calls).toEqual(["restore", "show", "focus"]);
-    expect(fake.sent).toEqual([[HOST_EVENT_CHANNEL, { type: "focus-command", id: "call-1" }]]);
+    expect(fake.sent).toEqual([
+      [HOST_EVENT_CHANNEL, { type: "focus-command", chatId: host.state().chatId, id: "call-1" }],
+    ]);
 
     await host.handlers.decide({ approvalId, decision: { kind: "approve" } });
     await settled(host);
@@ -94,9 +99,41 @@ describe("the desktop app's attention for a waiting command", () => {
     watchWaitingCommands(host, fake.shell);
     await host.handlers.setNotifications({ enabled: false });
     fake.setFocused(false);
-    await host.handlers.prompt({ text: "Run it" });
+    await calls(host).prompt({ text: "Run it" });
     await pendingApproval(host, "call-1");
     expect(FakeNotification.made).toEqual([]);
     expect(fake.overlays.at(-1)).toBe("Pi Desk: a command waits for your approval");
+  });
+
+  it("notifies of a file edit waiting too, and of each chat's, naming the chat", async () => {
+    const { host } = await startHost({
+      "edit it": [
+        [{ type: "toolCall", id: "w1", name: "write", arguments: { path: "notes.md", content: "hi\n" } }],
+        [{ type: "text", text: "Written." }],
+      ],
+      "run it": script,
+    });
+    const fake = fakeShell();
+    watchWaitingCommands(host, fake.shell);
+    const first = host.state().chatId as string;
+    await calls(host, first).prompt({ text: "edit it" });
+    await waitFor(() => host.state().inbox.length === 1);
+    expect(FakeNotification.made.map((note) => note.options)).toEqual([
+      { title: "Pi Desk: a file edit waits for your approval", body: "edit it — write notes.md" },
+    ]);
+    expect(fake.badges.at(-1)).toBe(1);
+    const second = (await calls(host).newSession()).id;
+    await calls(host, second).prompt({ text: "run it" });
+    await waitFor(() => host.state().inbox.length === 2);
+    expect(FakeNotification.made.map((note) => note.options.body)).toEqual([
+      "edit it — write notes.md",
+      "run it — echo one…",
+    ]);
+    expect(fake.badges.at(-1)).toBe(2);
+    FakeNotification.made[0]?.click();
+    expect(fake.sent.at(-1)).toEqual([
+      HOST_EVENT_CHANNEL,
+      { type: "focus-command", chatId: first, id: "w1" },
+    ]);
   });
 });

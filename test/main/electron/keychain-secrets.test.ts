@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { calls } from "../core/host-harness";
 
 /**
  * Electron's safeStorage cannot run here (no Electron binary, no desktop keychain), so it is the one
@@ -97,8 +98,8 @@ describe("the host with the keychain store, on Pi's real provider path", () => {
 
     const host = await real.restart({ secrets: createKeychainSecretStore(file) });
     expect(host.state().models.options.find((model) => model.provider === "local")?.hasKey).toBe(true);
-    await host.handlers.setModel({ provider: "local", id: "m1" });
-    await host.handlers.prompt({ text: "Hi" });
+    await calls(host).setModel({ provider: "local", id: "m1" });
+    await calls(host).prompt({ text: "Hi" });
     await assistantSaid(host, "Hello.");
     expect(real.server.requests.at(-1)?.authorization).toBe(`Bearer ${KEY}`);
   });

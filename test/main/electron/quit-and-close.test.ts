@@ -3,7 +3,7 @@ import { guardQuit } from "../../../src/main/electron/quit-guard";
 import { applyWindowRules } from "../../../src/main/electron/window-rules";
 import { stopQuestion } from "../../../src/main/electron/work-in-flight";
 import type { CommandView } from "../../../src/shared/commands";
-import { commandOf, pendingApproval, runCommand, startHost, waitFor } from "../core/host-harness";
+import { calls, commandOf, pendingApproval, runCommand, startHost, waitFor } from "../core/host-harness";
 import { FakeApp, FakeWindow, questions, sleeps } from "./electron-stand-ins";
 
 // The quit guard and the window rules over stand-ins for Electron's app and window, with a real host
@@ -15,7 +15,7 @@ async function hostRunning(tag: string) {
     [runCommand("call-long", `sleep ${tag}`, 60)],
     [{ type: "text", text: "Done." }],
   ]);
-  await started.host.handlers.prompt({ text: "Run it" });
+  await calls(started.host).prompt({ text: "Run it" });
   const approvalId = await pendingApproval(started.host, "call-long");
   await started.host.handlers.decide({ approvalId, decision: { kind: "approve" } });
   await waitFor(() => commandOf(started.host, "call-long")?.phase === "running" && sleeps(tag).length === 1);

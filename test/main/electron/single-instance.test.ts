@@ -8,11 +8,11 @@ import {
   type SecondLaunch,
   workspaceArgument,
 } from "../../../src/main/electron/single-instance";
-import { commandOf, pendingApproval, runCommand, startHost, waitFor } from "../core/host-harness";
+import { calls, commandOf, pendingApproval, runCommand, startHost, waitFor } from "../core/host-harness";
 import { FakeApp, questions, sleeps } from "./electron-stand-ins";
 
 // A later launch of the desktop app, over a stand-in for Electron's app and a real host: it brings the
-// window forward and, with --workspace, opens that folder here, asking first when that stops commands.
+// window forward and, with --workspace, opens that folder here beside those open.
 
 function shellFor(host: DeskHost) {
   const asked = questions();
@@ -67,37 +67,29 @@ describe("one desktop app at a time", () => {
     expect(fake.told).toEqual([]);
   });
 
-  it("asks before a switch would stop a running command; No keeps it, Yes opens the folder and ends it", async () => {
+  it("opens another folder beside the one open: a command running there goes on, and the same folder opens once", async () => {
     const { host, root, workspace } = await startHost([
       [runCommand("call-long", "sleep 53.81", 60)],
       [{ type: "text", text: "Done." }],
     ]);
     mkdirSync(join(root, "other"));
-    await host.handlers.prompt({ text: "Run it" });
+    await calls(host).prompt({ text: "Run it" });
     const approvalId = await pendingApproval(host, "call-long");
     await host.handlers.decide({ approvalId, decision: { kind: "approve" } });
     await waitFor(() => commandOf(host, "call-long")?.phase === "running" && sleeps("53.81").length === 1);
     const fake = shellFor(host);
-    const launch = { argv: ["pi-desk", "--workspace", join(root, "other")], cwd: "/" };
+    const firstChat = host.state().chatId as string;
 
-    const first = answerSecondLaunch(fake.shell, launch);
-    await waitFor(() => fake.asked.asked.length === 1);
-    expect(fake.asked.asked[0]?.question).toBe("Open other and stop 1 running command (sleep 53.81)?");
-    fake.asked.asked[0]?.answer(false);
-    await first;
-    expect(host.state().workspace?.path).toBe(workspace);
+    await answerSecondLaunch(fake.shell, { argv: ["pi-desk", "--workspace", join(root, "other")], cwd: "/" });
+    expect(host.state().workspaces.map((open) => open.path)).toEqual([workspace, join(root, "other")]);
+    expect(host.command("call-long", firstChat)?.phase).toBe("running");
     expect(sleeps("53.81")).toHaveLength(1);
-
-    // The same folder again asks nothing and changes nothing.
+    // The same folder again opens nothing more.
     await answerSecondLaunch(fake.shell, { argv: ["pi-desk", "--workspace", workspace], cwd: "/" });
-    expect(fake.asked.asked).toHaveLength(1);
-
-    const second = answerSecondLaunch(fake.shell, launch);
-    await waitFor(() => fake.asked.asked.length === 2);
-    fake.asked.asked[1]?.answer(true);
-    await second;
-    expect(host.state().workspace?.path).toBe(join(root, "other"));
-    expect(sleeps("53.81")).toEqual([]);
+    expect(host.state().workspaces).toHaveLength(2);
+    expect(host.state().chats).toHaveLength(2);
+    await calls(host, firstChat).cancelCommand({ commandId: "call-long" });
+    await waitFor(() => sleeps("53.81").length === 0);
   });
 
   it("says why a folder was not opened (another Pi Desk holds it) and keeps the open one", async () => {

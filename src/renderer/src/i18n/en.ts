@@ -33,7 +33,7 @@ export const en = {
     open: "Open folder…",
   },
   sessions: {
-    heading: "Chats",
+    heading: "Past chats",
     newChat: "New chat",
     past: "Past chats",
     none: "No earlier chats in this workspace.",
@@ -42,6 +42,20 @@ export const en = {
     loadFailed: (reason: string) => `Could not list the past chats: ${reason}`,
     reload: "Refresh the list",
     file: "Session file",
+  },
+
+  chats: {
+    heading: "Open chats",
+    newChat: "New chat",
+    here: (workspace: string) => `In ${workspace}`,
+    untitled: "New chat",
+    notStarted: "no message yet",
+    activity: { working: "working", waiting: "waiting for you", idle: "finished", failed: "failed" },
+    waiting: (count: number) => `${count} waiting`,
+    close: "Close chat",
+    closeWorking: (title: string) =>
+      `"${title}" is still working or waiting for you. Close it and stop what it runs?`,
+    open: (title: string) => `Open chat: ${title}`,
   },
 
   chat: {

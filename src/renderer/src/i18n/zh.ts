@@ -30,7 +30,7 @@ export const zh: Messages = {
     open: "打开文件夹…",
   },
   sessions: {
-    heading: "对话",
+    heading: "以往对话",
     newChat: "新对话",
     past: "以往对话",
     none: "此工作区还没有以往的对话。",
@@ -39,6 +39,19 @@ export const zh: Messages = {
     loadFailed: (reason: string) => `无法列出以往对话：${reason}`,
     reload: "刷新列表",
     file: "会话文件",
+  },
+
+  chats: {
+    heading: "打开的对话",
+    newChat: "新对话",
+    here: (workspace: string) => `在 ${workspace} 中`,
+    untitled: "新对话",
+    notStarted: "尚无消息",
+    activity: { working: "工作中", waiting: "等你决定", idle: "已完成", failed: "失败" },
+    waiting: (count: number) => `${count} 个待定`,
+    close: "关闭对话",
+    closeWorking: (title: string) => `“${title}”仍在工作或等你决定。关闭它并停止它运行的内容吗？`,
+    open: (title: string) => `打开对话：${title}`,
   },
 
   chat: {

@@ -1,50 +1,114 @@
-import type { HostEvent } from "../../../shared/host-events";
-import type { HostState, SessionState } from "../../../shared/host-state";
+import { awaitsPerson, editAwaitsPerson, inboxKey } from "../../../shared/attention";
+import type { ChatEvent, HostEvent } from "../../../shared/host-events";
+import type { HostState, InboxEntry, SessionState } from "../../../shared/host-state";
 import type { TranscriptItem } from "../../../shared/transcript";
 import type { ConnectionStatus } from "../client/desk-client";
 
 /** What the UI shows: a projection of the host's state plus whether the host can be reached. */
 export interface DeskView {
-  /** The host's state as last told; null until the first snapshot. */
+  /** The host's state as last told; null until the first state arrives. */
   host: HostState | null;
   /** The link to the host. */
   connection: ConnectionStatus;
+  /** The last event of the host's stream the view holds (the state's, then each event's). */
+  seq: number;
+  /**
+   * The view missed something (a gap in the events' numbers, the shown chat closed, a state pushed for
+   * another chat): the page asks for its chat's state again, and applies nothing until it has it.
+   */
+  stale: boolean;
 }
 
-/** Everything that changes the view: the host's events, and the client's word on the connection. */
-export type DeskAction = HostEvent | { type: "connection"; status: ConnectionStatus };
+/** Everything that changes the view: the host's events, a state the page asked for, the connection. */
+export type DeskAction =
+  | HostEvent
+  | { type: "state"; state: HostState }
+  | { type: "connection"; status: ConnectionStatus };
 
 /** The view before anything is known. */
-export const initialView: DeskView = { host: null, connection: { kind: "connecting" } };
+export const initialView: DeskView = { host: null, connection: { kind: "connecting" }, seq: 0, stale: false };
 
 /**
  * The one reducer: host events in, view out. Pure, so a reload replays to the same screen.
  *
- * Events that arrive before the first snapshot are dropped: the snapshot carries their effect. Events that
- * name something the view does not hold (an unknown entry or command, a session that is not open) are
- * dropped too and return the same view, so nothing re-renders; the next snapshot brings the truth.
+ * The state holds one chat in full; events of the host's numbered stream (`seq`) older than the state are
+ * already in it and dropped, and a gap makes the view stale until the page has asked for the state again.
+ * Events of other chats only move the sidebar and the inbox. Events that name something the view does not
+ * hold (an unknown entry or command) are dropped and return the same view, so nothing re-renders.
  */
 export function deskReducer(view: DeskView, action: DeskAction): DeskView {
   if (action.type === "connection") return { ...view, connection: action.status };
-  if (action.type === "snapshot") return { ...view, host: action.state };
+  if (action.type === "state") return { ...view, host: action.state, seq: action.state.seq, stale: false };
   const host = view.host;
-  if (!host) return view;
+  // Shell events (a notification's click, a menu) change no state; nothing applies before the first state.
+  if (!host || !("seq" in action) || view.stale) return view;
+  if (action.seq <= view.seq) return view;
+  if (action.seq > view.seq + 1) return { ...view, stale: true };
+  const seq = action.seq;
+  if (action.type === "snapshot") {
+    // Pushed after a settings change, holding the chat last opened: this page's chat may be another.
+    if (action.state.chatId === host.chatId) return { ...view, host: action.state, seq };
+    return { ...view, seq, stale: true };
+  }
+  if (action.type === "chat-closed" && action.chatId === host.chatId) return { ...view, seq, stale: true };
+  // The host object stays the same when the event changed nothing: nothing re-renders.
   const next = reduceHost(host, action);
-  return next === host ? view : { ...view, host: next };
+  return next === host ? { ...view, seq } : { ...view, host: next, seq };
 }
 
-function reduceHost(host: HostState, event: Exclude<HostEvent, { type: "snapshot" }>): HostState {
+type NumberedEvent = Exclude<Extract<HostEvent, { seq: number }>, { type: "snapshot" }>;
+
+function reduceHost(host: HostState, event: NumberedEvent): HostState {
+  switch (event.type) {
+    case "chat-summary": {
+      const at = host.chats.findIndex((chat) => chat.id === event.summary.id);
+      const chats = at < 0 ? [...host.chats, event.summary] : replaceAt(host.chats, at, event.summary);
+      return { ...host, chats };
+    }
+    case "chat-closed":
+      return {
+        ...host,
+        chats: host.chats.filter((chat) => chat.id !== event.chatId),
+        inbox: host.inbox.filter((entry) => entry.chatId !== event.chatId),
+      };
+    case "workspaces-changed":
+      return { ...host, workspaces: event.workspaces };
+    case "saved-outputs":
+      if (event.workspaceId !== host.workspace?.id || !host.limits) return host;
+      return { ...host, limits: { ...host.limits, savedOutputs: event.savedOutputs } };
+    case "changes-state":
+      if (event.workspaceId !== host.workspace?.id || !host.limits) return host;
+      return { ...host, limits: { ...host.limits, changes: event.changes } };
+    case "notifications-changed":
+      return host.notifications === event.enabled ? host : { ...host, notifications: event.enabled };
+    default: {
+      const inbox = reduceInbox(host.inbox, event);
+      const withInbox = inbox === host.inbox ? host : { ...host, inbox };
+      return event.chatId === host.chatId ? reduceChat(withInbox, event) : withInbox;
+    }
+  }
+}
+
+/** Every chat's waiting commands and edits: one that starts waiting joins the end, one answered leaves. */
+function reduceInbox(inbox: InboxEntry[], event: ChatEvent): InboxEntry[] {
+  if (event.type !== "command-update" && event.type !== "edit-update") return inbox;
+  const entry: InboxEntry =
+    event.type === "command-update"
+      ? { kind: "command", chatId: event.chatId, command: event.command }
+      : { kind: "edit", chatId: event.chatId, edit: event.edit };
+  const waits = entry.kind === "command" ? awaitsPerson(entry.command) : editAwaitsPerson(entry.edit);
+  const key = inboxKey(entry);
+  const at = inbox.findIndex((other) => inboxKey(other) === key);
+  if (waits) return at < 0 ? [...inbox, entry] : replaceAt(inbox, at, entry);
+  return at < 0 ? inbox : inbox.filter((_, index) => index !== at);
+}
+
+function reduceChat(host: HostState, event: ChatEvent): HostState {
   switch (event.type) {
     case "rules-changed":
       return { ...host, rules: event.rules, rulesProblem: event.problem };
     case "models-changed":
       return { ...host, models: event.models };
-    case "saved-outputs":
-      return host.limits ? { ...host, limits: { ...host.limits, savedOutputs: event.savedOutputs } } : host;
-    case "changes-state":
-      return host.limits ? { ...host, limits: { ...host.limits, changes: event.changes } } : host;
-    case "notifications-changed":
-      return host.notifications === event.enabled ? host : { ...host, notifications: event.enabled };
     default: {
       const session = host.session;
       if (!session) return host;
@@ -54,18 +118,7 @@ function reduceHost(host: HostState, event: Exclude<HostEvent, { type: "snapshot
   }
 }
 
-type SessionEvent = Exclude<
-  HostEvent,
-  {
-    type:
-      | "snapshot"
-      | "rules-changed"
-      | "models-changed"
-      | "saved-outputs"
-      | "changes-state"
-      | "notifications-changed";
-  }
->;
+type SessionEvent = Exclude<ChatEvent, { type: "rules-changed" | "models-changed" }>;
 
 function reduceSession(session: SessionState, event: SessionEvent): SessionState {
   switch (event.type) {

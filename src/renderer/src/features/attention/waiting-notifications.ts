@@ -1,11 +1,5 @@
 import { useEffect, useRef } from "react";
-import {
-  waitingBody,
-  waitingChanges,
-  waitingEditBody,
-  waitingEditIds,
-  waitingIds,
-} from "../../../../shared/attention";
+import { inboxKey, inChat, waitingBody, waitingChanges, waitingEditBody } from "../../../../shared/attention";
 import type { HostState } from "../../../../shared/host-state";
 import { useT } from "../../i18n/i18n";
 import { revealTranscriptEntry } from "../chat/transcript-reveal";
@@ -26,42 +20,54 @@ function pageInFront(): boolean {
  * not in front, withdrawn once the command is answered (here or anywhere else) or notifications are
  * turned off. A click brings the page forward and the command's card into focus.
  */
-export function useWaitingNotifications(host: HostState | null, focusCommand: (id: string) => void): void {
+export function useWaitingNotifications(
+  host: HostState | null,
+  focusCommand: (id: string, chatId: string) => void,
+): void {
   const t = useT();
   const shown = useRef(new Map<string, Notification>());
   const known = useRef<Set<string>>(new Set());
-  const commands = host?.session?.commands;
-  const edits = host?.session?.edits;
+  // Every chat's: the inbox holds what waits in each.
+  const inbox = host?.inbox;
+  const chats = host?.chats;
   const enabled = host?.shell === "browser" && host.notifications;
   const focus = useRef(focusCommand);
   focus.current = focusCommand;
 
   useEffect(() => {
-    const now = new Set([...waitingIds(commands), ...waitingEditIds(edits)]);
+    const entries = new Map((inbox ?? []).map((entry) => [inboxKey(entry), entry]));
+    const now = new Set(entries.keys());
     const { started, answered } = waitingChanges(known.current, now);
     known.current = now;
-    for (const id of answered) {
-      shown.current.get(id)?.close();
-      shown.current.delete(id);
+    for (const key of answered) {
+      shown.current.get(key)?.close();
+      shown.current.delete(key);
     }
     if (!enabled || !notificationsAllowed() || pageInFront()) return;
-    for (const id of started) {
-      const command = commands?.[id];
-      const edit = edits?.[id];
-      if ((!command && !edit) || shown.current.has(id)) continue;
+    for (const key of started) {
+      const entry = entries.get(key);
+      if (!entry || shown.current.has(key)) continue;
+      const chat = chats?.find((open) => open.id === entry.chatId)?.title;
+      const id = entry.kind === "command" ? entry.command.id : entry.edit.id;
       // The tag makes a second tab's notification of the same command replace this one, not add to it.
-      const notification = new Notification(command ? t.attention.title : t.attention.editTitle, {
-        body: command ? waitingBody(command) : waitingEditBody(edit as NonNullable<typeof edit>),
-        tag: `pi-desk:${id}`,
-      });
+      const notification = new Notification(
+        entry.kind === "command" ? t.attention.title : t.attention.editTitle,
+        {
+          body: inChat(
+            chat,
+            entry.kind === "command" ? waitingBody(entry.command) : waitingEditBody(entry.edit),
+          ),
+          tag: `pi-desk:${key}`,
+        },
+      );
       notification.onclick = () => {
         window.focus();
         notification.close();
-        focus.current(id);
+        focus.current(id, entry.chatId);
       };
-      shown.current.set(id, notification);
+      shown.current.set(key, notification);
     }
-  }, [commands, edits, enabled, t]);
+  }, [inbox, chats, enabled, t]);
 
   useEffect(() => {
     if (enabled) return;

@@ -1,7 +1,7 @@
 import { useRef } from "react";
 import type { CommandView } from "../../../../shared/commands";
-import type { DeskApi } from "../../../../shared/desk-api";
 import type { SessionState } from "../../../../shared/host-state";
+import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { CommandOutput } from "../commands/CommandOutput";
 import { CardPlaceContext } from "../commands/card-scope";
@@ -33,7 +33,7 @@ export function BackgroundPanel({
   onClose,
 }: {
   commands: CommandView[];
-  api: DeskApi;
+  api: ChatApi;
   onClose: () => void;
 }) {
   const t = useT();

@@ -1,9 +1,9 @@
-import type { DeskApi } from "../../../../shared/desk-api";
+import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { useAction } from "../../lib/use-action";
 
 /** Stop for a background command: the host ends its whole process tree, as Cancel does. */
-export function StopButton({ api, commandId, testId }: { api: DeskApi; commandId: string; testId: string }) {
+export function StopButton({ api, commandId, testId }: { api: ChatApi; commandId: string; testId: string }) {
   const t = useT();
   const stop = useAction();
   return (

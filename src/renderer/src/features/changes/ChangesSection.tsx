@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { DeskApi } from "../../../../shared/desk-api";
+import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { useTestId } from "../commands/card-scope";
 import type { ChangeRecordView } from "./change-record";
@@ -14,7 +14,7 @@ const DIFFS_OPENED_AT_ONCE = 5;
  * with its diff, then undo and restore. Says so when nothing was recorded, and when other commands ran at
  * the same time (their changes may be mixed in).
  */
-export function ChangesSection({ command, api }: { command: ChangeRecordView; api: DeskApi }) {
+export function ChangesSection({ command, api }: { command: ChangeRecordView; api: ChatApi }) {
   const t = useT();
   const tid = useTestId();
   const [open, setOpen] = useState(false);

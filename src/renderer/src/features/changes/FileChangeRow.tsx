@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import type { FileChange, FileDiff } from "../../../../shared/changes";
-import type { DeskApi } from "../../../../shared/desk-api";
+import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { formatBytes, reasonOf } from "../../lib/format";
 import { useTestId } from "../commands/card-scope";
@@ -27,7 +27,7 @@ export function FileChangeRow({
 }: {
   file: FileChange;
   commandId: string;
-  api: DeskApi;
+  api: ChatApi;
   initiallyOpen: boolean;
 }) {
   const t = useT();

@@ -1,6 +1,6 @@
 import { type ReactNode, useState } from "react";
 import type { RestorePreview, RevertEntry } from "../../../../shared/changes";
-import type { DeskApi } from "../../../../shared/desk-api";
+import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { useAction } from "../../lib/use-action";
 import { useTestId } from "../commands/card-scope";
@@ -20,7 +20,7 @@ export function RevertControls({
   files,
 }: {
   command: ChangeRecordView;
-  api: DeskApi;
+  api: ChatApi;
   files: number;
 }) {
   const t = useT();

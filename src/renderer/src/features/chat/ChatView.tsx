@@ -1,6 +1,6 @@
 import { useRef, useState } from "react";
-import type { DeskApi } from "../../../../shared/desk-api";
 import type { HostState } from "../../../../shared/host-state";
+import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { useAction } from "../../lib/use-action";
 import { useFooterHeight } from "../layout/use-footer-height";
@@ -10,7 +10,7 @@ import { Composer } from "./Composer";
 import { Transcript } from "./Transcript";
 
 /** The conversation: the transcript, the model in use (or how to set one up), and the prompt box. */
-export function ChatView({ host, api }: { host: HostState; api: DeskApi }) {
+export function ChatView({ host, api }: { host: HostState; api: ChatApi }) {
   const t = useT();
   const [setupOpen, setSetupOpen] = useState(false);
   const start = useAction();

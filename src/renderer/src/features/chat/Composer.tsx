@@ -1,5 +1,5 @@
 import { type FormEvent, type KeyboardEvent, useState } from "react";
-import type { DeskApi } from "../../../../shared/desk-api";
+import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { reasonOf } from "../../lib/format";
 
@@ -7,7 +7,7 @@ import { reasonOf } from "../../lib/format";
  * The prompt box: Enter sends, Shift+Enter starts a new line (and Enter while an input method is
  * composing, as when typing Chinese, only commits the characters). Stop shows while the agent works.
  */
-export function Composer({ api, running }: { api: DeskApi; running: boolean }) {
+export function Composer({ api, running }: { api: ChatApi; running: boolean }) {
   const t = useT();
   const [text, setText] = useState("");
   const [sending, setSending] = useState(false);

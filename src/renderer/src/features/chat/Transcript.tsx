@@ -1,9 +1,9 @@
 import { memo, type RefObject, useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import type { CommandView } from "../../../../shared/commands";
-import type { DeskApi } from "../../../../shared/desk-api";
 import type { EditView } from "../../../../shared/edits";
 import type { SessionState } from "../../../../shared/host-state";
 import type { TranscriptItem } from "../../../../shared/transcript";
+import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { CommandCard } from "../commands/CommandCard";
 import { awaitsPerson, editAwaitsPerson } from "../commands/command-status";
@@ -22,7 +22,7 @@ import { useTranscriptWindow } from "./use-transcript-window";
  * does; the browser's find-in-page therefore sees only those. It follows the end while the person is
  * there, and stays put once they scroll up to read.
  */
-export function Transcript({ session, api }: { session: SessionState; api: DeskApi }) {
+export function Transcript({ session, api }: { session: SessionState; api: ChatApi }) {
   const t = useT();
   const box = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLOListElement>(null);
@@ -179,7 +179,7 @@ const Entry = memo(function Entry({
   item: TranscriptItem;
   command: CommandView | undefined;
   edit: EditView | undefined;
-  api: DeskApi;
+  api: ChatApi;
 }) {
   const t = useT();
   switch (item.kind) {

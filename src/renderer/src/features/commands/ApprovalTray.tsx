@@ -1,13 +1,12 @@
 import { useId, useRef } from "react";
-import type { CommandView } from "../../../../shared/commands";
-import type { DeskApi } from "../../../../shared/desk-api";
-import type { EditView } from "../../../../shared/edits";
+import type { ChatSummary, InboxEntry } from "../../../../shared/host-state";
+import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { EditCard } from "../edits/EditCard";
 import { OutOfViewNote } from "../layout/OutOfViewNote";
 import { useOutOfView } from "../layout/use-out-of-view";
 import { CommandCard } from "./CommandCard";
-import { CardPlaceContext } from "./card-scope";
+import { CardPlaceContext, TrayChatContext } from "./card-scope";
 
 /**
  * Every command and file edit waiting for the person, always in view while any waits (the transcript may have
@@ -16,21 +15,24 @@ import { CardPlaceContext } from "./card-scope";
  * are out of view. Each entry answers on its own.
  */
 export function ApprovalTray({
-  commands,
-  edits,
-  api,
+  entries,
+  chats,
+  apiFor,
+  onShowChat,
 }: {
-  commands: CommandView[];
-  edits: EditView[];
-  api: DeskApi;
+  entries: InboxEntry[];
+  chats: ChatSummary[];
+  apiFor: (chatId: string) => ChatApi;
+  onShowChat: (chatId: string) => void;
 }) {
   const t = useT();
   const headingId = useId();
   const box = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLDivElement>(null);
-  const total = commands.length + edits.length;
+  const total = entries.length;
   const hidden = useOutOfView(box, list, total > 0);
   if (total === 0) return null;
+  const names = new Map(chats.map((chat) => [chat.id, chat.title || t.chats.untitled]));
   return (
     <section className="approval-tray" aria-labelledby={headingId} data-testid="approval-tray">
       <header className="tray-head">
@@ -40,14 +42,25 @@ export function ApprovalTray({
       </header>
       <div className="tray-scroll" ref={box} data-testid="tray-scroll">
         <div className="tray-items" ref={list}>
-          {commands.map((command) => (
-            <CommandCard key={command.id} command={command} api={api} place="tray" />
-          ))}
-          <CardPlaceContext.Provider value="tray">
-            {edits.map((edit) => (
-              <EditCard key={edit.id} edit={edit} api={api} />
-            ))}
-          </CardPlaceContext.Provider>
+          {entries.map((entry) => {
+            const id = entry.kind === "command" ? entry.command.id : entry.edit.id;
+            const chat = {
+              id: entry.chatId,
+              name: names.get(entry.chatId) ?? t.chats.untitled,
+              show: () => onShowChat(entry.chatId),
+            };
+            return (
+              <TrayChatContext.Provider key={`${entry.chatId}:${id}`} value={chat}>
+                {entry.kind === "command" ? (
+                  <CommandCard command={entry.command} api={apiFor(entry.chatId)} place="tray" />
+                ) : (
+                  <CardPlaceContext.Provider value="tray">
+                    <EditCard edit={entry.edit} api={apiFor(entry.chatId)} />
+                  </CardPlaceContext.Provider>
+                )}
+              </TrayChatContext.Provider>
+            );
+          })}
         </div>
       </div>
     </section>

@@ -2,7 +2,7 @@ import { type KeyboardEvent, type ReactNode, type Ref, useContext } from "react"
 import type { CommandView } from "../../../../shared/commands";
 import { useT } from "../../i18n/i18n";
 import { CommandText } from "./CommandText";
-import { CardPlaceContext, useTestId } from "./card-scope";
+import { CardPlaceContext, TrayChatContext, TrayChatName, useTestId } from "./card-scope";
 import { cardStatus } from "./command-status";
 
 /** The status badge of a card. */
@@ -33,11 +33,13 @@ export function CardFrame({
   const tid = useTestId();
   const place = useContext(CardPlaceContext);
   const status = cardStatus(command.phase);
+  const trayChat = useContext(TrayChatContext);
   return (
     <article
       ref={ref}
       className={`command-card command-card-${status}`}
       data-testid={place === "tray" ? "tray-item" : "command-card"}
+      data-chat-id={trayChat?.id}
       data-command-id={command.id}
       data-status={status}
       aria-label={t.command.cardLabel(command.command)}
@@ -46,6 +48,7 @@ export function CardFrame({
       onKeyDown={onKeyDown}
     >
       <header className="command-card-head">
+        <TrayChatName />
         <StatusBadge command={command} />
         {detail}
       </header>

@@ -1,6 +1,6 @@
 import { memo, useCallback, useState } from "react";
 import type { CommandView } from "../../../../shared/commands";
-import type { DeskApi } from "../../../../shared/desk-api";
+import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { formatBytes, formatClock, formatDuration, reasonOf } from "../../lib/format";
 import { useAction } from "../../lib/use-action";
@@ -26,7 +26,7 @@ export const CommandCard = memo(function CommandCard({
   place = "transcript",
 }: {
   command: CommandView;
-  api: DeskApi;
+  api: ChatApi;
   place?: CardPlace;
 }) {
   const status = cardStatus(command.phase);
@@ -50,7 +50,7 @@ export const CommandCard = memo(function CommandCard({
  * The dialog with a command's whole output: read from the host's saved file when there is one, else
  * the output the card holds (more than the card shows, but not trimmed by the host).
  */
-function useFullOutput(api: DeskApi, command: CommandView, output = command.output) {
+function useFullOutput(api: ChatApi, command: CommandView, output = command.output) {
   const [open, setOpen] = useState(false);
   const show = useCallback(() => setOpen(true), []);
   const saved = command.details?.fullOutputPath !== undefined;
@@ -66,7 +66,7 @@ function useFullOutput(api: DeskApi, command: CommandView, output = command.outp
 }
 
 /** A running command: elapsed time, the countdown to its timeout, its live output, and Cancel. */
-function RunningCard({ command, api }: { command: CommandView; api: DeskApi }) {
+function RunningCard({ command, api }: { command: CommandView; api: ChatApi }) {
   const t = useT();
   const tid = useTestId();
   const now = useNow();
@@ -142,7 +142,7 @@ function RunningCard({ command, api }: { command: CommandView; api: DeskApi }) {
  * Its live output is shown in full in the Running panel (where servers are watched side by side, and which
  * stays in view while the chat scrolls); here it folds, so a long-running server does not grow the chat.
  */
-function BackgroundCard({ command, api }: { command: CommandView; api: DeskApi }) {
+function BackgroundCard({ command, api }: { command: CommandView; api: ChatApi }) {
   const t = useT();
   const tid = useTestId();
   const openPanel = useOpenRunningPanel();
@@ -187,7 +187,7 @@ function Decider({ command }: { command: CommandView }) {
 }
 
 /** An ended command: how it ended, its exit code and duration, why when it did not run, and its output. */
-function FinishedCard({ command, api }: { command: CommandView; api: DeskApi }) {
+function FinishedCard({ command, api }: { command: CommandView; api: ChatApi }) {
   const t = useT();
   const tid = useTestId();
   const shown = useCommandOutput(api, command);

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState } from "react";
-import type { DeskApi, FullOutputChunk } from "../../../../shared/desk-api";
+import type { FullOutputChunk } from "../../../../shared/desk-api";
+import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { formatBytes, reasonOf } from "../../lib/format";
 import { AnsiText } from "./AnsiText";
@@ -15,7 +16,7 @@ export function FullOutputDialog({
   text,
   onClose,
 }: {
-  api: DeskApi;
+  api: ChatApi;
   commandId: string;
   text?: string;
   onClose: () => void;

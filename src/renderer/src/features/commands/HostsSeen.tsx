@@ -1,7 +1,7 @@
 import { useState } from "react";
 import type { CommandView } from "../../../../shared/commands";
-import type { DeskApi } from "../../../../shared/desk-api";
 import type { HostTally } from "../../../../shared/network";
+import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { formatBytes } from "../../lib/format";
 import { requireSaved } from "../../lib/hosts-saved";
@@ -13,7 +13,7 @@ import { useTestId } from "./card-scope";
  * connections, bytes), as they happen. A host refused for not being listed offers "Allow for this
  * workspace": from the next command on, never for the one that runs.
  */
-export function HostsSeen({ command, api }: { command: CommandView; api: DeskApi }) {
+export function HostsSeen({ command, api }: { command: CommandView; api: ChatApi }) {
   const t = useT();
   const tid = useTestId();
   const allow = useAction();

@@ -1,7 +1,7 @@
 import { useId, useState } from "react";
 import type { ApprovalDecision, CommandView } from "../../../../shared/commands";
-import type { DeskApi } from "../../../../shared/desk-api";
 import type { NetworkMode } from "../../../../shared/network";
+import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { requireSaved } from "../../lib/hosts-saved";
 import { useAction } from "../../lib/use-action";
@@ -53,7 +53,7 @@ export function NetworkChoice({
   onDraft,
 }: {
   command: CommandView;
-  api: DeskApi;
+  api: ChatApi;
   draft: NetworkDraft;
   onDraft: (draft: NetworkDraft) => void;
 }) {

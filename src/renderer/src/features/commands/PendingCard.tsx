@@ -1,7 +1,7 @@
 import { useRef, useState } from "react";
 import type { ApprovalDecision, CommandView } from "../../../../shared/commands";
-import type { DeskApi } from "../../../../shared/desk-api";
 import type { RuleDraft } from "../../../../shared/rules";
+import type { ChatApi } from "../../client/chat-api";
 import type { Messages } from "../../i18n/en";
 import { useT } from "../../i18n/i18n";
 import { formatCap } from "../background/format-cap";
@@ -32,7 +32,7 @@ export function editProblem(t: Messages, command: string, timeout: string, max: 
  * card), Deny (Esc) with an optional reason, Edit the command or timeout, and "Always allow" when the host
  * offers a rule. Every answer goes through `decide` with the approval id the host issued.
  */
-export function PendingCard({ command, api }: { command: CommandView; api: DeskApi }) {
+export function PendingCard({ command, api }: { command: CommandView; api: ChatApi }) {
   const t = useT();
   const tid = useTestId();
   const card = useRef<HTMLElement>(null);

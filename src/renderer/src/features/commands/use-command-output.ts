@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
 import type { CommandView } from "../../../../shared/commands";
-import type { DeskApi } from "../../../../shared/desk-api";
 import type { SessionState } from "../../../../shared/host-state";
 import { countLines } from "../../../../shared/output-tail";
+import type { ChatApi } from "../../client/chat-api";
 import { reasonOf } from "../../lib/format";
 
 /*
@@ -42,11 +42,11 @@ function keep(key: string, output: string): void {
   }
 }
 
-function ask(api: DeskApi, sessionId: string, commandId: string): Promise<string> {
+function ask(api: ChatApi, sessionId: string, commandId: string): Promise<string> {
   const key = keyOf(sessionId, commandId);
   let pending = asked.get(key);
   if (!pending) {
-    pending = api.commandOutput({ sessionId, commandId }).then(
+    pending = api.commandOutput({ commandId }).then(
       (reply) => {
         asked.delete(key);
         keep(key, reply.output);
@@ -64,7 +64,7 @@ function ask(api: DeskApi, sessionId: string, commandId: string): Promise<string
 }
 
 /** The output a card shows: the view's own, or the one its state left out, fetched once the card is drawn. */
-export function useCommandOutput(api: DeskApi, command: CommandView): ShownOutput {
+export function useCommandOutput(api: ChatApi, command: CommandView): ShownOutput {
   const deferred = command.deferredOutput;
   const sessionId = deferred?.sessionId;
   const lines = deferred?.lines ?? 0;

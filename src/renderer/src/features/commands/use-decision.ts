@@ -1,8 +1,8 @@
 import { useState } from "react";
 import type { ApprovalDecision } from "../../../../shared/commands";
-import type { DeskApi } from "../../../../shared/desk-api";
 import type { EditDecision } from "../../../../shared/edits";
 import type { RuleDraft } from "../../../../shared/rules";
+import type { ChatApi } from "../../client/chat-api";
 import { reasonOf } from "../../lib/format";
 
 /**
@@ -11,7 +11,7 @@ import { reasonOf } from "../../lib/format";
  * shown on the card in `error`.
  */
 export function useDecision(
-  api: DeskApi,
+  api: ChatApi,
   approvalId: string | undefined,
   failed: (reason: string) => string,
 ) {

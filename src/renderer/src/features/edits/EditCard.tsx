@@ -1,11 +1,11 @@
 import { type KeyboardEvent, memo, useContext, useRef, useState } from "react";
-import type { DeskApi } from "../../../../shared/desk-api";
 import type { EditView } from "../../../../shared/edits";
 import type { RuleScope } from "../../../../shared/rules";
+import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { ChangesSection } from "../changes/ChangesSection";
 import { ApprovalActions, approvalKeys } from "../commands/ApprovalActions";
-import { CardPlaceContext, useTestId } from "../commands/card-scope";
+import { CardPlaceContext, TrayChatContext, TrayChatName, useTestId } from "../commands/card-scope";
 import { DenyForm } from "../commands/PendingForms";
 import { useDecision } from "../commands/use-decision";
 import { AlwaysAllowEditForm, type EditRuleChoice, editRule } from "./AlwaysAllowEditForm";
@@ -19,7 +19,7 @@ type Mode = "idle" | "deny" | "change" | "always";
  * person's version is written instead) and "Always allow" for this file or every edit. Once applied: what it
  * changed, with Undo, as a command's card.
  */
-export const EditCard = memo(function EditCard({ edit, api }: { edit: EditView; api: DeskApi }) {
+export const EditCard = memo(function EditCard({ edit, api }: { edit: EditView; api: ChatApi }) {
   const t = useT();
   const tid = useTestId();
   const place = useContext(CardPlaceContext);
@@ -56,6 +56,7 @@ export const EditCard = memo(function EditCard({ edit, api }: { edit: EditView; 
     if (waiting) keys(e);
   };
 
+  const trayChat = useContext(TrayChatContext);
   // A changed line counts once, as removed and added.
   const lines = edit.diff ? Math.max(edit.diff.added, edit.diff.removed) : 0;
   return (
@@ -63,6 +64,7 @@ export const EditCard = memo(function EditCard({ edit, api }: { edit: EditView; 
       ref={card}
       className={`command-card edit-card command-card-${edit.status === "applied" ? "succeeded" : edit.status}`}
       data-testid={place === "tray" ? "tray-item" : "edit-card"}
+      data-chat-id={trayChat?.id}
       data-edit-id={edit.id}
       data-tool={edit.tool}
       data-path={edit.path}
@@ -72,6 +74,7 @@ export const EditCard = memo(function EditCard({ edit, api }: { edit: EditView; 
       onKeyDown={onKeyDown}
     >
       <header className="command-card-head">
+        <TrayChatName />
         <span className={`status-badge status-${edit.status === "applied" ? "succeeded" : edit.status}`}>
           {t.edits.status[edit.status]}
         </span>

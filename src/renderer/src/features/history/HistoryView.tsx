@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from "react";
-import type { DeskApi } from "../../../../shared/desk-api";
 import type { AuditEntry } from "../../../../shared/rules";
+import type { ChatApi } from "../../client/chat-api";
 import { useI18n, useT } from "../../i18n/i18n";
 import { formatBytes, reasonOf } from "../../lib/format";
 
@@ -10,7 +10,7 @@ const HISTORY_LIMIT = 200;
 const SEARCH_DELAY_MS = 250;
 
 /** The workspace's command decisions, newest first, searchable by text. */
-export function HistoryView({ api, refreshKey }: { api: DeskApi; refreshKey?: unknown }) {
+export function HistoryView({ api, refreshKey }: { api: ChatApi; refreshKey?: unknown }) {
   const { t, language } = useI18n();
   const searchId = useId();
   const [query, setQuery] = useState("");

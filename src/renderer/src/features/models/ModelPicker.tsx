@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
-import type { DeskApi } from "../../../../shared/desk-api";
 import type { ModelsState, ThinkingLevel } from "../../../../shared/models";
+import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { reasonOf } from "../../lib/format";
 
@@ -17,7 +17,7 @@ export function modelsUsable(models: ModelsState): boolean {
 const keyOf = (provider: string, id: string) => `${provider}/${id}`;
 
 /** The model in use and how hard it thinks; models without a key are listed but cannot be picked. */
-export function ModelPicker({ models, api }: { models: ModelsState; api: DeskApi }) {
+export function ModelPicker({ models, api }: { models: ModelsState; api: ChatApi }) {
   const t = useT();
   const modelId = useId();
   const levelId = useId();

@@ -1,7 +1,7 @@
 import { type FormEvent, useId, useState } from "react";
-import type { DeskApi } from "../../../../shared/desk-api";
 import type { SandboxState } from "../../../../shared/host-state";
 import { HOST_PRESETS } from "../../../../shared/network";
+import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { requireSaved } from "../../lib/hosts-saved";
 import { useAction } from "../../lib/use-action";
@@ -11,7 +11,7 @@ import { useAction } from "../../lib/use-action";
  * cannot be), and the presets (npm, PyPI, GitHub, crates.io, Go) added in one click. Host rules hold only
  * in the sandbox (bubblewrap or Seatbelt), and the section says so.
  */
-export function AllowedHostsSettings({ sandbox, api }: { sandbox: SandboxState; api: DeskApi }) {
+export function AllowedHostsSettings({ sandbox, api }: { sandbox: SandboxState; api: ChatApi }) {
   const t = useT();
   const inputId = useId();
   const change = useAction();

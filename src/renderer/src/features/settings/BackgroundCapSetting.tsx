@@ -1,5 +1,5 @@
 import { useId } from "react";
-import type { DeskApi } from "../../../../shared/desk-api";
+import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { useAction } from "../../lib/use-action";
 
@@ -10,7 +10,7 @@ const CAP_HOURS = [1, 2, 4, 8, 12, 24];
  * How long a background command (a dev server, a watcher) may run in this workspace before the host ends it:
  * a row of the limits list (its term and its value).
  */
-export function BackgroundCapSetting({ capSeconds, api }: { capSeconds: number; api: DeskApi }) {
+export function BackgroundCapSetting({ capSeconds, api }: { capSeconds: number; api: ChatApi }) {
   const t = useT();
   const id = useId();
   const change = useAction();

@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
-import type { DeskApi } from "../../../../shared/desk-api";
 import type { ShellKind } from "../../../../shared/host-state";
+import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { useAction } from "../../lib/use-action";
 
@@ -20,7 +20,7 @@ export function NotificationSettings({
 }: {
   enabled: boolean;
   shell: ShellKind;
-  api: DeskApi;
+  api: ChatApi;
 }) {
   const t = useT();
   const toggleId = useId();

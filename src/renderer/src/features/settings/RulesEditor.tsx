@@ -1,6 +1,6 @@
 import { type FormEvent, useId, useState } from "react";
-import type { DeskApi } from "../../../../shared/desk-api";
 import type { CommandRule, RuleDraft } from "../../../../shared/rules";
+import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { useAction } from "../../lib/use-action";
 
@@ -14,7 +14,7 @@ export function RulesEditor({
 }: {
   rules: CommandRule[];
   problem?: string;
-  api: DeskApi;
+  api: ChatApi;
 }) {
   const t = useT();
   const [editing, setEditing] = useState<string | null>(null);

@@ -1,11 +1,11 @@
 import { useId } from "react";
-import type { DeskApi } from "../../../../shared/desk-api";
 import type { SandboxState } from "../../../../shared/host-state";
+import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { useAction } from "../../lib/use-action";
 
 /** The OS sandbox commands run in: whether this machine has one, and the workspace's choice. */
-export function SandboxSettings({ sandbox, api }: { sandbox: SandboxState; api: DeskApi }) {
+export function SandboxSettings({ sandbox, api }: { sandbox: SandboxState; api: ChatApi }) {
   const t = useT();
   const enabledId = useId();
   const networkId = useId();

@@ -1,6 +1,6 @@
 import { type ReactNode, useId } from "react";
-import type { DeskApi } from "../../../../shared/desk-api";
 import type { CommandLimits, HostState } from "../../../../shared/host-state";
+import type { ChatApi } from "../../client/chat-api";
 import { dictionaries, type Language, useI18n } from "../../i18n/i18n";
 import { formatBytes } from "../../lib/format";
 import { SnapshotProgress } from "../changes/SnapshotProgress";
@@ -13,7 +13,7 @@ import { RulesEditor } from "./RulesEditor";
 import { SandboxSettings } from "./SandboxSettings";
 
 /** Settings: the language, the rules, the limits the host enforces, models and keys, and the version. */
-export function SettingsView({ host, api }: { host: HostState; api: DeskApi }) {
+export function SettingsView({ host, api }: { host: HostState; api: ChatApi }) {
   const { t, language, setLanguage } = useI18n();
   const languageId = useId();
   return (

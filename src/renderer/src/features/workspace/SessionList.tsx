@@ -1,12 +1,20 @@
 import { useCallback, useEffect, useId, useState } from "react";
-import type { DeskApi } from "../../../../shared/desk-api";
 import type { HostState, SessionSummary } from "../../../../shared/host-state";
+import type { ChatApi } from "../../client/chat-api";
 import { useI18n } from "../../i18n/i18n";
 import { reasonOf } from "../../lib/format";
 import { useAction } from "../../lib/use-action";
 
 /** Start a new chat, or reopen one of the workspace's past chats. */
-export function SessionList({ host, api }: { host: HostState; api: DeskApi }) {
+export function SessionList({
+  host,
+  api,
+  onShow,
+}: {
+  host: HostState;
+  api: ChatApi;
+  onShow: (chatId: string) => void;
+}) {
   const { t, language } = useI18n();
   const headingId = useId();
   const [sessions, setSessions] = useState<SessionSummary[] | null>(null);
@@ -36,7 +44,7 @@ export function SessionList({ host, api }: { host: HostState; api: DeskApi }) {
           type="button"
           className="primary small"
           disabled={action.busy}
-          onClick={() => action.run(() => api.newSession())}
+          onClick={() => action.run(async () => onShow((await api.newSession()).id))}
           data-testid="new-session"
         >
           {t.sessions.newChat}
@@ -67,7 +75,10 @@ export function SessionList({ host, api }: { host: HostState; api: DeskApi }) {
                   className="session-item"
                   aria-current={isCurrent ? "true" : undefined}
                   disabled={action.busy}
-                  onClick={() => !isCurrent && action.run(() => api.openSession({ path: summary.path }))}
+                  onClick={() =>
+                    !isCurrent &&
+                    action.run(async () => onShow((await api.openSession({ path: summary.path })).id))
+                  }
                   title={summary.path}
                   data-testid="session-item"
                 >

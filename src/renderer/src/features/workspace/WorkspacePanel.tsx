@@ -1,11 +1,11 @@
 import { useState } from "react";
-import type { DeskApi } from "../../../../shared/desk-api";
 import type { HostState } from "../../../../shared/host-state";
+import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { SnapshotProgress } from "../changes/SnapshotProgress";
 
 /** The open workspace, or the way to open one. */
-export function WorkspacePanel({ host, api }: { host: HostState; api: DeskApi }) {
+export function WorkspacePanel({ host, api }: { host: HostState; api: ChatApi }) {
   const t = useT();
   const [error, setError] = useState<string | null>(null);
   const choose = () => {
