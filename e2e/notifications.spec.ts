@@ -30,8 +30,9 @@ test("a command waiting while the page is behind raises one notification, withdr
   expect(await seen(watcher)).toEqual([
     {
       title: "Pi Desk: a command waits for your approval",
-      body: "echo first line…",
-      tag: "pi-desk:call-note",
+      // Named by its chat (its first message), tagged by chat and command: a tool call id is one chat's own.
+      body: "Check — echo first line…",
+      tag: expect.stringMatching(/^pi-desk:[\w-]+:call-note$/),
       closed: false,
     },
   ]);
@@ -82,6 +83,8 @@ test("notifications turned off in Settings stay off, and on again when turned on
   await front.getByTestId("nav-chat").click();
   await send(front, "Run the other");
   await expectPending(front, "call-loud");
-  await expect.poll(async () => (await seen(watcher)).map((note) => note.body)).toEqual(["echo loud"]);
+  await expect
+    .poll(async () => (await seen(watcher)).map((note) => note.body))
+    .toEqual(["Run it — echo loud"]);
   await context.close();
 });

@@ -92,7 +92,7 @@ for (const sandbox of ["on", "off"] as const) {
     if (sandbox === "off") await sandboxOff(page);
     await send(page, "Edit the files");
     await (await expectPending(page, "c1")).getByTestId("tray-approve-button").click();
-    await expect(page.getByText("Edited.")).toBeVisible();
+    await expect(page.getByTestId("assistant-message").filter({ hasText: "Edited." })).toBeVisible();
 
     const c1 = card(page, "c1");
     const summary = c1.getByTestId("changes-summary");
@@ -158,7 +158,7 @@ test("a file changed again since is a conflict until undo anyway; restore previe
   await send(page, "Go");
   await (await expectPending(page, "c1")).getByTestId("tray-approve-button").click();
   await (await expectPending(page, "c2")).getByTestId("tray-approve-button").click();
-  await expect(page.getByText("Both ran.")).toBeVisible();
+  await expect(page.getByTestId("assistant-message").filter({ hasText: "Both ran." })).toBeVisible();
 
   const c1 = card(page, "c1");
   await c1.getByTestId("undo-button").click();
@@ -210,7 +210,7 @@ test("undo refuses a file whose folder became a link to outside, and writes noth
     await send(page, "Swap it");
     await (await expectPending(page, "c1")).getByTestId("tray-approve-button").click();
     await (await expectPending(page, "c2")).getByTestId("tray-approve-button").click();
-    await expect(page.getByText("Swapped.")).toBeVisible();
+    await expect(page.getByTestId("assistant-message").filter({ hasText: "Swapped." })).toBeVisible();
 
     const c1 = card(page, "c1");
     await c1.getByTestId("undo-button").click();

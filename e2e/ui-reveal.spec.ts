@@ -46,8 +46,10 @@ test("a notification's click draws its command's card from far off, in view and 
     await expectPending(front, WAITING);
     // The tab behind notified (the commands the rule allows are pending a moment while checked, and a frame
     // may catch one: each such notification is withdrawn already); its person had scrolled up meanwhile.
-    const tag = `pi-desk:${WAITING}`;
-    const noteOf = async () => (await seen(watcher)).findIndex((note) => note.tag === tag && !note.closed);
+    // Tagged by chat and command (a tool call id is one chat's own).
+    const ofWaiting = (tag: string | undefined) =>
+      /^pi-desk:[\w-]+:/.test(tag ?? "") && tag?.endsWith(`:${WAITING}`);
+    const noteOf = async () => (await seen(watcher)).findIndex((note) => ofWaiting(note.tag) && !note.closed);
     await expect.poll(noteOf).toBeGreaterThanOrEqual(0);
     const note = await noteOf();
     const transcript = watcher.getByTestId("transcript");

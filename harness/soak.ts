@@ -114,7 +114,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     let done = 0;
     for (const [index, batch] of batches.entries()) {
       const chat = chatCalls(socketTarget(desk));
-      if (index > 0) await chat.newSession();
+      if (index > 0) {
+        // A chat per batch, the last one closed: one chat open at a time, so what grows is a leak.
+        const { chatId: last } = await desk.call("getState");
+        await chat.newSession();
+        if (last) await desk.call("closeChat", { chatId: last });
+      }
       await chat.prompt({ text: `batch ${index}` });
       const commands = await batchEnd(desk, `batch ${index} done`, 60_000 + batch.length * 2_000);
       for (const planned of batch) {
@@ -164,9 +169,12 @@ function chunk<T>(items: T[], size: number): T[][] {
   );
 }
 
-/** Per batch: turns of `parallel` run_command calls, then a text turn that ends the prompt. */
+/**
+ * Per batch, the turns of the chat whose first message is "batch N": turns of `parallel` run_command calls,
+ * then a text turn that ends the prompt.
+ */
 function scriptFor(batches: SoakCommand[][], parallel: number): Script {
-  return batches.flatMap((batch, index) => [
+  const turnsOf = (batch: SoakCommand[], index: number): ScriptBlock[][] => [
     ...chunk(batch, parallel).map((turn) =>
       turn.map(
         (c): ScriptBlock => ({
@@ -178,7 +186,8 @@ function scriptFor(batches: SoakCommand[][], parallel: number): Script {
       ),
     ),
     [{ type: "text", text: `batch ${index} done` }],
-  ]);
+  ];
+  return Object.fromEntries(batches.map((batch, index) => [`batch ${index}`, turnsOf(batch, index)]));
 }
 
 /** Cancels the "cancel" commands a moment after they start; notes any command that asks the person. */

@@ -2,34 +2,22 @@ import { randomUUID } from "node:crypto";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { AgentSession } from "@earendil-works/pi-coding-agent";
-import { awaitsPerson, editAwaitsPerson } from "../../shared/attention";
 import type { CommandView } from "../../shared/commands";
 import type { DeskApi, DeskMethod, Unsubscribe } from "../../shared/desk-api";
 import type { ChatEventBody, HostEvent, HostEventBody } from "../../shared/host-events";
-import type {
-  ChatSummary,
-  HostState,
-  InboxEntry,
-  SessionState,
-  ShellKind,
-  WorkspaceInfo,
-} from "../../shared/host-state";
-import type { ModelsState, ThinkingLevel } from "../../shared/models";
+import type { ChatSummary, HostState, SessionState, ShellKind, WorkspaceInfo } from "../../shared/host-state";
+import type { ModelsState } from "../../shared/models";
 import { listWorkspaceSessions, type SessionChoice } from "../agent/agent-session-factory";
 import { DeskModels } from "../agent/model-runtime";
+import { modelsStateOf } from "../agent/models-state";
 import type { CommandSettings, WorkspaceSession } from "../agent/workspace-session";
 import { openWorkspaceSession } from "../agent/workspace-session-factory";
-import { AuditLog } from "../approvals/audit-log";
-import {
-  checkSandbox,
-  type RunRecord,
-  RunRegistry,
-  reapOrphanedRuns,
-  type SandboxCheck,
-} from "../run-command";
+import { checkSandbox, RunRegistry, type SandboxCheck } from "../run-command";
 import { loadPreferences, type Preferences, preferencesFile, savePreferences } from "../storage/preferences";
 import { chatSummary } from "./chat-summary";
 import { DeskWorkspace, type WorkspaceChangesOptions } from "./desk-workspace";
+import { HostInbox } from "./host-inbox";
+import { endLastRunsLeftovers } from "./last-run-leftovers";
 import { resolveWorkspace, type WorkspaceFolder } from "./workspace";
 
 export type { WorkspaceChangesOptions } from "./desk-workspace";
@@ -92,9 +80,6 @@ interface DeskChat {
   sentSummary: string;
 }
 
-/** How many decided-or-closed approval ids the host remembers, to say why a late decision is refused. */
-const CLOSED_APPROVALS_KEPT = 1000;
-
 /**
  * The host core both shells share. It holds the open workspaces and their chats, does what the calls ask,
  * and tells every subscriber what changed, each event numbered in one stream (`seq`). It imports nothing
@@ -103,17 +88,14 @@ const CLOSED_APPROVALS_KEPT = 1000;
 export class DeskHost {
   private readonly workspaces = new Map<string, DeskWorkspace>();
   private readonly chats = new Map<string, DeskChat>();
-  /** When each waiting command or edit started waiting, by chat and id: the inbox is oldest first. */
-  private readonly waitingSince = new Map<string, number>();
-  /** Approval ids of requests that were waiting in chats since closed, with the chat's title. */
-  private readonly closedApprovals = new Map<string, string>();
+  /** Every chat's requests waiting for the person, oldest first. */
+  private readonly inbox = new HostInbox();
   private readonly listeners = new Set<(event: HostEvent) => void>();
   private readonly dataRoot: string;
   private readonly runRegistry: RunRegistry;
   /** The chat a state holds when none is asked for: the one last opened (or reopened). */
   private lastOpened: string | undefined;
   private seq = 0;
-  private waitingClock = 0;
   private reach: string;
 
   private constructor(
@@ -129,16 +111,7 @@ export class DeskHost {
 
   /** Sets up the models and opens the start workspaces, if any, each with a new chat. */
   static async create(options: DeskHostOptions): Promise<DeskHost> {
-    // A host that was killed mid-run left its commands' process trees behind: end them first, and write
-    // down how those commands ended. Only dead hosts' runs: a Pi Desk still running (opened twice, or
-    // serving another folder) keeps its commands.
-    const orphans = await reapOrphanedRuns(join(dataRootOf(options), "running"));
-    if (orphans.records > 0) {
-      console.warn(
-        `Pi Desk: ended ${orphans.killed} process(es) left running by ${orphans.records} command(s) of a previous run.`,
-      );
-    }
-    await auditInterrupted(orphans.reaped);
+    await endLastRunsLeftovers(join(dataRootOf(options), "running"));
     // Once per start, at the same time as the models: a sandboxed `true` tells whether this machine can
     // sandbox commands at all.
     const [models, sandbox] = await Promise.all([DeskModels.create(), checkSandbox()]);
@@ -180,7 +153,7 @@ export class DeskHost {
       seq: this.seq,
       workspaces: [...this.workspaces.values()].map((workspace) => workspace.info),
       chats: [...this.chats.values()].map((open) => this.summaryOf(open)),
-      inbox: this.inbox(),
+      inbox: this.inbox.entries(this.chats.values()),
       chatId: chat?.id ?? null,
       workspace: chat?.workspace.info ?? this.workspaces.values().next().value?.info ?? null,
       shell: this.options.shell,
@@ -243,12 +216,7 @@ export class DeskHost {
     decide: async ({ approvalId, decision, rule }) => {
       const chat = [...this.chats.values()].find((open) => open.session.gate.isWaiting(approvalId));
       if (chat) return chat.session.gate.decide(approvalId, decision, rule);
-      const closed = this.closedApprovals.get(approvalId);
-      throw new Error(
-        closed !== undefined
-          ? `The chat "${closed}" was closed, so nothing waits under approval id "${approvalId}" any more: its request was cancelled. Reopen the chat to go on.`
-          : `Nothing is waiting under approval id "${approvalId}": it was already decided, cancelled, or never issued.`,
-      );
+      throw new Error(this.inbox.refusal(approvalId));
     },
     cancelCommand: async ({ chatId, commandId }) => this.requireChat(chatId).session.cancelCommand(commandId),
     commandOutput: async ({ chatId, commandId }) => {
@@ -394,54 +362,15 @@ export class DeskHost {
 
   /** Closes a chat: what waits is cancelled, what runs is stopped, and late decisions are told why. */
   private async closeChat(chat: DeskChat): Promise<void> {
-    const title = this.summaryOf(chat).title || "new chat";
-    for (const entry of this.inbox()) {
-      if (entry.chatId !== chat.id) continue;
-      const approvalId = entry.kind === "command" ? entry.command.approvalId : entry.edit.approvalId;
-      if (approvalId) this.closedApprovals.set(approvalId, title);
-    }
-    while (this.closedApprovals.size > CLOSED_APPROVALS_KEPT) {
-      const oldest = this.closedApprovals.keys().next().value;
-      if (oldest === undefined) break;
-      this.closedApprovals.delete(oldest);
-    }
+    this.inbox.chatClosed(chat.id, this.summaryOf(chat).title || "new chat", this.inbox.entries([chat]));
     this.chats.delete(chat.id);
-    for (const key of [...this.waitingSince.keys()]) {
-      if (key.startsWith(`${chat.id}:`)) this.waitingSince.delete(key);
-    }
     this.emit({ type: "chat-closed", chatId: chat.id });
     await chat.session.dispose("chat-closed");
   }
 
-  /** Every command and edit waiting for the person in every chat, oldest first. */
-  private inbox(): InboxEntry[] {
-    const entries: { at: number; entry: InboxEntry }[] = [];
-    for (const chat of this.chats.values()) {
-      const { commands, edits } = chat.session.view;
-      for (const command of commands.values()) {
-        if (!awaitsPerson(command)) continue;
-        const at = this.waitingSince.get(`${chat.id}:${command.id}`) ?? 0;
-        entries.push({ at, entry: { kind: "command", chatId: chat.id, command } });
-      }
-      for (const edit of edits.byId.values()) {
-        if (!editAwaitsPerson(edit)) continue;
-        const at = this.waitingSince.get(`${chat.id}:${edit.id}`) ?? 0;
-        entries.push({ at, entry: { kind: "edit", chatId: chat.id, edit } });
-      }
-    }
-    return entries.sort((a, b) => a.at - b.at).map(({ entry }) => entry);
-  }
-
   /** Sends a chat's event, then its summary when the event changed it. */
   private emitChat(chat: DeskChat, event: ChatEventBody): void {
-    if (event.type === "command-update" || event.type === "edit-update") {
-      const view = event.type === "command-update" ? event.command : event.edit;
-      const key = `${chat.id}:${view.id}`;
-      const waits =
-        event.type === "command-update" ? awaitsPerson(event.command) : editAwaitsPerson(event.edit);
-      if (waits && !this.waitingSince.has(key)) this.waitingSince.set(key, ++this.waitingClock);
-      if (!waits) this.waitingSince.delete(key);
-    }
+    this.inbox.follow(chat.id, event);
     this.emit({ ...event, chatId: chat.id });
     // Deltas and output change only the last line, many times a second: the summary follows at the entry's end.
     if (event.type !== "assistant-delta" && event.type !== "command-output") this.sendSummary(chat);
@@ -480,23 +409,7 @@ export class DeskHost {
   }
 
   private modelsState(chat: DeskChat | undefined): ModelsState {
-    const agent = chat?.session.agent;
-    const current = agent?.model;
-    const problem = this.models.problem();
-    const unavailable = chat?.session.unavailableModel;
-    return {
-      options: this.models.list().map((model) => ({
-        provider: model.provider,
-        id: model.id,
-        name: model.name,
-        hasKey: model.hasKey,
-        thinkingLevels: model.thinkingLevels as ThinkingLevel[],
-      })),
-      current: current ? { provider: current.provider, id: current.id } : null,
-      thinkingLevel: (agent?.thinkingLevel ?? "off") as ThinkingLevel,
-      ...(problem ? { problem } : {}),
-      ...(unavailable ? { unavailable } : {}),
-    };
+    return modelsStateOf(this.models, chat?.session);
   }
 
   private requireWorkspace(workspaceId: string): DeskWorkspace {
@@ -522,25 +435,5 @@ export class DeskHost {
   private emit(body: HostEventBody): void {
     const event = { ...body, seq: ++this.seq } as HostEvent;
     for (const listener of this.listeners) listener(event);
-  }
-}
-
-/** An audit line for each command a crashed host left running: its end is not known, only that it was cut. */
-async function auditInterrupted(records: readonly RunRecord[]): Promise<void> {
-  for (const { owner, commandId, command } of records) {
-    if (!owner || !commandId) continue;
-    await new AuditLog({ file: owner.auditFile })
-      .append({
-        at: Date.now(),
-        sessionId: owner.sessionId,
-        commandId,
-        command,
-        event: "finished",
-        by: "host",
-        status: "interrupted",
-        reason:
-          "Pi Desk stopped before the command ended; what it left running was ended when Pi Desk started again.",
-      })
-      .catch((error: unknown) => console.error(`Pi Desk: could not write the audit log: ${String(error)}`));
   }
 }
