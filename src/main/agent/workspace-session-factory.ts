@@ -75,8 +75,11 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
     budgetBytes: settings.outputBudgetBytes,
     onChange: (savedOutputs) => options.emit({ type: "saved-outputs", savedOutputs }),
   });
-  const projection = new SessionProjection(options.emit, workspace.path, limits.maxTimeoutSeconds, (since) =>
-    options.models.failures.since(since),
+  const projection = new SessionProjection(
+    options.emit,
+    workspace.path,
+    limits.maxTimeoutSeconds,
+    (request) => options.models.failures.of(request),
   );
   // The tools are created before the session (Pi needs them), and ask through the session once it exists.
   let self: WorkspaceSession | undefined;
