@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Locator, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import {
   expect,
   expectPending,
@@ -47,8 +47,8 @@ const SCRIPT: ScriptBlock[][] = [
   [say("Five done, and allowed from now on.")],
   [say(lines("Running six")), runCommand("c6", "echo fail-C >&2; exit 7", 10)],
   [say("Six done.")],
-  [slowly(2500), say(lines("Seven arrived"))],
-  [slowly(2500), say(lines("Eight arrived"))],
+  [slowly(6000), say(lines("Seven arrived"))],
+  [slowly(6000), say(lines("Eight arrived"))],
 ];
 
 /** The transcript's scroll box. */
@@ -80,9 +80,8 @@ async function expectStillAtEnd(page: Page): Promise<void> {
 
 /** Scrolls the transcript up with the mouse wheel, as a person does, and returns where it settled. */
 async function scrollUpByWheel(page: Page): Promise<number> {
-  const box = (await transcriptOf(page).boundingBox()) as NonNullable<
-    Awaited<ReturnType<Locator["boundingBox"]>>
-  >;
+  const box = await transcriptOf(page).boundingBox();
+  if (!box) throw new Error("The transcript is not laid out.");
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.wheel(0, -400);
   await expect.poll(() => gapToEnd(page)).toBeGreaterThan(200);
