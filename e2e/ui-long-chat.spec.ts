@@ -50,7 +50,8 @@ test("a long reopened chat keeps the page small, shows its end, draws earlier ca
   const after = [
     [runCommand(atEnd, longChatCommand(COMMANDS + 1, 30), 60)],
     [say("One more ran.")],
-    [runCommand(scrolledUp, longChatCommand(COMMANDS + 2, 30), 60)],
+    // Slow to come, so the person can scroll up to read before it arrives.
+    [{ type: "delay", ms: 4_000 }, runCommand(scrolledUp, longChatCommand(COMMANDS + 2, 30), 60)],
     [say("And another.")],
   ];
   writeFileSync(env.PI_DESK_SCRIPT, JSON.stringify(chatScript(COMMANDS, LINES)));
@@ -125,23 +126,23 @@ test("a long reopened chat keeps the page small, shows its end, draws earlier ca
     await expect(page.getByTestId("assistant-message").last()).toBeInViewport();
     await expect.poll(() => gapToEnd(page)).toBeLessThan(24);
 
-    // Reading further up, the next one does not pull the view away.
-    const reading = await scrollToCard(page, longChatId(COMMANDS - 20));
-    const topOf = () => reading.evaluate((el) => Math.round(el.getBoundingClientRect().top));
-    const place = await topOf();
+    // Sent, then reading further up while the answer is on its way: it does not pull the view away, and
+    // the way down says there is something new.
     const entries = async () =>
       Number(await page.locator(".transcript-item").first().getAttribute("aria-setsize"));
     const before = await entries();
     await send(page, "And another");
-    // Its entries arrive (the person's message, the command, the answer) out of view, and the turn ends.
-    await expect.poll(entries).toBeGreaterThanOrEqual(before + 3);
+    await expect.poll(entries).toBe(before + 1);
+    const reading = await scrollToCard(page, longChatId(COMMANDS - 20));
+    const topOf = () => reading.evaluate((el) => Math.round(el.getBoundingClientRect().top));
+    const place = await topOf();
+    // Its entries arrive (the command, the answer) out of view, and the turn ends.
+    await expect.poll(entries, { timeout: 30_000 }).toBeGreaterThanOrEqual(before + 3);
     await expect(page.getByTestId("stop-button")).toHaveCount(0);
     await expect(reading).toBeInViewport();
     expect(Math.abs((await topOf()) - place)).toBeLessThan(4);
     await expect(card(page, scrolledUp)).toHaveCount(0);
-    await transcriptOf(page).evaluate((el) => {
-      el.scrollTop = el.scrollHeight;
-    });
+    await page.getByTestId("new-below-button").click();
     await expect(card(page, scrolledUp)).toHaveAttribute("data-status", "succeeded");
     await expect(page.getByTestId("assistant-message").last()).toContainText("And another.");
   } finally {

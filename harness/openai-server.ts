@@ -25,7 +25,9 @@ export type ModelReply =
   /** Streams a tool call (and text before it, if any), then stops for the tool's result. */
   | { text?: string; toolCall: { id: string; name: string; arguments: Record<string, unknown> } }
   /** Fails with this HTTP status, a JSON body and headers (e.g. `retry-after`). */
-  | { status: number; body?: unknown; headers?: Record<string, string> };
+  | { status: number; body?: unknown; headers?: Record<string, string> }
+  /** Drops the connection without an answer (no status: a network failure). */
+  | { hangUp: true };
 
 /**
  * Decides each reply from the request and its index (0 for the first request the server got); a promise
@@ -41,6 +43,11 @@ export interface OpenAiServer {
   requests: ModelRequest[];
   /** Replaces how it answers from the next request on. */
   setReplies(replies: ModelReplies): void;
+  /**
+   * Stops listening on its port (and drops kept-alive connections), so a request is refused, until
+   * called again with false, when it listens on the same port again.
+   */
+  refuseConnections(refuse: boolean): Promise<void>;
   /** Stops listening and drops open connections. */
   close(): Promise<void>;
 }
@@ -72,6 +79,10 @@ export async function startOpenAiServer(replies: ModelReplies): Promise<OpenAiSe
     };
     requests.push(request);
     const reply = await answer(request, requests.length - 1);
+    if ("hangUp" in reply) {
+      req.socket.destroy();
+      return;
+    }
     if ("status" in reply) {
       res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
       res.end(reply.body === undefined ? "" : JSON.stringify(reply.body));
@@ -120,10 +131,21 @@ export async function startOpenAiServer(replies: ModelReplies): Promise<OpenAiSe
     setReplies: (next) => {
       answer = next;
     },
+    refuseConnections: async (refuse) => {
+      if (refuse === server.listening) {
+        if (refuse) {
+          server.closeAllConnections();
+          await new Promise<void>((resolve) => server.close(() => resolve()));
+        } else {
+          await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+        }
+      }
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
-        server.close(() => resolve());
+        if (server.listening) server.close(() => resolve());
+        else resolve();
       }),
   };
 }

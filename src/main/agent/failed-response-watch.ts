@@ -10,54 +10,60 @@ const FETCH_APIS = new Set([
   "google-generative-ai",
 ]);
 
-/** A failed response the watch saw. */
-interface SeenFailure extends ResponseHint {
-  /** When it arrived (epoch ms). */
-  at: number;
-}
-
 /**
  * Sees the status and `Retry-After` of a provider's failed responses. Pi's error text keeps the status and
  * the provider's message but drops the headers, and `Retry-After` is where a provider says how long to
- * wait; so the runtime's requests go through a `fetch` that looks at a failed response on its way past.
- * Nothing of the request or the body is kept.
+ * wait; so each model request goes through a `fetch` of its own that looks at a failed response on its
+ * way past. What it saw is kept against the message that request ended with (Pi's own object, the one its
+ * `message_end` carries), so a failure reaches only the chat and the turn whose request failed, however
+ * many chats share the runtime and whatever failed just before. Nothing of the request or the body is kept.
  */
 export class FailedResponseWatch {
-  private last: SeenFailure | undefined;
+  /** What each failed request's last response said, by the message Pi ended that request with. */
+  private readonly byMessage = new WeakMap<object, ResponseHint>();
 
   /** Routes the runtime's model requests (for the APIs that take a `fetch`) through the watch. */
   install(runtime: ModelRuntime): void {
     const streamSimple = runtime.streamSimple.bind(runtime);
-    runtime.streamSimple = (model, context, options) =>
-      FETCH_APIS.has(model.api)
-        ? streamSimple(model, context, { ...options, fetch: this.wrap(options?.fetch ?? globalThis.fetch) })
-        : streamSimple(model, context, options);
-  }
-
-  /** The last failed response that arrived at or after `since` (a request's start), if any. */
-  since(since: number): ResponseHint | undefined {
-    const last = this.last;
-    if (!last || last.at < since) return undefined;
-    return {
-      status: last.status,
-      ...(last.retryAfterMs !== undefined ? { retryAfterMs: last.retryAfterMs } : {}),
+    runtime.streamSimple = (model, context, options) => {
+      if (!FETCH_APIS.has(model.api)) return streamSimple(model, context, options);
+      // One request (Pi's own provider retries included): its last failed response is what its error says.
+      const seen: { hint?: ResponseHint } = {};
+      const stream = streamSimple(model, context, {
+        ...options,
+        fetch: watchedFetch(options?.fetch ?? globalThis.fetch, seen),
+      });
+      // Registered before Pi's agent loop awaits the same result, so the hint is kept before the
+      // message reaches `message_end`.
+      stream.result().then(
+        (message) => {
+          if (seen.hint) this.byMessage.set(message, seen.hint);
+        },
+        () => {},
+      );
+      return stream;
     };
   }
 
-  private wrap(inner: typeof globalThis.fetch): typeof globalThis.fetch {
-    return async (input, init) => {
-      const response = await inner(input, init);
-      if (!response.ok) {
-        const retryAfterMs = retryAfterOf(response.headers);
-        this.last = {
-          at: Date.now(),
-          status: response.status,
-          ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-        };
-      }
-      return response;
-    };
+  /** What the host saw of the failed response that `message` (a request's final message) ended with. */
+  of(message: object): ResponseHint | undefined {
+    return this.byMessage.get(message);
   }
+}
+
+/** A `fetch` that notes the status and wait of each failed response into `seen`, last one winning. */
+function watchedFetch(
+  inner: typeof globalThis.fetch,
+  seen: { hint?: ResponseHint },
+): typeof globalThis.fetch {
+  return async (input, init) => {
+    const response = await inner(input, init);
+    if (!response.ok) {
+      const retryAfterMs = retryAfterOf(response.headers);
+      seen.hint = { status: response.status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+    }
+    return response;
+  };
 }
 
 /** `retry-after-ms`, else `retry-after` in seconds or as an HTTP date, in milliseconds from now. */

@@ -9,7 +9,7 @@ import { CommandViews } from "./command-views";
 import { EDIT_TOOLS, EditViews } from "./edit-views";
 import { blocksOf, type ContentBlock, isFailed, textOf } from "./message-content";
 import type { ResponseHint } from "./provider-error";
-import { TurnErrors } from "./turn-errors";
+import { type FailedRequest, TurnErrors } from "./turn-errors";
 
 /** A message of a session's conversation, as Pi stores it. */
 type AgentMessage = AgentSession["messages"][number];
@@ -40,8 +40,8 @@ export class SessionProjection {
     private readonly emit: (event: ChatEventBody) => void,
     cwd: string,
     maxTimeoutSeconds: number,
-    /** What the host saw of a provider's failed HTTP response since a moment (status, `Retry-After`). */
-    responseHint?: (since: number) => ResponseHint | undefined,
+    /** What the host saw of the failed HTTP response a request ended with (status, `Retry-After`). */
+    responseHint?: (request: FailedRequest) => ResponseHint | undefined,
   ) {
     this.views = new CommandViews(emit, cwd, maxTimeoutSeconds);
     this.edits = new EditViews(emit);

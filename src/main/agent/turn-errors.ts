@@ -11,12 +11,13 @@ export interface TurnErrorSink {
   nextId(): string;
 }
 
-/** A failed request, as the assistant message Pi ended with `stopReason: "error"` tells it. */
+/**
+ * A failed request: the assistant message Pi ended it with (`stopReason: "error"`), the very object its
+ * `message_end` carries, by which the host finds what it saw of that request's response.
+ */
 export interface FailedRequest {
   /** Pi's `errorMessage`. */
   errorMessage?: string;
-  /** When the request started (epoch ms). */
-  timestamp?: number;
 }
 
 /**
@@ -31,15 +32,15 @@ export class TurnErrors {
 
   constructor(
     private readonly sink: TurnErrorSink,
-    /** What the host saw of the failed HTTP response (status, `Retry-After`) since a moment. */
-    private readonly responseHint: (since: number) => ResponseHint | undefined = () => undefined,
+    /** What the host saw of the failed HTTP response this request ended with (status, `Retry-After`). */
+    private readonly responseHint: (request: FailedRequest) => ResponseHint | undefined = () => undefined,
     private readonly now: () => number = Date.now,
   ) {}
 
   /** A request failed: the turn's entry counts it, or the turn gets one. */
   failed(request: FailedRequest, live = true): void {
     const raw = request.errorMessage?.trim() || "The model's provider returned an error without a message.";
-    const hint = live && request.timestamp !== undefined ? this.responseHint(request.timestamp) : undefined;
+    const hint = live ? this.responseHint(request) : undefined;
     const error = classifyProviderError(raw, hint);
     const fields = {
       errorKind: error.kind,

@@ -46,8 +46,11 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
   const rules = parts.rules.forChat();
   const { audit, preferences, outputQuota, outputDir, limits } = parts;
   const settings = parts.commands;
-  const projection = new SessionProjection(options.emit, workspace.path, limits.maxTimeoutSeconds, (since) =>
-    options.models.failures.since(since),
+  const projection = new SessionProjection(
+    options.emit,
+    workspace.path,
+    limits.maxTimeoutSeconds,
+    (request) => options.models.failures.of(request),
   );
   // The tools are created before the session (Pi needs them), and ask through the session once it exists.
   let self: WorkspaceSession | undefined;

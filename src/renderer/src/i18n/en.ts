@@ -66,6 +66,7 @@ export const en = {
     agent: "Pi",
     thinking: "Thinking",
     streaming: "Writing…",
+    newBelow: "New messages below",
     promptLabel: "Message to the agent",
     promptPlaceholder: "Ask about the repository… (Enter sends, Shift+Enter for a new line)",
     send: "Send",

@@ -62,6 +62,7 @@ export const zh: Messages = {
     agent: "Pi",
     thinking: "思考过程",
     streaming: "正在输出…",
+    newBelow: "下方有新消息",
     promptLabel: "发给智能体的消息",
     promptPlaceholder: "询问关于仓库的问题…（Enter 发送，Shift+Enter 换行）",
     send: "发送",

@@ -2,6 +2,7 @@ import { type FormEvent, type KeyboardEvent, useState } from "react";
 import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { reasonOf } from "../../lib/format";
+import { followTranscriptEnd } from "./transcript-reveal";
 
 /**
  * The prompt box: Enter sends, Shift+Enter starts a new line (and Enter while an input method is
@@ -18,6 +19,8 @@ export function Composer({ api, running }: { api: ChatApi; running: boolean }) {
     if (!canSend) return;
     setSending(true);
     setError(null);
+    // The person wants to see the answer, wherever they had scrolled to.
+    followTranscriptEnd();
     api.prompt({ text }).then(
       () => {
         setText("");

@@ -1,4 +1,4 @@
-import { memo, type RefObject, useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import { memo, type RefObject, useEffect, useMemo, useRef } from "react";
 import type { CommandView } from "../../../../shared/commands";
 import type { EditView } from "../../../../shared/edits";
 import type { SessionState } from "../../../../shared/host-state";
@@ -12,7 +12,8 @@ import { EditCard } from "../edits/EditCard";
 import { PendingLine } from "./PendingLine";
 import { AssistantMessage, NoticeLine, ToolLine, UserMessage } from "./TranscriptItems";
 import { TurnError } from "./TurnError";
-import { offerTranscriptReveal } from "./transcript-reveal";
+import { offerTranscriptEnd, offerTranscriptReveal } from "./transcript-reveal";
+import { useFollowEnd } from "./use-follow-end";
 import { useTranscriptWindow } from "./use-transcript-window";
 
 /**
@@ -20,41 +21,28 @@ import { useTranscriptWindow } from "./use-transcript-window";
  * leading to the approval tray while it waits there). Only the entries near the view are in the page
  * (virtualised, heights measured from the DOM), so a chat of hundreds of commands costs what a screenful
  * does; the browser's find-in-page therefore sees only those. It follows the end while the person is
- * there, and stays put once they scroll up to read.
+ * there (and again once they send a message or decide a card), and stays put once they scroll up to read,
+ * with a control that takes them to what arrived below.
  */
 export function Transcript({ session, api }: { session: SessionState; api: ChatApi }) {
   const t = useT();
   const box = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLOListElement>(null);
-  const atEnd = useRef(true);
   const items = session.transcript;
   const latest = useRef(items);
   latest.current = items;
   const waiting = useMemo(() => waitingEntries(session), [session]);
-  const { virtualizer, onFocus, onBlur } = useTranscriptWindow(box, items, waiting);
+  const follow = useFollowEnd(box, list, { chat: session.id, entries: items.length, newest: items.at(-1) });
+  const { virtualizer, onFocus, onBlur } = useTranscriptWindow(box, items, waiting, follow.following);
   // The session as last drawn (a discarded render does not count), for what the page held before a snapshot.
   const drawnSession = useRef<SessionState | null>(null);
   useEffect(() => {
     drawnSession.current = session;
   });
 
-  // Runs after every render: new entries, streamed text, command output and entries measured for the
-  // first time all change the length.
-  useLayoutEffect(() => {
-    const element = box.current;
-    if (element && atEnd.current) element.scrollTop = element.scrollHeight;
-  });
-  // The list's length also changes without a render of this component: an entry's own content grows.
-  useEffect(() => {
-    const element = box.current;
-    const inner = list.current;
-    if (!element || !inner || typeof ResizeObserver === "undefined") return;
-    const observer = new ResizeObserver(() => {
-      if (atEnd.current) element.scrollTop = element.scrollHeight;
-    });
-    observer.observe(inner);
-    return () => observer.disconnect();
-  }, []);
+  const { stop: stopFollowing, toEnd } = follow;
+  // The person sent a message or decided a card (in this page): the view goes to what comes of it.
+  useEffect(() => offerTranscriptEnd(toEnd), [toEnd]);
   // A card further up is not in the page: whoever wants it shown asks the transcript to draw it.
   useEffect(
     () =>
@@ -63,12 +51,12 @@ export function Transcript({ session, api }: { session: SessionState; api: ChatA
           (item) => (item.kind === "command" || item.kind === "edit") && item.id === id,
         );
         if (index < 0) return false;
-        atEnd.current = false;
+        stopFollowing();
         virtualizer.scrollToIndex(index, { align: "center" });
         focusOnceDrawn(box, id);
         return true;
       }),
-    [virtualizer],
+    [virtualizer, stopFollowing],
   );
 
   const drawn = virtualizer.getVirtualItems();
@@ -79,47 +67,60 @@ export function Transcript({ session, api }: { session: SessionState; api: ChatA
     drawn.map((entry) => items[entry.index]?.id ?? ""),
   );
   return (
-    <div
-      ref={box}
-      className="transcript"
-      data-testid="transcript"
-      onScroll={(e) => {
-        const el = e.currentTarget;
-        atEnd.current = el.scrollTop + el.clientHeight >= el.scrollHeight - 24;
-      }}
-    >
-      <ol
-        ref={list}
-        className="transcript-items"
-        aria-label={t.nav.chat}
-        style={items.length > 0 ? { height: virtualizer.getTotalSize() } : undefined}
-        onFocus={onFocus}
-        onBlur={onBlur}
-      >
-        {items.length === 0 && <li className="muted transcript-empty">{t.chat.empty}</li>}
-        {drawn.map((entry) => {
-          const item = items[entry.index];
-          if (!item) return null;
-          return (
-            <li
-              key={entry.key}
-              ref={virtualizer.measureElement}
-              data-index={entry.index}
-              className="transcript-item"
-              // The list holds only what is drawn: say where each entry stands in the whole chat.
-              aria-setsize={items.length}
-              aria-posinset={entry.index + 1}
-              style={{ transform: `translateY(${entry.start}px)` }}
-            >
-              <Entry item={item} command={commandOf(session, item)} edit={editOf(session, item)} api={api} />
-            </li>
-          );
-        })}
-      </ol>
-      {session.running && (
-        <p className="muted working" role="status">
-          {t.chat.working}
-        </p>
+    <div className="transcript-frame">
+      <div ref={box} className="transcript" data-testid="transcript" onScroll={follow.onScroll}>
+        <ol
+          ref={list}
+          className="transcript-items"
+          aria-label={t.nav.chat}
+          style={items.length > 0 ? { height: virtualizer.getTotalSize() } : undefined}
+          onFocus={onFocus}
+          onBlur={onBlur}
+        >
+          {items.length === 0 && <li className="muted transcript-empty">{t.chat.empty}</li>}
+          {drawn.map((entry) => {
+            const item = items[entry.index];
+            if (!item) return null;
+            return (
+              <li
+                key={entry.key}
+                ref={virtualizer.measureElement}
+                data-index={entry.index}
+                className="transcript-item"
+                // The list holds only what is drawn: say where each entry stands in the whole chat.
+                aria-setsize={items.length}
+                aria-posinset={entry.index + 1}
+                style={{ transform: `translateY(${entry.start}px)` }}
+              >
+                <Entry
+                  item={item}
+                  command={commandOf(session, item)}
+                  edit={editOf(session, item)}
+                  api={api}
+                />
+              </li>
+            );
+          })}
+        </ol>
+        {session.running && (
+          <p className="muted working" role="status">
+            {t.chat.working}
+          </p>
+        )}
+      </div>
+      {follow.newBelow && (
+        <button
+          type="button"
+          className="new-below"
+          data-testid="new-below-button"
+          onClick={() => {
+            toEnd();
+            // The control is gone once at the end: the keyboard goes on where the person answers.
+            document.querySelector<HTMLElement>(".prompt-input")?.focus();
+          }}
+        >
+          {t.chat.newBelow} ↓
+        </button>
       )}
     </div>
   );

@@ -39,6 +39,8 @@ export function useTranscriptWindow(
   box: RefObject<HTMLDivElement | null>,
   items: TranscriptItem[],
   alwaysDrawn: readonly number[],
+  /** True while the view follows the end, which is then the place to keep. */
+  following: RefObject<boolean>,
 ): TranscriptWindow {
   const focused = useRef<number | null>(null);
   // Letting the focused entry go changes what is drawn without a scroll: draw again.
@@ -74,6 +76,17 @@ export function useTranscriptWindow(
       return keep.length === 0 ? indexes : [...new Set([...indexes, ...keep])].sort((a, b) => a - b);
     },
   });
+  // An entry above the view measured anew moves the view by as much, to keep the place while the person
+  // reads. While following, the end is the place: such a move would only take the view off it (and a
+  // scroll off the end is how a person says they stopped following).
+  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = (item, _delta, instance) => {
+    if (following.current) return false;
+    // Tanstack's own rule otherwise: a first measure above the view, or a new size wholly above it.
+    const offset = instance.scrollOffset ?? 0;
+    return instance.itemSizeCache.has(item.key)
+      ? item.end <= offset && instance.scrollDirection !== "backward"
+      : item.start < offset;
+  };
   return {
     virtualizer,
     onFocus: (event) => {

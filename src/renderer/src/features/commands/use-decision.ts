@@ -4,6 +4,7 @@ import type { EditDecision } from "../../../../shared/edits";
 import type { RuleDraft } from "../../../../shared/rules";
 import type { ChatApi } from "../../client/chat-api";
 import { reasonOf } from "../../lib/format";
+import { followTranscriptEnd } from "../chat/transcript-reveal";
 
 /**
  * What every approval card shares, whatever it asks about (a command, a file edit): one decision in flight
@@ -21,6 +22,8 @@ export function useDecision(
     if (!approvalId || busy) return;
     setBusy(true);
     setError(null);
+    // The person wants to see what comes of their decision.
+    followTranscriptEnd();
     api.decide(rule ? { approvalId, decision, rule } : { approvalId, decision }).catch((e: unknown) => {
       setError(failed(reasonOf(e)));
       setBusy(false);
