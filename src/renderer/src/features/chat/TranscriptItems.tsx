@@ -35,7 +35,7 @@ export const AssistantMessage = memo(function AssistantMessage({ item }: { item:
           <div className="thinking-body plain">{item.thinking}</div>
         </details>
       )}
-      {item.text && <Markdown text={item.text} />}
+      {item.text && <Markdown text={item.text} streaming={item.streaming} />}
       {item.streaming && !item.text && <p className="muted streaming">{t.chat.streaming}</p>}
     </div>
   );
