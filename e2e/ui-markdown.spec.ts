@@ -78,3 +78,43 @@ test("hostile Markdown from the model fetches nothing, runs nothing and stays in
   expect(offPage).toEqual([]);
   expect(dialogs).toEqual([]);
 });
+
+test("code is highlighted in the theme's colours, its grammar loaded only once a block needs it", async ({
+  page,
+  scriptedDesk,
+}) => {
+  const desk = await scriptedDesk([
+    [say("No code here, only **prose**.")],
+    [say("Here:\n\n```ts\nconst answer: number = 42; // the answer\n```")],
+  ]);
+  const scripts: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+  });
+  await page.addInitScript(RECORD_VIOLATIONS);
+  await openDesk(page, desk);
+  const loaded = (name: string) => scripts.some((path) => path.includes(`/${name}-`));
+
+  await send(page, "prose");
+  await expect(page.getByTestId("assistant-message").locator("strong")).toHaveText("prose");
+  expect(loaded("shiki-tokens")).toBe(false);
+  expect(loaded("typescript")).toBe(false);
+
+  await send(page, "code");
+  const code = page.locator('code[data-highlighted="true"]');
+  await expect(code).toHaveText("const answer: number = 42; // the answer");
+  expect(loaded("shiki-tokens")).toBe(true);
+  expect(loaded("typescript")).toBe(true);
+  expect(loaded("python")).toBe(false);
+  await expect(page.locator(".code-language")).toHaveText("ts");
+
+  const keyword = code.locator(".code-token", { hasText: "const" });
+  const colour = () => keyword.evaluate((element) => getComputedStyle(element).color);
+  await page.emulateMedia({ colorScheme: "light" });
+  const light = await colour();
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expect.poll(colour).not.toBe(light);
+  expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual(
+    [],
+  );
+});
