@@ -50,5 +50,7 @@ export async function highlightLines(code: string, language: string): Promise<Hi
     themes: { light: "github-light", dark: "github-dark" },
     defaultColor: false,
   });
-  return tokens.map((line) => line.map((token) => ({ content: token.content, style: token.htmlStyle ?? {} })));
+  return tokens.map((line) =>
+    line.map((token) => ({ content: token.content, style: token.htmlStyle ?? {} })),
+  );
 }
