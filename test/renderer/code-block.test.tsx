@@ -36,15 +36,19 @@ describe("a code block", () => {
     ]);
   });
 
-  it("keeps its whole text while it streams, highlighted lines first and the newest plain", async () => {
+  it("stays plain while it streams, whole, and is highlighted once it is finished", async () => {
     const lines = Array.from({ length: 12 }, (_, index) => `let v${index} = ${index};`);
     const { container, rerender } = render(<Markdown text={`\`\`\`js\n${lines[0]}\n`} streaming />);
-    await waitFor(() => expect(tokens(container).length).toBeGreaterThan(0), { timeout: 15_000 });
     for (let end = 2; end <= lines.length; end++) {
       const code = lines.slice(0, end).join("\n");
       rerender(<Markdown text={`\`\`\`js\n${code}`} streaming />);
       expect(container.querySelector("pre code")?.textContent).toBe(code);
     }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(tokens(container)).toHaveLength(0);
+    // The next block begins: this one is finished.
+    const finished = `\`\`\`js\n${lines.join("\n")}\n\`\`\`\n\nDone`;
+    rerender(<Markdown text={finished} streaming />);
     await waitFor(
       () =>
         expect(container.querySelector('code[data-highlighted="true"]')?.textContent).toBe(lines.join("\n")),

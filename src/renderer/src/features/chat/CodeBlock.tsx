@@ -1,12 +1,14 @@
-import { type CSSProperties, type ReactNode, useState } from "react";
+import { type CSSProperties, type ReactNode, useContext, useState } from "react";
 import { useT } from "../../i18n/i18n";
+import { OpenBlock } from "./open-block";
 import { type Highlighted, useHighlighted } from "./use-highlighted";
 
 /** A fenced code block: monospace, scrollable, highlighted by its language, with a copy button. */
 export function CodeBlock({ language, code }: { language: string; code: string }) {
   const t = useT();
   const [copied, setCopied] = useState(false);
-  const highlighted = useHighlighted(code, language);
+  const open = useContext(OpenBlock);
+  const highlighted = useHighlighted(code, language, !open);
   const copy = () => {
     navigator.clipboard?.writeText(code).then(
       () => {

@@ -6,6 +6,7 @@ import { nestsTooDeep } from "../../lib/markdown-depth";
 import { type BlockSplit, blockTexts, splitBlocks } from "../../lib/markdown-split";
 import { markdownUrl } from "../../lib/markdown-urls";
 import { markdownElements } from "./markdown-elements";
+import { OpenBlock } from "./open-block";
 
 /** What the `Markdown` component draws. */
 export interface MarkdownProps {
@@ -39,7 +40,12 @@ export const Markdown = memo(function Markdown({ text, streaming = false }: Mark
       {blocks.map((source, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: blocks are positions in the text; streaming only appends.
         <MarkdownBlockBoundary key={index} source={source}>
-          <MarkdownBlock source={streaming && index === last ? remend(source) : source} idPrefix={idPrefix} />
+          <OpenBlock.Provider value={streaming && index === last}>
+            <MarkdownBlock
+              source={streaming && index === last ? remend(source) : source}
+              idPrefix={idPrefix}
+            />
+          </OpenBlock.Provider>
         </MarkdownBlockBoundary>
       ))}
     </div>
