@@ -1,5 +1,6 @@
 import { type CSSProperties, type ReactNode, useMemo } from "react";
 import type { DiffLine, ProposedDiff } from "../../../../shared/edits";
+import { languageOfPath } from "../../lib/highlight/language-of-path";
 import type { HighlightedToken } from "../../lib/highlight/shiki-tokens";
 import { useHighlighted } from "../chat/use-highlighted";
 
@@ -9,13 +10,6 @@ export interface WordPart {
   value: string;
   /** Whether the word diff marks it. */
   changed: boolean;
-}
-
-/** The Shiki language a file's name suggests (its extension; Shiki knows most by their extension). */
-export function languageOfPath(path: string | undefined): string {
-  const name = path?.split("/").pop() ?? "";
-  const dot = name.lastIndexOf(".");
-  return dot > 0 ? name.slice(dot + 1).toLowerCase() : "";
 }
 
 /**
