@@ -2,7 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type DeskServer, type DeskServerOptions, startDeskServer, stopDeskServer } from "./desk-server";
+import { type DeskServer, type DeskServerOptions, startDeskServer, stopDeskServer } from "./desk-server.ts";
 
 /** The key the test provider expects; Pi reads it from `LOCAL_KEY`, as models.json says. */
 export const LOCAL_KEY = "test-key-local";

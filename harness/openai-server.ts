@@ -20,8 +20,8 @@ export interface ModelRequest {
 
 /** How the server answers one request. */
 export type ModelReply =
-  /** Streams text, then stops. */
-  | { text: string }
+  /** Streams text, then stops; at `charsPerSecond` if given (4 characters a token), else at once. */
+  | { text: string; charsPerSecond?: number }
   /** Streams a tool call (and text before it, if any), then stops for the tool's result. */
   | { text?: string; toolCall: { id: string; name: string; arguments: Record<string, unknown> } }
   /** Fails with this HTTP status, a JSON body and headers (e.g. `retry-after`). */
@@ -102,8 +102,20 @@ export async function startOpenAiServer(replies: ModelReplies): Promise<OpenAiSe
       );
     send({ role: "assistant", content: "" });
     const text = reply.text ?? "";
-    // In a few pieces, as a model streams.
-    for (const piece of text.match(/.{1,12}/gs) ?? []) send({ content: piece });
+    const pace = "charsPerSecond" in reply ? reply.charsPerSecond : undefined;
+    if (pace) {
+      // A piece every 10 ms, each as many characters as the pace allows: a model's steady stream.
+      const started = performance.now();
+      for (let sent = 0; sent < text.length; ) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        const due = Math.min(text.length, Math.round(((performance.now() - started) / 1000) * pace));
+        if (due > sent) send({ content: text.slice(sent, due) });
+        sent = Math.max(sent, due);
+      }
+    } else {
+      // In a few pieces, as a model streams.
+      for (const piece of text.match(/.{1,12}/gs) ?? []) send({ content: piece });
+    }
     if ("toolCall" in reply) {
       const call = reply.toolCall;
       send({

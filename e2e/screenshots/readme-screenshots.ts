@@ -138,6 +138,48 @@ test("turn error: a refused key, said once, with what to do", async ({ page }) =
   }
 });
 
+/** An answer as a model writes one: a heading, a list, a table, two code blocks and a remote image. */
+const ANSWER = [
+  "## Why `sum` failed",
+  "",
+  "The test expects **addition**, but `sum` subtracted. Three things changed:",
+  "",
+  "- [x] the sign in `sum.js`",
+  "- [x] a test for negative numbers",
+  "- [ ] ~~a new dependency~~ (not needed)",
+  "",
+  "| case | before | after |",
+  "| --- | ---: | ---: |",
+  "| `sum(2, 3)` | -1 | 5 |",
+  "| `sum(-2, 3)` | -5 | 1 |",
+  "",
+  "```ts",
+  "/** Adds two numbers. */",
+  "export function sum(a: number, b: number): number {",
+  "  return a + b; // was a - b",
+  "}",
+  "```",
+  "",
+  "Run the tests again with:",
+  "",
+  "```sh",
+  'npm test -- --grep "sum" && echo "all green"',
+  "```",
+  "",
+  "The diagram the issue linked is not loaded: ![flow](https://example.com/flow.png)",
+].join("\n");
+
+for (const scheme of ["light", "dark"] as const) {
+  test(`markdown: an answer with highlighted code, ${scheme}`, async ({ page, scriptedDesk }) => {
+    const desk = await scriptedDesk([[say(ANSWER)]]);
+    await page.emulateMedia({ colorScheme: scheme });
+    await openDesk(page, desk);
+    await send(page, "Why did sum fail?");
+    await expect(page.locator('code[data-highlighted="true"]')).toHaveCount(2);
+    await save(page, `markdown-${scheme}`);
+  });
+}
+
 test("settings: sandbox, rules, limits", async ({ page, scriptedDesk }) => {
   const desk = await scriptedDesk([[say("Hello.")]]);
   await openDesk(page, desk);

@@ -1,128 +1,13 @@
 import { cleanup, render } from "@testing-library/react";
+import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { Markdown } from "../../src/renderer/src/features/chat/Markdown";
-import { parseBlocks } from "../../src/renderer/src/lib/markdown-blocks";
-import { parseInline } from "../../src/renderer/src/lib/markdown-inline";
+import { blockTexts, splitBlocks } from "../../src/renderer/src/lib/markdown-split";
+import { MAX_DATA_IMAGE_CHARS } from "../../src/renderer/src/lib/markdown-urls";
 
 afterEach(cleanup);
 
-describe("parseBlocks", () => {
-  it("reads headings, paragraphs, rules and quotes", () => {
-    expect(parseBlocks("# Title\n\nOne\ntwo\n\n---\n> quoted\n> more")).toEqual([
-      { kind: "heading", level: 1, text: "Title" },
-      { kind: "paragraph", text: "One\ntwo" },
-      { kind: "rule" },
-      { kind: "quote", children: [{ kind: "paragraph", text: "quoted\nmore" }] },
-    ]);
-  });
-
-  it("reads fenced code verbatim, and an unclosed fence (still streaming) as code to the end", () => {
-    expect(parseBlocks("```ts\nconst a = 1;\n\n# not a heading\n```\nafter")).toEqual([
-      { kind: "code", language: "ts", code: "const a = 1;\n\n# not a heading", open: false },
-      { kind: "paragraph", text: "after" },
-    ]);
-    expect(parseBlocks("~~~\npartial")).toEqual([
-      { kind: "code", language: "", code: "partial", open: true },
-    ]);
-  });
-
-  it("reads lists, ordered and nested", () => {
-    const [list] = parseBlocks("3. first\n4. second\n   - inner\n   - more\n5. third");
-    expect(list).toMatchObject({ kind: "list", ordered: true, start: 3 });
-    if (list?.kind !== "list") throw new Error("not a list");
-    expect(list.items).toHaveLength(3);
-    expect(list.items[1]).toEqual([
-      { kind: "paragraph", text: "second" },
-      {
-        kind: "list",
-        ordered: false,
-        start: 1,
-        items: [[{ kind: "paragraph", text: "inner" }], [{ kind: "paragraph", text: "more" }]],
-      },
-    ]);
-  });
-
-  it("reads a table with its alignment", () => {
-    expect(parseBlocks("| a | b |\n|:--|--:|\n| 1 | 2 |")).toEqual([
-      { kind: "table", align: ["left", "right"], head: ["a", "b"], rows: [["1", "2"]] },
-    ]);
-  });
-});
-
-describe("parseInline", () => {
-  it("reads code, strong, emphasis, strikethrough and escapes", () => {
-    expect(parseInline("`a*b*` **bold** *it* ~~no~~ \\*lit\\*")).toEqual([
-      { kind: "code", text: "a*b*" },
-      { kind: "text", text: " " },
-      { kind: "strong", children: [{ kind: "text", text: "bold" }] },
-      { kind: "text", text: " " },
-      { kind: "em", children: [{ kind: "text", text: "it" }] },
-      { kind: "text", text: " " },
-      { kind: "strike", children: [{ kind: "text", text: "no" }] },
-      { kind: "text", text: " *lit*" },
-    ]);
-  });
-
-  it("leaves snake_case and lone asterisks alone", () => {
-    expect(parseInline("run_command and 2 * 3 * 4")).toEqual([
-      { kind: "text", text: "run_command and 2 * 3 * 4" },
-    ]);
-  });
-
-  it("reads links and bare URLs, without the sentence's final punctuation", () => {
-    expect(parseInline("see [docs](https://pi.dev/a_(b)) or https://x.org/p.")).toEqual([
-      { kind: "text", text: "see " },
-      { kind: "link", href: "https://pi.dev/a_(b)", children: [{ kind: "text", text: "docs" }] },
-      { kind: "text", text: " or " },
-      { kind: "link", href: "https://x.org/p", children: [{ kind: "text", text: "https://x.org/p" }] },
-      { kind: "text", text: "." },
-    ]);
-  });
-
-  it("turns an unsafe link into its text", () => {
-    expect(parseInline("[click](javascript:alert(1))")).toEqual([{ kind: "text", text: "click" }]);
-  });
-});
-
-describe("robustness", () => {
-  it("reads any text, however broken, without throwing or hanging", () => {
-    const alphabet = [
-      "*",
-      "_",
-      "`",
-      "~",
-      "[",
-      "]",
-      "(",
-      ")",
-      "<",
-      ">",
-      "!",
-      "\\",
-      "#",
-      "-",
-      "|",
-      "1.",
-      " ",
-      "\n",
-      "a",
-      "h",
-      "https://x.y",
-    ];
-    let seed = 7;
-    const random = () => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed / 2147483648;
-    };
-    for (let round = 0; round < 300; round++) {
-      const text = Array.from({ length: 60 }, () => alphabet[Math.floor(random() * alphabet.length)]).join(
-        "",
-      );
-      expect(() => render(<Markdown text={text} />)).not.toThrow();
-      cleanup();
-    }
-  });
-});
+const PNG = "data:image/png;base64,iVBORw0KGgo=";
 
 describe("Markdown", () => {
   it("renders elements, not HTML: markup in the text stays text", () => {
@@ -134,20 +19,140 @@ describe("Markdown", () => {
     expect(container.querySelector("strong")?.textContent).toBe("world");
     expect(container.querySelector("pre code")?.textContent).toBe("ls <dir>");
     expect(container.querySelector("pre code")?.className).toBe("language-sh");
+    expect(container.querySelector(".code-head")?.textContent).toContain("sh");
   });
 
-  it("opens safe links outside the app, and drops unsafe ones", () => {
-    const { container } = render(<Markdown text="[a](https://a.dev) [b](file:///etc/passwd)" />);
-    const links = container.querySelectorAll("a");
-    expect(links).toHaveLength(1);
-    expect(links[0]?.getAttribute("href")).toBe("https://a.dev");
+  it("opens safe links outside the app, and draws unsafe ones as their text", () => {
+    const { container } = render(
+      <Markdown text="[a](https://a.dev) [b](file:///etc/passwd) [c](mailto:x@y.z) [d](JavaScript:alert(1))" />,
+    );
+    const links = [...container.querySelectorAll("a")];
+    expect(links.map((link) => link.getAttribute("href"))).toEqual(["https://a.dev", "mailto:x@y.z"]);
     expect(links[0]?.getAttribute("rel")).toContain("noopener");
-    expect(container.textContent).toContain("b");
+    expect(links[0]?.getAttribute("target")).toBe("_blank");
+    expect(container.textContent).toBe("a b c d");
   });
 
   it("renders a list item's single paragraph tight", () => {
     const { container } = render(<Markdown text={"- one\n- two"} />);
     expect(container.querySelectorAll("li")).toHaveLength(2);
     expect(container.querySelector("li p")).toBeNull();
+  });
+
+  it("draws headings below the page's own, keeping the level written", () => {
+    const { container } = render(<Markdown text={"# One\n\n## Two\n\n###### Six"} />);
+    const headings = [...container.querySelectorAll("h3, h4, h5, h6")];
+    expect(headings.map((heading) => [heading.tagName, heading.getAttribute("data-level")])).toEqual([
+      ["H3", "1"],
+      ["H4", "2"],
+      ["H6", "6"],
+    ]);
+  });
+
+  it("draws a remote image as a link naming its host, and only small raster data: images", () => {
+    const big = `data:image/png;base64,${"A".repeat(MAX_DATA_IMAGE_CHARS)}`;
+    const { container } = render(
+      <Markdown text={`![chart](https://img.example.org/c.png) ![dot](${PNG}) ![big](${big})`} />,
+    );
+    const remote = container.querySelector("a.remote-image");
+    expect(remote?.getAttribute("href")).toBe("https://img.example.org/c.png");
+    expect(remote?.textContent).toContain("img.example.org");
+    expect(remote?.textContent).toContain("chart");
+    const images = [...container.querySelectorAll("img")];
+    expect(images.map((image) => image.getAttribute("alt"))).toEqual(["dot"]);
+    expect(container.textContent).toContain("big");
+  });
+
+  it("draws a block nested past the limit as its text", () => {
+    const { container } = render(<Markdown text={`${">".repeat(40)} deep\n\nafter *this*`} />);
+    expect(container.querySelector("blockquote")).toBeNull();
+    expect(container.textContent).toContain(`${">".repeat(40)} deep`);
+    expect(container.querySelector("em")?.textContent).toBe("this");
+  });
+});
+
+describe("Markdown while streaming", () => {
+  it("closes half-written emphasis, code and links instead of showing their marks", () => {
+    const { container, rerender } = render(<Markdown text={"Done: **bol"} streaming />);
+    expect(container.querySelector("strong")?.textContent).toBe("bol");
+    expect(container.textContent).not.toContain("*");
+    rerender(<Markdown text={"Run `npm t"} streaming />);
+    expect(container.querySelector("code")?.textContent).toBe("npm t");
+    rerender(<Markdown text={"```ts\nconst a = 1;"} streaming />);
+    expect(container.querySelector("pre code")?.textContent).toBe("const a = 1;");
+    expect(container.textContent).not.toContain("```");
+  });
+
+  it("leaves a finished message as written", () => {
+    const { container } = render(<Markdown text={"2 **bol"} />);
+    expect(container.querySelector("strong")).toBeNull();
+    expect(container.textContent).toBe("2 **bol");
+  });
+});
+
+describe("splitBlocks", () => {
+  it("cuts at blank lines before a line at the margin, not inside fences or between list items", () => {
+    const text = "# Title\n\nOne\ntwo\n\n```\na\n\nb\n```\n\n- x\n\n- y\n  \n  more\n\n> q\n\nend";
+    expect(blockTexts(splitBlocks(text))).toEqual([
+      "# Title\n\n",
+      "One\ntwo\n\n",
+      "```\na\n\nb\n```\n\n",
+      "- x\n\n- y\n  \n  more\n\n",
+      "> q\n\n",
+      "end",
+    ]);
+  });
+
+  it("keeps a message with a reference or footnote definition whole", () => {
+    expect(splitBlocks("[a][x]\n\nmore\n\n[x]: https://a.dev").starts).toEqual([0]);
+    expect(splitBlocks("Note[^1]\n\nmore\n\n[^1]: the note").starts).toEqual([0]);
+  });
+
+  it("cuts a message streamed in any chunks as it cuts the whole", () => {
+    const line = fc.constantFrom(
+      "text",
+      "",
+      "```",
+      "~~~~",
+      "- item",
+      "1. item",
+      "  indented",
+      "> quote",
+      "| a | b |",
+      "[x]: https://a.dev",
+      "<!--",
+      "    code",
+    );
+    fc.assert(
+      fc.property(
+        fc.array(line, { maxLength: 30 }),
+        fc.array(fc.nat(40), { maxLength: 20 }),
+        (lines, cuts) => {
+          const text = lines.join("\n");
+          let split = splitBlocks("");
+          let end = 0;
+          for (const cut of cuts) {
+            end = Math.min(text.length, end + cut);
+            split = splitBlocks(text.slice(0, end), split);
+          }
+          split = splitBlocks(text, split);
+          expect(split.starts).toEqual(splitBlocks(text).starts);
+        },
+      ),
+    );
+  });
+});
+
+describe("robustness", () => {
+  it("reads any text, however broken, without throwing or hanging", () => {
+    const alphabet = ["*", "_", "`", "~", "[", "]", "(", ")", "<", ">", "!", "\\", "#", "-", "|", "1."];
+    const piece = fc.constantFrom(...alphabet, " ", "\n", "\n\n", "a", "https://x.y", "[^1]", "```");
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 80 }), fc.boolean(), (pieces, streaming) => {
+        expect(() => render(<Markdown text={pieces.join("")} streaming={streaming} />)).not.toThrow();
+        cleanup();
+      }),
+      { numRuns: 300 },
+    );
   });
 });

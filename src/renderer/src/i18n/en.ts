@@ -78,6 +78,10 @@ export const en = {
     copyCode: "Copy",
     copied: "Copied",
     copyCodeLabel: (language: string) => `Copy this ${language} code`,
+    remoteImage: (alt: string, host: string) =>
+      alt
+        ? `Image “${alt}” on ${host}, not loaded: opens in your browser`
+        : `Image on ${host}, not loaded: opens in your browser`,
   },
   turnError: {
     title: {

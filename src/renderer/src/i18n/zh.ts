@@ -74,6 +74,8 @@ export const zh: Messages = {
     copyCode: "复制",
     copied: "已复制",
     copyCodeLabel: (language: string) => `复制这段 ${language} 代码`,
+    remoteImage: (alt: string, host: string) =>
+      alt ? `${host} 上的图片“${alt}”，未加载：在浏览器中打开` : `${host} 上的图片，未加载：在浏览器中打开`,
   },
   turnError: {
     title: {

@@ -2,6 +2,11 @@
  * A small reader of terminal output: SGR colour and weight codes become styled spans; every other
  * escape sequence (cursor moves, erase, titles, hyperlinks) and control character is dropped. The spans
  * are rendered as text, never as HTML, so nothing a command prints can become markup.
+ *
+ * Kept over a library (as the Markdown reader was not): the libraries that read ANSI (ansi-to-html,
+ * anser, ansi_up) give HTML strings to inject or carry far more than SGR, and this reader is small, holds no
+ * markup at any point, and is covered by its own tests; the chat's Markdown is a grammar a small reader
+ * could not follow, which is why that one went to react-markdown.
  */
 
 /** A colour: 0–15 for the theme's palette (a CSS class), or a CSS colour for the 256-colour and RGB codes. */

@@ -87,7 +87,7 @@ export function FileChangeRow({
           <p className="error">{t.changes.diffFailed(diff.error)}</p>
         ) : diff.text ? (
           <>
-            <DiffText text={diff.text} testId={tid("changes-diff")} />
+            <DiffText text={diff.text} testId={tid("changes-diff")} path={file.path} />
             {diff.truncated && <p className="muted">{t.changes.diffCut}</p>}
           </>
         ) : (

@@ -3,6 +3,7 @@ import type { AssistantItem, NoticeItem, ToolItem, UserItem } from "../../../../
 import type { Messages } from "../../i18n/en";
 import { useT } from "../../i18n/i18n";
 import { Markdown } from "./Markdown";
+import { ToolResult } from "./ToolResult";
 
 /** What the person said, as they wrote it. */
 export const UserMessage = memo(function UserMessage({ item }: { item: UserItem }) {
@@ -35,7 +36,7 @@ export const AssistantMessage = memo(function AssistantMessage({ item }: { item:
           <div className="thinking-body plain">{item.thinking}</div>
         </details>
       )}
-      {item.text && <Markdown text={item.text} />}
+      {item.text && <Markdown text={item.text} streaming={item.streaming} />}
       {item.streaming && !item.text && <p className="muted streaming">{t.chat.streaming}</p>}
     </div>
   );
@@ -52,14 +53,7 @@ export const ToolLine = memo(function ToolLine({ item }: { item: ToolItem }) {
   );
   return (
     <div className="tool-line" data-testid="tool-call" data-state={item.state}>
-      {item.result ? (
-        <details>
-          <summary>{head}</summary>
-          <pre className="tool-result">{item.result}</pre>
-        </details>
-      ) : (
-        <div className="tool-head">{head}</div>
-      )}
+      {item.result ? <ToolResult item={item} head={head} /> : <div className="tool-head">{head}</div>}
     </div>
   );
 });

@@ -110,7 +110,7 @@ export const EditCard = memo(function EditCard({ edit, api }: { edit: EditView; 
           busy={busy}
         />
       ) : (
-        edit.diff && <EditDiff diff={edit.diff} testId={tid("edit-diff")} />
+        edit.diff && <EditDiff diff={edit.diff} testId={tid("edit-diff")} path={edit.path} />
       )}
       {edit.decidedBy === "rule" && edit.rule && <p className="muted">{t.edits.allowedBy(edit.rule)}</p>}
       {edit.changedByPerson && <p className="muted">{t.edits.changedByPerson}</p>}

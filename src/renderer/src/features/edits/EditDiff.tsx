@@ -2,6 +2,7 @@ import { diffWordsWithSpace } from "diff";
 import { memo, type ReactNode, useState } from "react";
 import type { DiffLine, ProposedDiff } from "../../../../shared/edits";
 import { useT } from "../../i18n/i18n";
+import { drawDiffText, useDiffTokens, type WordPart } from "./diff-highlight";
 
 /** Lines shown before the diff folds: a long rewrite stays readable, and "Show all" opens the rest. */
 const FOLD_AFTER_LINES = 400;
@@ -12,10 +13,21 @@ const MAX_WORD_DIFF_CHARS = 2_000;
 /**
  * A proposed diff as the person reads it before approving: line numbers, added and removed lines coloured,
  * and within a changed line the words that changed marked (jsdiff's word diff, the library the host diffs
- * with). Folds after 400 lines.
+ * with), the text highlighted by the language of the file at `path` (Shiki, loaded when first needed).
+ * Folds after 400 lines.
  */
-export const EditDiff = memo(function EditDiff({ diff, testId }: { diff: ProposedDiff; testId: string }) {
+export const EditDiff = memo(function EditDiff({
+  diff,
+  testId,
+  path,
+}: {
+  diff: ProposedDiff;
+  testId: string;
+  /** The file's path, whose extension names the language to highlight. */
+  path?: string;
+}) {
   const t = useT();
+  const tokens = useDiffTokens(diff, path);
   const [all, setAll] = useState(false);
   const total = diff.hunks.reduce((sum, hunk) => sum + hunk.lines.length, 0);
   let budget = all ? Number.POSITIVE_INFINITY : FOLD_AFTER_LINES;
@@ -45,7 +57,7 @@ export const EditDiff = memo(function EditDiff({ diff, testId }: { diff: Propose
               <span className="edit-diff-mark" aria-hidden="true">
                 {line.kind === "add" ? "+" : line.kind === "del" ? "-" : " "}
               </span>
-              {words.get(i) ?? line.text}
+              {drawDiffText(line.text, words.get(i), tokens.get(`${h}:${i}`))}
             </td>
           </tr>
         ))}
@@ -75,8 +87,8 @@ export const EditDiff = memo(function EditDiff({ diff, testId }: { diff: Propose
  * The changed words of each removed line paired with the added line in its place (the n-th removed line of
  * a run with the n-th added line after it), by line index within the hunk.
  */
-function wordMarks(lines: readonly DiffLine[]): Map<number, ReactNode> {
-  const marks = new Map<number, ReactNode>();
+function wordMarks(lines: readonly DiffLine[]): Map<number, WordPart[]> {
+  const marks = new Map<number, WordPart[]>();
   let i = 0;
   while (i < lines.length) {
     if (lines[i]?.kind !== "del") {
@@ -94,38 +106,13 @@ function wordMarks(lines: readonly DiffLine[]): Map<number, ReactNode> {
       const parts = diffWordsWithSpace(del.text, add.text);
       marks.set(
         dels[k] as number,
-        marked(
-          parts.filter((part) => !part.added),
-          "removed",
-        ),
+        parts.filter((part) => !part.added).map((part) => ({ value: part.value, changed: !!part.removed })),
       );
       marks.set(
         adds[k] as number,
-        marked(
-          parts.filter((part) => !part.removed),
-          "added",
-        ),
+        parts.filter((part) => !part.removed).map((part) => ({ value: part.value, changed: !!part.added })),
       );
     }
   }
   return marks;
-}
-
-/** A line's text with its changed words in `<mark>`, keyed by where each part starts in the line. */
-function marked(
-  parts: { value: string; added?: boolean; removed?: boolean }[],
-  changed: "added" | "removed",
-): ReactNode[] {
-  let at = 0;
-  return parts.map((part) => {
-    const key = at;
-    at += part.value.length;
-    return part[changed] ? (
-      <mark key={key} className="edit-diff-word">
-        {part.value}
-      </mark>
-    ) : (
-      part.value
-    );
-  });
 }

@@ -24,7 +24,7 @@ export function WritePreview({ preview }: { preview: Preview }) {
             {t.edits.preview} <code className="edit-path">{file.path}</code>{" "}
             {file.isNew ? t.edits.shape["new-file"] : t.edits.counts(file.diff.added, file.diff.removed)}
           </p>
-          <EditDiff diff={file.diff} testId={tid("write-preview-diff")} />
+          <EditDiff diff={file.diff} testId={tid("write-preview-diff")} path={file.path} />
         </section>
       ))}
       {preview.then && (
