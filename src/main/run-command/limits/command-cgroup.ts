@@ -113,15 +113,18 @@ export class CommandCgroup {
     }
     const giveUpAt = performance.now() + EMPTY_MAX_MS;
     for (let members = this.members(); members.length > 0; members = this.members()) {
+      let signalled = 0;
       for (const pid of members) {
         try {
           process.kill(pid, "SIGKILL");
-          killed++;
+          signalled++;
         } catch {
           // gone already
         }
       }
-      if (performance.now() > giveUpAt) break;
+      killed += signalled;
+      // Listed but none alive to signal: the kernel has not caught up yet, or a stand-in tree never will.
+      if (signalled === 0 || performance.now() > giveUpAt) break;
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     return killed;
