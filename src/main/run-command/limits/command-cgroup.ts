@@ -15,10 +15,12 @@ const REMOVE_MAX_MS = 2_000;
 interface Folder {
   controller: CgroupHierarchy["controller"];
   dir: string;
+  /** The host's own folder, shared by its commands (v1 cpu: the weight is the whole folder's): never removed here. */
+  shared?: boolean;
 }
 
 /**
- * One command's cgroup: a folder in each hierarchy of the layer (v2: one; v1: memory, pids and cpu), with
+ * One command's cgroup: a folder in each hierarchy of the layer (v2: one; v1: memory and pids, and it joins its host's cpu folder), with
  * its limits written before anything runs in it. The command's first process moves itself in (`joinLines`)
  * before it runs anything, so every process it starts is born inside.
  */
@@ -27,6 +29,8 @@ export class CommandCgroup {
     private readonly folders: Folder[],
     private readonly limits: ResourceLimits,
     private readonly files: CgroupFiles,
+    /** Folders it joins without owning them (see `Folder.shared`). */
+    private readonly shared: Folder[] = [],
   ) {}
 
   /** Makes the cgroup under each host folder and writes its limits; throws with the kernel's reason when it cannot. */
@@ -37,9 +41,16 @@ export class CommandCgroup {
   ): CommandCgroup {
     const name = `c-${randomBytes(6).toString("hex")}`;
     const folders: Folder[] = [];
-    const made = new CommandCgroup(folders, limits, files);
+    const shared: Folder[] = [];
+    const made = new CommandCgroup(folders, limits, files, shared);
     try {
       for (const { hierarchy, dir } of hostDirs) {
+        // v1's cpu hierarchy holds no limit of the command's own: joining the host's folder (whose parent
+        // weighs less than the host) is enough, and spares a folder made and removed per command.
+        if (hierarchy.controller === "cpu") {
+          shared.push({ controller: "cpu", dir, shared: true });
+          continue;
+        }
         const folder = { controller: hierarchy.controller, dir: join(dir, name) };
         files.mkdir(folder.dir);
         folders.push(folder);
@@ -62,7 +73,9 @@ export class CommandCgroup {
    * when that fails (nothing of the command ran then). Builtins only: no process is started outside it.
    */
   joinLines(): string {
-    const moves = this.folders.map((f) => `echo $$ >${shellQuote(join(f.dir, "cgroup.procs"))}`).join(" && ");
+    const moves = [...this.folders, ...this.shared]
+      .map((f) => `echo $$ >${shellQuote(join(f.dir, "cgroup.procs"))}`)
+      .join(" && ");
     const why =
       "Pi Desk could not move this command into its cgroup (its resource limits), so it did not run. " +
       "Run it again; if this repeats, restart Pi Desk.";
@@ -172,9 +185,6 @@ function writeLimits(folder: Folder, limits: ResourceLimits, files: CgroupFiles)
       return;
     case "pids":
       files.write(file("pids.max"), String(limits.processes));
-      return;
-    case "cpu":
-      // The weight below the host's is set once on the Pi Desk folder (command-limiter.ts).
       return;
   }
 }

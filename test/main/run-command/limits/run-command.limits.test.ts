@@ -68,6 +68,20 @@ describe.skipIf(!writable.ok)(
       expect((await runTool(options, hog)).details.status).toBe("limit-reached");
     }, 30_000);
 
+    it("holds a sandboxed command too: in its cgroup, and stopped at its memory limit", async () => {
+      const workspaceRoot = makeWorkspace();
+      const sandbox = { enabled: true } as const;
+      const inside = await runTool({ workspaceRoot, sandbox }, { command: "cat /proc/self/cgroup" });
+      expect(inside.details.status).toBe("succeeded");
+      expect(inside.text).toContain(`${PI_DESK_GROUP}/${process.pid}-`);
+      const hog = await runTool(
+        { workspaceRoot, sandbox, resourceLimits: { memoryBytes: 64 * MiB } },
+        { command: "python3 -c \"b = b'x' * (256 * 1024 * 1024)\"" },
+      );
+      expect(hog.details.status).toBe("limit-reached");
+      expect(hog.details.limit).toEqual({ kind: "memory", limit: 64 * MiB });
+    }, 30_000);
+
     it("runs commands unlimited, in no cgroup, when limits are off", async () => {
       const workspaceRoot = makeWorkspace();
       const { text } = await runTool(
