@@ -139,9 +139,14 @@ export class CommandLimiter {
 /** Host folders to remove when this process exits normally (what a crash leaves, the next start reaps). */
 const hostDirsAtExit = new Map<string, CgroupFiles>();
 
+/** Ended commands' cgroups whose removal is still to come (it runs after the result). */
+const removingAtExit = new Set<CommandCgroup>();
+
 function removeAtExit(dirs: string[], files: CgroupFiles): void {
   if (hostDirsAtExit.size === 0)
     process.once("exit", () => {
+      for (const cgroup of removingAtExit) cgroup.remove();
+      removingAtExit.clear();
       for (const [dir, dirFiles] of hostDirsAtExit) {
         try {
           dirFiles.rmdir(dir);
@@ -185,8 +190,16 @@ function cgroupRun(cgroup: CommandCgroup): LimitedRun {
       // Read once nothing is left to add to the counts.
       const stop = cgroup.limitStop();
       // Removed off the command's path: the result does not wait for the kernel to let the folders go.
+      // Until then it is on the exit's list: a process ending right after its last command leaves none.
+      removingAtExit.add(cgroup);
       const removed = new Promise<boolean>((resolve) =>
-        setImmediate(() => void cgroup.removeWhenEmpty().then(resolve)),
+        setImmediate(
+          () =>
+            void cgroup.removeWhenEmpty().then((gone) => {
+              removingAtExit.delete(cgroup);
+              resolve(gone);
+            }),
+        ),
       );
       return { ...(stop ? { stop } : {}), removed };
     },
