@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 
-/** The ways of running a shell command the benchmark compares; (s) is (a) inside the sandbox. */
-export type ContenderId = "a" | "s" | "b" | "c" | "d";
+/** The ways of running a shell command the benchmark compares; (s) is (a) inside the sandbox, (u) (a) without resource limits. */
+export type ContenderId = "a" | "s" | "u" | "b" | "c" | "d";
 
 /** What a contender reports for one command. */
 export interface ContenderResult {
@@ -23,6 +23,7 @@ export interface Contender {
 export const CONTENDER_NAMES: Record<ContenderId, string> = {
   a: "run_command",
   s: "run_command, sandboxed",
+  u: "run_command, no resource limits",
   b: "Pi bash tool",
   c: "naive spawn",
   d: "raw limit",
@@ -58,6 +59,8 @@ export async function createContender(
       return runCommandContender(id, setup, false);
     case "s":
       return runCommandContender(id, setup, true);
+    case "u":
+      return runCommandContender(id, setup, false, false);
     case "b": {
       const { createBashToolDefinition, createLocalBashOperations } = await import(
         "@earendil-works/pi-coding-agent"
@@ -97,6 +100,8 @@ async function runCommandContender(
   id: ContenderId,
   setup: { workspace: string; outputDir: string },
   sandboxed: boolean,
+  /** Each command in a cgroup with its limits (the app's default), or not at all (the "off" of the limits' cost). */
+  limited = true,
 ): Promise<Contender> {
   const { createRunCommandTool } = await import("../src/main/run-command/run-command");
   const { RunRegistry } = await import("../src/main/run-command/process/run-registry");
@@ -108,6 +113,7 @@ async function runCommandContender(
     defaultTimeoutSeconds: TOOL_TIMEOUT_SECONDS,
     maxTimeoutSeconds: TOOL_TIMEOUT_SECONDS,
     sandbox: sandboxed ? { enabled: true } : undefined,
+    ...(limited ? {} : { resourceLimits: false as const }),
   });
   const onUpdate = liveView();
   return {

@@ -32,10 +32,11 @@ const repo = resolve(here, "..");
 // each other's bundle.
 const checkout = createHash("sha256").update(repo).digest("hex").slice(0, 8);
 const buildDir = join(repo, "node_modules", ".cache", `pi-desk-bench-${checkout}`);
-const ALL: ContenderId[] = ["a", "s", "b", "c", "d"];
+const ALL: ContenderId[] = ["a", "s", "u", "b", "c", "d"];
 const NAMES: Record<ContenderId, string> = {
   a: "(a) run_command",
   s: "(s) sandboxed",
+  u: "(u) no limits",
   b: "(b) Pi bash",
   c: "(c) naive",
   d: "(d) raw",
@@ -65,6 +66,8 @@ const calls = Number(args.calls);
 const killRuns = Number(args["kill-runs"]);
 const phases = new Set(args.phases.split(","));
 const contenders = args.contenders.split(",") as ContenderId[];
+/** (u) differs from (a) only in each command's cgroup: it is measured per command (overhead, one host), not in the big runs. */
+const bigOutputContenders = contenders.filter((id) => id !== "u");
 const KILL_ROUNDS = 4;
 /** A process still alive this long after the abort is a survivor (the kill does not get to it at all). */
 const KILL_DEADLINE_MS = 500;
@@ -84,7 +87,7 @@ const began = performance.now();
 const loadAtStart = loadavg();
 const raw: Record<string, Record<ContenderId, unknown[]>> = {};
 const record = (key: string, id: ContenderId, value: unknown) => {
-  raw[key] ??= { a: [], s: [], b: [], c: [], d: [] };
+  raw[key] ??= { a: [], s: [], u: [], b: [], c: [], d: [] };
   raw[key][id].push(value);
 };
 
@@ -92,7 +95,7 @@ try {
   if (phases.has("output")) {
     for (let round = 0; round < rounds; round++) {
       for (const size of [32, 256]) {
-        for (const id of rotate(contenders, round)) {
+        for (const id of rotate(bigOutputContenders, round)) {
           const result = await runWorker<OutputRunResult>({
             kind: "output",
             contender: id,
@@ -108,7 +111,7 @@ try {
   }
   if (phases.has("memory")) {
     for (let round = 0; round < rounds; round++) {
-      for (const id of rotate(contenders, round)) {
+      for (const id of rotate(bigOutputContenders, round)) {
         const result = await runWorker<MemoryRunResult>({ kind: "memory", contender: id, bytes: 256 * MIB });
         record("memory", id, result);
         log(
@@ -127,8 +130,9 @@ try {
     }
   }
   if (phases.has("one-host")) {
-    // Only the tools the app holds together: run_command and Pi's bash tool (the others are anchors).
-    const together = contenders.filter((id) => id === "a" || id === "b");
+    // Only the tools the app holds together: run_command and Pi's bash tool (the others are anchors), and
+    // run_command without limits, so the limits' cost per command is measured in the same process.
+    const together = contenders.filter((id) => id === "a" || id === "b" || id === "u");
     for (let round = 0; round < rounds; round++) {
       const task: WorkerTask = {
         kind: "one-host",
@@ -148,7 +152,7 @@ try {
     const perRound = Math.ceil(killRuns / KILL_ROUNDS);
     for (let round = 0; round < KILL_ROUNDS; round++) {
       // Not (s): its pids are the sandbox's PID namespace's, which this watch cannot see from outside.
-      for (const id of rotate(contenders, round).filter((id) => id !== "s")) {
+      for (const id of rotate(bigOutputContenders, round).filter((id) => id !== "s")) {
         const task: WorkerTask = {
           kind: "kill",
           contender: id,
@@ -450,6 +454,7 @@ function renderTable(summary: Record<ContenderId, ContenderSummary>): string {
     : [];
   if (contenders.includes("a") && contenders.includes("b")) ratioCols.push({ head: "a/b", x: "a", y: "b" });
   if (contenders.includes("s") && contenders.includes("a")) ratioCols.push({ head: "s/a", x: "s", y: "a" });
+  if (contenders.includes("u") && contenders.includes("a")) ratioCols.push({ head: "a/u", x: "a", y: "u" });
   const header = ["", ...contenders.map((id) => NAMES[id]), ...ratioCols.map((c) => c.head)];
   const lines: string[][] = [header];
   for (const row of rows) {
@@ -557,6 +562,17 @@ function checkTargets(summary: Record<ContenderId, ContenderSummary>) {
       target: "per command, both tools in one host process (as in the app): (a) no more than (b)",
       met: ab <= 1,
       measured: `${ab.toFixed(2)}x`,
+    });
+  }
+  const u = summary.u ?? {};
+  // The limits' cost: (a) is (u) with each command in a cgroup of its own; in one host where measured so.
+  const limitsOn = a.oneHostMeanMs ?? a.overheadMeanMs;
+  const limitsOff = a.oneHostMeanMs !== undefined ? u.oneHostMeanMs : u.overheadMeanMs;
+  if (limitsOn !== undefined && limitsOff !== undefined) {
+    targets.push({
+      target: `per command with resource limits (a) at most 1.1x without (u)${a.oneHostMeanMs !== undefined ? ", in one host" : ""}`,
+      met: ratio(limitsOn, limitsOff) <= 1.1,
+      measured: `${ratio(limitsOn, limitsOff).toFixed(2)}x (${limitsOn.toFixed(2)} against ${limitsOff.toFixed(2)} ms)`,
     });
   }
   if (a.killRuns !== undefined) {

@@ -26,7 +26,17 @@ export type CommandStatus =
   /** The host stopped (quit or crashed) while it waited or ran: how it ended is not known. */
   | "interrupted"
   /** Still running when the tool returned: it went on in the background (see `CommandView.background`). */
-  | "background";
+  | "background"
+  /** Stopped by a resource limit (memory, processes): which one is `RunCommandDetails.limit`. */
+  | "limit-reached";
+
+/** Which resource limit stopped a command, and its value (what the card and the model are told). */
+export interface LimitStop {
+  /** "memory": the kernel killed a process of it for passing the memory limit; "processes": it could not start more. */
+  kind: "memory" | "processes";
+  /** The limit it reached: bytes for memory, a count of processes and threads for processes. */
+  limit: number;
+}
 
 /** An output left out of the state, as its card needs to know it before it has it. */
 export interface DeferredOutput {
@@ -113,6 +123,8 @@ export interface RunCommandDetails {
   timedOut: boolean;
   /** It was cancelled. */
   cancelled: boolean;
+  /** The resource limit that stopped it, when one did (status "limit-reached"). */
+  limit?: LimitStop;
   /** Wall time in milliseconds from the start of the run (0 when it never ran). */
   durationMs: number;
   /** Whether the model saw only the tail of the output. */

@@ -3,6 +3,7 @@ import {
   buildCommandEnvironment,
   DEFAULT_TIMEOUT_LIMITS,
   MAX_BACKGROUND_COMMANDS,
+  type ResourceLimits,
   RUN_MARKER_ENV,
   type RunCommandOptions,
   type SandboxSettings,
@@ -11,8 +12,19 @@ import {
 /** The limits the host puts on commands; the person's settings, not the model's. */
 export type CommandSettings = Pick<
   RunCommandOptions,
-  "allowedBinaries" | "defaultTimeoutSeconds" | "maxTimeoutSeconds" | "env" | "outputBudgetBytes"
+  | "allowedBinaries"
+  | "defaultTimeoutSeconds"
+  | "maxTimeoutSeconds"
+  | "env"
+  | "outputBudgetBytes"
+  | "limitsLayer"
 > & {
+  /**
+   * The host's memory and process limits per command, over the defaults (half the machine's memory, at most
+   * 8 GiB; 2,048 processes); a workspace's own (`CommandToolsChat.resourceLimits`) go over these. `false`:
+   * commands are not limited at all (tests).
+   */
+  resourceLimits?: Partial<ResourceLimits> | false;
   /** The most a workspace's saved outputs take together, in bytes (default 2 GiB); the oldest go first. */
   outputQuotaBytes?: number;
   /** How long a background command may run, in seconds, unless the workspace says otherwise (default 4 h). */

@@ -10,6 +10,7 @@ import {
   describeBackground,
   type HostDecisionEvent,
   type OutputQuota,
+  type ResourceLimits,
   type RunCommandOptions,
   type RunRegistry,
 } from "../run-command";
@@ -28,6 +29,11 @@ export interface CommandToolsChat {
   backgroundCapSeconds(): number;
   /** A background command ended: audit it. */
   backgroundEnded(id: string, command: string, state: BackgroundState): void;
+  /**
+   * The workspace's own memory and process limits per command (its settings file's `limits`), read as each
+   * command starts, so a change applies from the next command; absent: the host's.
+   */
+  resourceLimits?(): Partial<ResourceLimits> | undefined;
   /** The running-commands registry's owner record: this conversation and its audit log. */
   runOwner(): { sessionId: string; auditFile: string } | undefined;
 }
@@ -72,7 +78,7 @@ export function createCommandTools(options: CommandToolsOptions) {
       });
     },
   });
-  const { networkTestHooks, ...settings } = options.settings;
+  const { networkTestHooks, resourceLimits: hostLimits, ...settings } = options.settings;
   const runOptions: RunCommandOptions = {
     ...settings,
     workspaceRoot: options.workspaceRoot,
@@ -82,6 +88,9 @@ export function createCommandTools(options: CommandToolsOptions) {
     sandbox: () => ({ ...chat.sandbox(), ...networkTestHooks }),
     onHostDecision: (commandId, event, hosts) => chat.hostDecision?.(commandId, event, hosts),
     hiddenPaths: options.hiddenPaths,
+    // The workspace's limits over the host's, read as each command starts.
+    resourceLimits:
+      hostLimits === false ? false : () => ({ ...hostLimits, ...definedLimits(chat.resourceLimits?.()) }),
     // The record of a running command names this conversation and its audit log, so a start after a
     // crash can write down how the command ended.
     runRegistry: options.runRegistry?.withOwner(() => chat.runOwner()),
@@ -116,3 +125,8 @@ export function createCommandTools(options: CommandToolsOptions) {
 
 /** One chat's command tools and what they hold per command, as `createCommandTools` returns them. */
 export type CommandTools = ReturnType<typeof createCommandTools>;
+
+/** Only the limits a workspace set: an absent one keeps the host's. */
+function definedLimits(limits: Partial<ResourceLimits> | undefined): Partial<ResourceLimits> {
+  return Object.fromEntries(Object.entries(limits ?? {}).filter(([, value]) => value !== undefined));
+}

@@ -1,5 +1,5 @@
 import { formatSize } from "@earendil-works/pi-coding-agent";
-import type { CommandStatus, RunCommandDetails } from "../../shared/commands";
+import type { CommandStatus, LimitStop, RunCommandDetails } from "../../shared/commands";
 import type { RefusalText } from "../../shared/host-text";
 import type { ProcessOutcome } from "./process/process-runner";
 
@@ -70,6 +70,7 @@ export function ranResult(
       (extra.asked !== undefined ? ` (the host's cap; ${extra.asked} seconds were asked)` : ""),
     cancelled: "Command cancelled by the user",
     "spawn-error": `Could not start the command: ${outcome.spawnError}`,
+    "limit-reached": outcome.limit ? describeLimitStop(outcome.limit, outcome.exitCode) : undefined,
   }[status];
   const hint = status === "failed" ? extra.hint : undefined;
   const parts = [output.text || (statusLine ? "" : "(no output)"), truncationNote(outcome), statusLine, hint];
@@ -81,6 +82,7 @@ export function ranResult(
       exitCode: outcome.exitCode,
       timedOut: outcome.timedOut,
       cancelled: outcome.cancelled,
+      ...(status === "limit-reached" ? { limit: outcome.limit } : {}),
       durationMs: outcome.durationMs,
       truncated: output.truncated,
       totalBytes: output.totalBytes,
@@ -99,8 +101,38 @@ function statusOf(
 ): Exclude<CommandStatus, "refused" | "denied" | "interrupted" | "background"> {
   if (outcome.spawnError) return "spawn-error";
   if (outcome.cancelled) return "cancelled";
+  // The limit is why it ended, even when the timeout came first while it spun at its process limit.
+  if (outcome.limit) return "limit-reached";
   if (outcome.timedOut) return "timed-out";
   return outcome.exitCode === 0 ? "succeeded" : "failed";
+}
+
+/** The model's one sentence for a command stopped by a resource limit, with its exit code where there is one. */
+export function describeLimitStop(limit: LimitStop, exitCode: number | null): string {
+  const code = exitCode === null ? "" : ` (exit code ${exitCode})`;
+  if (limit.kind === "memory")
+    return (
+      `Command stopped at its memory limit: it used more than ${formatLimitBytes(limit.limit)}, so the system ` +
+      `killed it${code}; ask the user to raise the limit in Settings, or run it so that it uses less memory.`
+    );
+  return (
+    `Command stopped at its process limit: it reached ${limit.limit.toLocaleString("en-US")} processes and ` +
+    `threads, so it was killed${code}; ask the user to raise the limit in Settings, or run it with fewer processes.`
+  );
+}
+
+/** A memory limit in whole units where it is one ("4 GiB", "64 MiB"), else with one decimal. */
+export function formatLimitBytes(bytes: number): string {
+  for (const [unit, size] of [
+    ["GiB", 1024 ** 3],
+    ["MiB", 1024 ** 2],
+  ] as const) {
+    if (bytes >= size) {
+      const value = bytes / size;
+      return `${Number.isInteger(value) ? value : value.toFixed(1)} ${unit}`;
+    }
+  }
+  return `${Math.round(bytes / 1024)} KiB`;
 }
 
 /** Tells the model how much it was not shown and where the rest is (Pi's bash tool says it the same way). */

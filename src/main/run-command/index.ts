@@ -18,6 +18,14 @@ export type { CommandRecorder, RecordedChanges } from "./command-changes";
 export { buildCommandEnvironment } from "./command-environment";
 export { MAX_ASKED_HOSTS, type NetworkOffer } from "./command-network";
 export { DEFAULT_TIMEOUT_LIMITS } from "./command-timeout";
+export { machineLimitsLayer } from "./limits/command-limiter";
+export { describeLimitsLayer, type LimitsLayer } from "./limits/limits-layer";
+export {
+  checkResourceLimits,
+  DEFAULT_PROCESS_LIMIT,
+  defaultResourceLimits,
+  type ResourceLimits,
+} from "./limits/resource-limits";
 export { DEFAULT_OUTPUT_BUDGET_BYTES } from "./output/output-file";
 export { DEFAULT_OUTPUT_QUOTA_BYTES, OutputQuota } from "./output/output-quota";
 export { FULL_OUTPUT_RETENTION_DAYS, pruneFullOutputs } from "./output/output-retention";

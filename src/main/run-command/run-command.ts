@@ -23,6 +23,9 @@ import {
   resolveTimeout,
   type TimeoutLimits,
 } from "./command-timeout";
+import { CommandLimiter } from "./limits/command-limiter";
+import type { LimitsLayer } from "./limits/limits-layer";
+import { type ResourceLimits, resolveResourceLimits } from "./limits/resource-limits";
 import { checkOutputBudget, DEFAULT_OUTPUT_BUDGET_BYTES, type OutputSpace } from "./output/output-file";
 import { checkAllowlist } from "./policy/command-policy";
 import { type RunProcessOptions, runProcess } from "./process/process-runner";
@@ -79,6 +82,14 @@ export interface RunCommandOptions {
    * (what its result will list). For the audit log and the live card; `commandId` is the tool call id.
    */
   onHostDecision?: (commandId: string, event: HostDecisionEvent, hosts: HostTally[]) => void;
+  /**
+   * Memory and process limits for each command (limits/): over the defaults (half the machine's memory, at
+   * most 8 GiB; 2,048 processes). `false`: none (tests; the bench's "off"). A function is read at every
+   * call, so a limit changed in Settings applies from the next command.
+   */
+  resourceLimits?: Partial<ResourceLimits> | false | (() => Partial<ResourceLimits> | false | undefined);
+  /** The layer that holds the limits (default: this machine's, detected once); tests give a stand-in v2 tree. */
+  limitsLayer?: LimitsLayer;
   /** The chat's background commands; without it, `background: true` is refused. */
   background?: {
     /** Where started background commands go. */
@@ -147,6 +158,15 @@ export function createRunCommandTool(options: RunCommandOptions) {
         })
       : undefined;
   const describedSandbox = sandboxSettings();
+  const limiter =
+    options.resourceLimits === false ? undefined : new CommandLimiter({ layer: options.limitsLayer });
+  /** The limits for a command starting now; undefined when commands are not limited. */
+  const startLimits = (): ReturnType<CommandLimiter["start"]> => {
+    const given =
+      typeof options.resourceLimits === "function" ? options.resourceLimits() : options.resourceLimits;
+    if (given === false || !limiter) return undefined;
+    return limiter.start(resolveResourceLimits(given));
+  };
   const backgroundCap = (): number => {
     const cap = options.background?.capSeconds;
     return (typeof cap === "function" ? cap() : cap) ?? DEFAULT_BACKGROUND_CAP_SECONDS;
@@ -309,6 +329,7 @@ export function createRunCommandTool(options: RunCommandOptions) {
           outputBudgetBytes,
           outputSpace: options.outputQuota,
           onUpdate: progress,
+          startLimits,
           onStart: options.runRegistry
             ? (started) =>
                 (options.runRegistry as RunRegistry).add({

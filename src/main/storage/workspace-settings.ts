@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { BACKGROUND_CAP_RANGE } from "../../shared/commands";
 import { THINKING_LEVELS, type ThinkingLevel } from "../../shared/models";
+import { checkResourceLimits } from "../run-command";
 import { writeFileAtomic } from "./atomic-file";
 
 /** What the person chose for one workspace, kept in its data folder. */
@@ -16,6 +17,8 @@ export interface WorkspaceSettings {
   thinkingLevel?: ThinkingLevel;
   /** Hosts sandboxed commands may reach by name (checked when set; a command re-checks them). Absent: none. */
   allowedHosts?: string[];
+  /** Each command's memory (bytes) and processes at most, where the person changed them; absent: the host's. */
+  limits?: { memoryBytes?: number; processes?: number };
 }
 
 /** The most entries a workspace's allowed hosts may hold. */
@@ -66,6 +69,8 @@ export async function loadWorkspaceSettings(
     settings.allowedHosts = hosts;
   if (isBackgroundCap(stored.backgroundCapSeconds))
     settings.backgroundCapSeconds = stored.backgroundCapSeconds;
+  const limits = readLimits(stored.limits);
+  if (limits) settings.limits = limits;
   return settings;
 }
 
@@ -81,4 +86,18 @@ function isBackgroundCap(value: unknown): value is number {
     (value as number) >= BACKGROUND_CAP_RANGE.minSeconds &&
     (value as number) <= BACKGROUND_CAP_RANGE.maxSeconds
   );
+}
+
+/**
+ * The limits a settings file holds, each one only if it may be used (`checkResourceLimits`): a damaged
+ * entry falls back to the host's limit, never to none.
+ */
+function readLimits(value: unknown): WorkspaceSettings["limits"] {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { memoryBytes, processes } = value as Record<string, unknown>;
+  const limits: NonNullable<WorkspaceSettings["limits"]> = {};
+  if (typeof memoryBytes === "number" && !checkResourceLimits({ memoryBytes }))
+    limits.memoryBytes = memoryBytes;
+  if (typeof processes === "number" && !checkResourceLimits({ processes })) limits.processes = processes;
+  return Object.keys(limits).length > 0 ? limits : undefined;
 }

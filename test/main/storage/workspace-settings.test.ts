@@ -44,4 +44,18 @@ describe("workspace settings", () => {
       sandbox: { enabled: true, network: false },
     });
   });
+
+  it("keeps a workspace's command limits, and drops only a limit that may not be used", async () => {
+    const file = fileWith("");
+    const settings = {
+      sandbox: { enabled: true, network: false },
+      limits: { memoryBytes: 2 * 1024 ** 3, processes: 512 },
+    };
+    await saveWorkspaceSettings(file, settings);
+    expect(await loadWorkspaceSettings(file, true)).toEqual(settings);
+    const damaged = fileWith(JSON.stringify({ limits: { memoryBytes: 1024, processes: 300 } }));
+    expect((await loadWorkspaceSettings(damaged, true)).limits).toEqual({ processes: 300 });
+    const bad = fileWith(JSON.stringify({ limits: { memoryBytes: "lots", processes: -1 } }));
+    expect((await loadWorkspaceSettings(bad, true)).limits).toBeUndefined();
+  });
 });

@@ -4,7 +4,9 @@ import type { Socket } from "node:net";
 import { constants as osConstants } from "node:os";
 import type { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
+import type { LimitStop } from "../../../shared/commands";
 import { errorMessage } from "../../base/errors";
+import type { LimitedRun } from "../limits/command-limiter";
 import { type CollectedOutput, OutputCollector, type OutputSnapshot } from "../output/output-collector";
 import type { OutputSpace } from "../output/output-file";
 import { readBeforeSpawn, surelyNothingLeft } from "./leftover-check";
@@ -38,7 +40,7 @@ export interface RunProcessOptions {
   /** Where full-output files' disk use is accounted (the workspace's quota). */
   outputSpace?: OutputSpace;
   /** Told the root pid and marker once the program started, so a crash record can be kept (see run-registry). */
-  onStart?: (run: { pid: number; marker: string; rootStartTime?: number }) => () => void;
+  onStart?: (run: { pid: number; marker: string; rootStartTime?: number; cgroups?: string[] }) => () => void;
   /** Opens a pipe as the program's fd 3 and returns what it wrote there as `statusText` (a sandbox reports through it). */
   statusPipe?: boolean;
   /**
@@ -48,6 +50,11 @@ export interface RunProcessOptions {
   onChannel?: (channel: ChildProcess) => void;
   /** Given, once it runs, a way to move the timeout: to this many ms from the start (a command kept running). */
   onDeadline?: (moveTo: (timeoutMs: number) => void) => void;
+  /**
+   * Sets up the command's resource limits just before it starts (limits/command-limiter.ts); throws, with
+   * the reason, when they cannot be set: the command then does not run. Absent: no limits.
+   */
+  startLimits?: () => LimitedRun | undefined;
 }
 
 /** How a command ended. */
@@ -68,6 +75,8 @@ export interface ProcessOutcome {
   output: CollectedOutput;
   /** What the program wrote to fd 3, when `statusPipe` was asked for (never part of `output`). */
   statusText?: string;
+  /** The resource limit it reached (it was stopped, or a process of it killed, for it). */
+  limit?: LimitStop;
 }
 
 /** Live updates at most this often, so a chatty command does not flood the UI. */
@@ -113,8 +122,8 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   });
 
   if (options.signal?.aborted) return notRun({ cancelled: true });
-  const [program, ...args] = options.argv;
-  if (program === undefined) return notRun({ spawnError: "No program was given to run (argv is empty)." });
+  if (options.argv[0] === undefined)
+    return notRun({ spawnError: "No program was given to run (argv is empty)." });
 
   // One reused read buffer instead of a new one per read (why: output-socket.ts); a plain pipe if it fails.
   let reader: Socket | undefined;
@@ -131,6 +140,15 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
     return notRun({ cancelled: true });
   }
   const out = socket?.childEnd ?? "pipe";
+  let limited: LimitedRun | undefined;
+  try {
+    limited = options.startLimits?.();
+  } catch (error) {
+    closeSocket();
+    return notRun({ spawnError: errorMessage(error) });
+  }
+  const argv = limited ? limited.wrap(options.argv) : options.argv;
+  const [program, ...args] = argv as [string, ...string[]];
 
   const marker = createRunMarker();
   // Before the spawn: every process of the command starts after this (the tree scan's pre-filter).
@@ -149,6 +167,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
     });
   } catch (error) {
     closeSocket();
+    await limited?.finish();
     return notRun({ spawnError: await describeSpawnError(error, program, options.cwd) });
   }
   // The child has its own copies of the socket's end; ours would keep the reader from ever ending.
@@ -156,6 +175,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   const pid = child.pid;
   if (pid === undefined) {
     closeSocket();
+    await limited?.finish();
     const error = await new Promise<unknown>((resolve) => child.once("error", resolve));
     return notRun({ spawnError: await describeSpawnError(error, program, options.cwd) });
   }
@@ -164,7 +184,8 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   options.onChannel?.(child);
   // Read now, while the pid is surely ours: later scans use it to tell our tree from a reused pid.
   const rootStartTime = readProcessStartTime(pid);
-  const forget = options.onStart?.({ pid, marker, rootStartTime });
+  const cgroups = limited?.cgroupDirs.length ? { cgroups: limited.cgroupDirs } : {};
+  const forget = options.onStart?.({ pid, marker, rootStartTime, ...cgroups });
   const pipes = socket
     ? [socket.reader]
     : [child.stdout, child.stderr].filter((s): s is Readable => s !== null);
@@ -200,12 +221,18 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
     timer = setTimeout(onTimeout, clampTimeout(timeoutMs - elapsed()));
   });
   options.signal?.addEventListener("abort", onAbort, { once: true });
+  // A command at its process limit is stopped at once: a fork bomb would otherwise spin until its timeout.
+  limited?.watch(() => {
+    if (!exited && !cancelled) void killTree();
+  });
 
   const exit = await new Promise<Exit>((resolve) => {
     giveUp = resolve;
     child.once("exit", (code, signal) => resolve({ code, signal }));
   });
   exited = true;
+  // Its cgroup holds every process it started: emptied first (exactly, and fast even for a fork bomb).
+  const limitEnd = await limited?.finish();
   // The main process is gone; whatever it left behind (background jobs, daemons) goes too, so nothing
   // outlives the command and the pipes close. Same path as timeout and cancel. Unless it surely left
   // nothing (leftover-check.ts): then the scan is skipped.
@@ -233,6 +260,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
     durationMs: elapsed(),
     output,
     ...(statusText !== undefined ? { statusText } : {}),
+    ...(limitEnd?.stop && !cancelled ? { limit: limitEnd.stop } : {}),
   };
 }
 

@@ -13,6 +13,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { isProcessAlive, type ProcessIdentity, processIdentity } from "../../base/process-identity";
+import { reapCommandCgroup, sweepEmptyCgroups } from "../limits/cgroup-reaper";
 import { killProcessTree, readProcessStartTime } from "./process-tree";
 
 /** What the host writes down about a command while it runs, so a later start can clean up after a crash. */
@@ -31,6 +32,8 @@ export interface RunRecord {
   owner?: RunOwner;
   /** The host that runs it (pid and start time): its runs are reaped only once it is dead. */
   host?: ProcessIdentity;
+  /** The command's cgroup folders, when it runs in a cgroup (limits/): emptied and removed with the record. */
+  cgroups?: string[];
 }
 
 /** The conversation a command belongs to, and the audit log where its end goes. */
@@ -164,8 +167,8 @@ function spareOfDeadHost(name: string): boolean {
 }
 
 /**
- * Kills the process trees of commands a host that is no longer running left behind, and forgets them. A
- * record whose host still runs (same pid, same start time) is left alone: that host is serving it, and
+ * Kills the process trees of commands a host that is no longer running left behind (emptying and removing
+ * their cgroups, limits/cgroup-reaper.ts), and forgets them. A record whose host still runs (same pid, same start time) is left alone: that host is serving it, and
  * it is not a leftover. A record without a host (written before records named theirs) counts as left
  * behind, as it always did. A record whose root pid now belongs to another process (a different start
  * time) is killed by its marker only, so nothing that is not ours is touched. Returns how many records
@@ -174,6 +177,14 @@ function spareOfDeadHost(name: string): boolean {
 export async function reapOrphanedRuns(
   dir: string,
 ): Promise<{ records: number; reaped: RunRecord[]; killed: number }> {
+  const found = await reapRecords(dir);
+  // What dead hosts left empty (their folders, ended commands' cgroups) goes too; a full one stays with its record.
+  sweepEmptyCgroups();
+  return found;
+}
+
+/** The records' part of `reapOrphanedRuns`. */
+async function reapRecords(dir: string): Promise<{ records: number; reaped: RunRecord[]; killed: number }> {
   let names: string[];
   try {
     const all = readdirSync(dir);
@@ -203,6 +214,8 @@ export async function reapOrphanedRuns(
       file = claimed;
       records++;
       reaped.push(record);
+      // Its cgroup first: emptying it kills exactly the command's processes, however many it forked.
+      if (record.cgroups) killed += await reapCommandCgroup(record.cgroups);
       const sameRoot =
         record.rootStartTime !== undefined && readProcessStartTime(record.pid) === record.rootStartTime;
       const result = await killProcessTree(sameRoot ? record.pid : NO_ROOT, {

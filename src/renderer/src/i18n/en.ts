@@ -184,7 +184,12 @@ export const en = {
       refused: "Refused",
       interrupted: "Interrupted",
       background: "In background",
+      "limit-reached": "Stopped at a limit",
     },
+    limitMemory: (limit: string) =>
+      `Stopped: it used more than ${limit} of memory. Raise the memory limit in Settings, or run it so that it uses less.`,
+    limitProcesses: (limit: string) =>
+      `Stopped: it reached ${limit} processes. Raise the process limit in Settings, or run it with fewer processes.`,
     interruptedHint: "Pi Desk stopped before this command ended, so how it ended is not known.",
     cwd: "Runs in",
     timeout: "Timeout",

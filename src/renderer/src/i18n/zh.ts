@@ -172,7 +172,12 @@ export const zh: Messages = {
       refused: "被拒绝执行",
       interrupted: "已中断",
       background: "后台运行",
+      "limit-reached": "因资源上限停止",
     },
+    limitMemory: (limit: string) =>
+      `已停止：它使用的内存超过了 ${limit}。请在设置中提高内存上限，或换一种占用内存更少的方式运行。`,
+    limitProcesses: (limit: string) =>
+      `已停止：它的进程数达到了 ${limit} 个。请在设置中提高进程数上限，或换一种使用更少进程的方式运行。`,
     interruptedHint: "Pi Desk 在此命令结束前停止了运行，因此无法得知它的结果。",
     cwd: "运行目录",
     timeout: "超时",

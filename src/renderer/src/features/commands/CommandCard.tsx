@@ -16,6 +16,7 @@ import { type CardPlace, CardPlaceContext, useTestId } from "./card-scope";
 import { cardStatus } from "./command-status";
 import { FullOutputDialog } from "./FullOutputDialog";
 import { HostsSeen } from "./HostsSeen";
+import { LimitStopNote } from "./LimitStopNote";
 import { PendingCard } from "./PendingCard";
 import { useCommandOutput } from "./use-command-output";
 
@@ -217,6 +218,7 @@ function FinishedCard({ command, api }: { command: CommandView; api: ChatApi }) 
     >
       <Decider command={command} />
       {status === "interrupted" && <p data-testid={tid("command-reason")}>{t.command.interruptedHint}</p>}
+      {details?.limit && <LimitStopNote limit={details.limit} />}
       {details?.reason && (
         <p
           className={status === "refused" || status === "failed" ? "error" : undefined}

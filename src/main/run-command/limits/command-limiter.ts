@@ -1,0 +1,234 @@
+import { join } from "node:path";
+import type { LimitStop } from "../../../shared/commands";
+import { type ProcessIdentity, processIdentity } from "../../base/process-identity";
+import { type CgroupFiles, kernelCgroupFiles } from "./cgroup-files";
+import { type CgroupHierarchy, hierarchiesOf, hostGroupDir, PI_DESK_GROUP } from "./cgroup-places";
+import { CommandCgroup } from "./command-cgroup";
+import { detectLimitsLayer, type LimitsLayer } from "./limits-layer";
+import type { ResourceLimits } from "./resource-limits";
+
+/** How often a running command's cgroup is checked for a refused fork (a fork bomb stops within this). */
+const WATCH_INTERVAL_MS = 250;
+
+/** cpu.shares of the Pi Desk folder on v1: half the host's 1,024, so commands together weigh less than it. */
+const V1_CPU_SHARES = 512;
+
+/** cpu.weight of the Pi Desk folder on v2: half the default 100. */
+const V2_CPU_WEIGHT = 50;
+
+/** One command's limits while it runs (see `CommandLimiter.start`). */
+export interface LimitedRun {
+  /** The argv that enters the limits first, then runs `argv` (in the same process: nothing starts outside them). */
+  wrap(argv: readonly string[]): string[];
+  /** Calls `onStop` once when the command reaches its process limit while it runs (it is then to be killed). */
+  watch(onStop: () => void): void;
+  /**
+   * After the command's first process exited: kills whatever is left in its cgroup, says which limit it
+   * reached if any, and removes the cgroup (`removed` settles once it is gone, or could not be).
+   */
+  finish(): Promise<{ stop?: LimitStop; removed: Promise<boolean> }>;
+  /** The cgroup's folders (none for per-process limits). */
+  readonly cgroupDirs: string[];
+}
+
+/** How a limiter finds its layer; the defaults are this machine's. */
+export interface CommandLimiterOptions {
+  /** The layer (default: detected, once per process). */
+  layer?: LimitsLayer;
+  /** The cgroup files (default: the kernel's); v2's tests give a stand-in tree. */
+  files?: CgroupFiles;
+  /** The host its cgroups are named for (default: this process). */
+  host?: ProcessIdentity;
+}
+
+let detected: LimitsLayer | undefined;
+
+/** This machine's layer, detected on first use. */
+export function machineLimitsLayer(): LimitsLayer {
+  detected ??= detectLimitsLayer();
+  return detected;
+}
+
+/**
+ * Puts each command in limits of its own, through the best layer there is (limits-layer.ts): a cgroup per
+ * command under a folder named for this host (so a crashed host's leftovers are known at the next start),
+ * or `ulimit` in the command's own shell where only per-process limits hold.
+ */
+export class CommandLimiter {
+  readonly layer: LimitsLayer;
+  private readonly files: CgroupFiles;
+  private readonly host: ProcessIdentity | undefined;
+  private readonly hierarchies: CgroupHierarchy[];
+  private hostDirsMade = false;
+
+  constructor(options: CommandLimiterOptions = {}) {
+    this.layer = options.layer ?? machineLimitsLayer();
+    this.files = options.files ?? kernelCgroupFiles;
+    this.host = options.host ?? processIdentity();
+    this.hierarchies = hierarchiesOf(this.layer);
+  }
+
+  /**
+   * Sets up one command's limits before it starts; undefined where nothing limits commands. Throws, with
+   * the reason, when the layer is there but refused: the command must then not run unlimited.
+   */
+  start(limits: ResourceLimits): LimitedRun | undefined {
+    if (this.layer.kind === "none") return undefined;
+    if (this.layer.kind === "rlimit") return perProcessRun(limits);
+    let cgroup: CommandCgroup;
+    try {
+      cgroup = CommandCgroup.create(this.hostDirs(), limits, this.files);
+    } catch {
+      // The host folder may have gone (removed by hand): made again once, then the kernel's answer stands.
+      this.hostDirsMade = false;
+      try {
+        cgroup = CommandCgroup.create(this.hostDirs(), limits, this.files);
+      } catch (error) {
+        throw new Error(
+          `Could not set this command's resource limits (${(error as Error).message}), so it did not run. ` +
+            "Check that Pi Desk may still write its cgroups, or restart it.",
+        );
+      }
+    }
+    return cgroupRun(cgroup);
+  }
+
+  /** The host's folder in each hierarchy, made on first use (with the Pi Desk folder's lower CPU weight). */
+  private hostDirs(): { hierarchy: CgroupHierarchy; dir: string }[] {
+    if (!this.host) throw new Error("this process's identity is unknown");
+    const host = this.host;
+    const dirs = this.hierarchies.map((hierarchy) => ({ hierarchy, dir: hostGroupDir(hierarchy, host) }));
+    if (this.hostDirsMade) return dirs;
+    for (const { hierarchy, dir } of dirs) {
+      const top = join(hierarchy.base, PI_DESK_GROUP);
+      if (hierarchy.controller === "v2") this.enableControllers(hierarchy.base);
+      if (makeDir(this.files, top)) this.weighDown(hierarchy.controller, top);
+      if (hierarchy.controller === "v2") this.enableControllers(top);
+      makeDir(this.files, dir);
+      if (hierarchy.controller === "v2") this.enableControllers(dir);
+    }
+    this.hostDirsMade = true;
+    removeAtExit(
+      dirs.map(({ dir }) => dir),
+      this.files,
+    );
+    return dirs;
+  }
+
+  /** v2: a cgroup's children get a controller only once their parent enables it in cgroup.subtree_control. */
+  private enableControllers(dir: string): void {
+    const wanted = ["memory", "pids", ...(this.layer.kind === "cgroup-v2" && this.layer.cpu ? ["cpu"] : [])];
+    const enabled = this.files.read(join(dir, "cgroup.subtree_control")).split(/\s+/);
+    const missing = wanted.filter((name) => !enabled.includes(name));
+    if (missing.length > 0)
+      this.files.write(join(dir, "cgroup.subtree_control"), missing.map((name) => `+${name}`).join(" "));
+  }
+
+  /** Commands together weigh less than the host for the CPU, so a busy command cannot starve the app. */
+  private weighDown(controller: CgroupHierarchy["controller"], top: string): void {
+    try {
+      if (controller === "cpu") this.files.write(join(top, "cpu.shares"), String(V1_CPU_SHARES));
+      if (controller === "v2" && this.layer.kind === "cgroup-v2" && this.layer.cpu)
+        this.files.write(join(top, "cpu.weight"), String(V2_CPU_WEIGHT));
+    } catch {
+      // A weight the kernel refuses leaves commands at the host's weight: they still have their limits.
+    }
+  }
+}
+
+/** Host folders to remove when this process exits normally (what a crash leaves, the next start reaps). */
+const hostDirsAtExit = new Map<string, CgroupFiles>();
+
+/** Ended commands' cgroups whose removal is still to come (it runs after the result). */
+const removingAtExit = new Set<CommandCgroup>();
+
+function removeAtExit(dirs: string[], files: CgroupFiles): void {
+  if (hostDirsAtExit.size === 0)
+    process.once("exit", () => {
+      for (const cgroup of removingAtExit) cgroup.remove();
+      removingAtExit.clear();
+      for (const [dir, dirFiles] of hostDirsAtExit) {
+        try {
+          dirFiles.rmdir(dir);
+        } catch {
+          // a command's cgroup still in it (its removal was under way): the next start reaps it
+        }
+      }
+      hostDirsAtExit.clear();
+    });
+  for (const dir of dirs) hostDirsAtExit.set(dir, files);
+}
+
+/** Makes a folder that may be there already; true when this call made it. */
+function makeDir(files: CgroupFiles, dir: string): boolean {
+  try {
+    files.mkdir(dir);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
+}
+
+/** A command in a cgroup of its own. */
+function cgroupRun(cgroup: CommandCgroup): LimitedRun {
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    cgroupDirs: cgroup.dirs,
+    wrap: (argv) => enterFirst(cgroup.joinLines(), argv),
+    watch(onStop) {
+      timer = setInterval(() => {
+        if (cgroup.limitStop()?.kind !== "processes") return;
+        clearInterval(timer);
+        onStop();
+      }, WATCH_INTERVAL_MS);
+      timer.unref();
+    },
+    async finish() {
+      clearInterval(timer);
+      await cgroup.empty();
+      // Read once nothing is left to add to the counts.
+      const stop = cgroup.limitStop();
+      // Removed off the command's path: the result does not wait for the kernel to let the folders go.
+      // Until then it is on the exit's list: a process ending right after its last command leaves none.
+      removingAtExit.add(cgroup);
+      const removed = new Promise<boolean>((resolve) =>
+        setImmediate(
+          () =>
+            void cgroup.removeWhenEmpty().then((gone) => {
+              removingAtExit.delete(cgroup);
+              resolve(gone);
+            }),
+        ),
+      );
+      return { ...(stop ? { stop } : {}), removed };
+    },
+  };
+}
+
+/**
+ * Where only per-process limits hold: each process's address space (`ulimit -v`, in KiB), set in the
+ * command's own shell before it runs anything, so everything it starts inherits it. There is no count
+ * of a command's processes to read (RLIMIT_NPROC counts all of the person's), so no stop is reported.
+ */
+function perProcessRun(limits: ResourceLimits): LimitedRun {
+  const kib = Math.floor(limits.memoryBytes / 1024);
+  const why = "Pi Desk could not set this command's memory limit (ulimit -v), so it did not run.";
+  return {
+    cgroupDirs: [],
+    wrap: (argv) => enterFirst(`ulimit -v ${kib} 2>/dev/null || { echo "${why}" >&2; exit 125; }`, argv),
+    watch: () => {},
+    finish: async () => ({ removed: Promise.resolve(true) }),
+  };
+}
+
+/**
+ * The argv that runs `lines` first, in the process that then becomes the command: bash's own script gets
+ * them in front (no extra program), any other argv runs through `sh -c 'lines; exec "$@"'`.
+ */
+function enterFirst(lines: string, argv: readonly string[]): string[] {
+  const [program, flag, script, ...rest] = argv;
+  if (program === "/bin/bash" && flag === "-c" && script !== undefined)
+    return [program, flag, `${lines}\n${script}`, ...rest];
+  return ["/bin/sh", "-c", `${lines}\nexec "$@"`, "sh", ...argv];
+}
