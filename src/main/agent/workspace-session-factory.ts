@@ -78,6 +78,8 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
         return self.gate.approveCommand(request, signal);
       },
       sandbox: () => preferences.sandbox(),
+      // The workspace's own limits over the host's, read as each command starts (settings.json's "limits").
+      resourceLimits: () => preferences.value.limits,
       backgroundCapSeconds: () => self?.backgroundCapSeconds ?? DEFAULT_BACKGROUND_CAP_SECONDS,
       backgroundEnded: (id, command, state) => self?.gate.recordBackgroundEnd(id, command, state),
       hostDecision: (id, event, hosts) => self?.hostDecision(id, event, hosts),
