@@ -4,6 +4,7 @@ import type { ChangeRecorder } from "../changes";
 import { nameOf } from "./command-changes";
 import type { CommandViews } from "./command-views";
 import type { EditViews } from "./edit-views";
+import type { RecordKeys } from "./record-keys";
 
 /** The custom message type that tells the model of an undo or a restore (and rebuilds the card on reopen). */
 export const REVERT_MESSAGE_TYPE = "pi-desk-revert";
@@ -18,6 +19,8 @@ export interface RevertMessageDetails {
 export interface ChangeActionsOptions {
   /** The workspace's change engine. */
   recorder: ChangeRecorder;
+  /** The keys this chat's records are kept under in it. */
+  keys: RecordKeys;
   /** The chat's command cards. */
   views: CommandViews;
   /** The chat's edit cards: an applied edit is undone like a command. */
@@ -45,14 +48,14 @@ export class ChangeActions {
   /** The diff of one file a finished command changed. */
   diff(commandId: string, path: string): Promise<FileDiff> {
     this.finished(commandId);
-    return this.options.recorder.diff(commandId, path);
+    return this.options.recorder.diff(this.options.keys.of(commandId), path);
   }
 
   /** Puts back what a finished command changed; files changed since are conflicts unless in `undoAnyway`. */
   async undo(commandId: string, undoAnyway: readonly string[] = []): Promise<RevertResult> {
     const view = this.finished(commandId);
     this.idle();
-    const result = await this.options.recorder.undo(commandId, undoAnyway);
+    const result = await this.options.recorder.undo(this.options.keys.of(commandId), undoAnyway);
     this.report("undo", view, result);
     return result;
   }
@@ -60,7 +63,7 @@ export class ChangeActions {
   /** Every file that going back to the workspace's state before a command would change. */
   async previewRestore(commandId: string): Promise<RestorePreview> {
     this.finished(commandId);
-    const preview = await this.options.recorder.previewRestore(commandId);
+    const preview = await this.options.recorder.previewRestore(this.options.keys.of(commandId));
     if (!preview) {
       throw new Error(
         `There is no record of the workspace before command ${commandId} (recording was off, or it was pruned): nothing to restore.`,

@@ -1,6 +1,7 @@
 import { type CommandChanges, MAX_FILES_ON_CARD } from "../../shared/changes";
 import type { AfterResult, ChangeRecords } from "../changes";
 import type { CommandRecorder, RecordedChanges } from "../run-command";
+import type { RecordKeys } from "./record-keys";
 
 /** How long a command waits for the workspace's first snapshot before it runs unrecorded. */
 const FIRST_SNAPSHOT_WAIT_MS = 3_000;
@@ -12,6 +13,7 @@ const FIRST_SNAPSHOT_WAIT_MS = 3_000;
  */
 export function commandRecorder(
   records: ChangeRecords,
+  keys: RecordKeys,
   commandOf: (commandId: string) => string | undefined,
 ): CommandRecorder {
   const { recorder } = records;
@@ -20,14 +22,20 @@ export function commandRecorder(
   return {
     started: async (commandId, signal) => {
       await records.whenPrepared(FIRST_SNAPSHOT_WAIT_MS, signal);
-      const before = await recorder.before(commandId);
+      const before = await recorder.before(keys.forNew(commandId));
       if (!before.recorded) unrecorded.set(commandId, before.reason);
     },
     ended: async (commandId) => {
       const reason = unrecorded.get(commandId);
       unrecorded.delete(commandId);
       if (reason !== undefined) return { changes: { recorded: false, reason } };
-      const recorded = recordedChanges(await recorder.after(commandId), commandOf);
+      const recorded = recordedChanges(await recorder.after(keys.forNew(commandId)), (key) => {
+        // Another chat's command is named by its call id alone: this chat cannot tell its text.
+        const own = keys.commandOf(key);
+        return own === undefined
+          ? { commandId: key.slice(key.indexOf(":") + 1) }
+          : { commandId: own, command: commandOf(own) };
+      });
       records.settle();
       return recorded;
     },
@@ -37,12 +45,12 @@ export function commandRecorder(
 /** What `after` found, as the card and the model take it. */
 function recordedChanges(
   after: AfterResult,
-  commandOf: (commandId: string) => string | undefined,
+  overlapOf: (key: string) => { commandId: string; command?: string | undefined },
 ): RecordedChanges {
   if (!after.recorded) return { changes: { recorded: false, reason: after.reason } };
   const { files, nestedRepositories } = after.changes;
-  const overlapping = after.overlapping.map(({ commandId }) => {
-    const command = commandOf(commandId);
+  const overlapping = after.overlapping.map(({ commandId: key }) => {
+    const { commandId, command } = overlapOf(key);
     return command === undefined ? { commandId } : { commandId, command };
   });
   const changes: CommandChanges = {

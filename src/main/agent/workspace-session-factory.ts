@@ -12,6 +12,7 @@ import { shellWritePreview } from "./file-edits/shell-write-preview";
 import { chatModelOf, startingModel } from "./model-choice";
 import type { DeskModels } from "./model-runtime";
 import { HiddenFolders } from "./read-tools/hidden-folders";
+import { RecordKeys } from "./record-keys";
 import { SessionProjection } from "./session-projection";
 import type { WorkspaceParts } from "./workspace-parts";
 import { WorkspaceSession } from "./workspace-session";
@@ -57,9 +58,13 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
   const changes = parts.changes;
   const root = realpathSync(workspace.path);
   const hidden = new HiddenFolders(options.hiddenPaths);
-  const recorder = changes
-    ? commandRecorder(changes, (id) => projection.commands.get(id)?.command)
-    : undefined;
+  // The chat's records in the workspace's shared ones, under its Pi session id (known once the session is).
+  let sessionId = "";
+  const keys = changes ? new RecordKeys(() => sessionId, changes) : undefined;
+  const recorder =
+    changes && keys
+      ? commandRecorder(changes, keys, (id) => projection.commands.get(id)?.command)
+      : undefined;
   const tools = createCommandTools({
     settings,
     workspaceRoot: workspace.path,
@@ -111,9 +116,10 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
     ...(start.model ? { model: start.model } : {}),
     ...(isNew && preferences.value.thinkingLevel ? { thinkingLevel: preferences.value.thinkingLevel } : {}),
   });
+  sessionId = session.sessionId;
   projection.load(session.messages);
   // A reopened chat's commands and edits whose records were pruned since: say so rather than offer undo.
-  if (changes) projection.markDropped((id) => changes.has(id));
+  if (keys) projection.markDropped((id) => keys.has(id));
   const gate = new ApprovalGate({
     rules,
     audit,
@@ -130,6 +136,7 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
   const changeActions = changes?.recorder
     ? new ChangeActions({
         recorder: changes.recorder,
+        keys: keys as RecordKeys,
         views: projection.views,
         edits: projection.edits,
         audit: (id, label, kind, text) => gate.recordRevert(id, label, kind, text),
@@ -147,6 +154,7 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
       ? { hostBackgroundCapSeconds: settings.backgroundCapSeconds }
       : {}),
     onDispose: stopFollowingRules,
+    ...(keys ? { recordKeys: keys } : {}),
     ...(changes ? { changes } : {}),
     session,
     projection,

@@ -27,6 +27,7 @@ import type { FixedLimits } from "./command-limits";
 import type { CommandTools } from "./command-tools";
 import { commandsForState, outputLeftOut } from "./deferred-outputs";
 import { EDIT_TOOLS } from "./edit-views";
+import type { RecordKeys } from "./record-keys";
 import { readSavedOutput } from "./saved-output";
 import type { SessionProjection } from "./session-projection";
 import type { WorkspacePreferences } from "./workspace-preferences";
@@ -63,6 +64,8 @@ export interface WorkspaceSessionParts {
   unavailableModel: UnavailableModel | undefined;
   /** Called once the chat is disposed (it stops following the workspace's rules). */
   onDispose?: () => void;
+  /** The keys this chat's records are kept under in the workspace's shared change records. */
+  recordKeys?: RecordKeys;
 }
 
 /**
@@ -209,7 +212,10 @@ export class WorkspaceSession {
   }
 
   /** Commands whose change records were dropped to fit the budget: their cards stop offering undo. */
-  changesDropped(commandIds: readonly string[]): void {
+  changesDropped(keys: readonly string[]): void {
+    // The records' keys, of every chat of the workspace: this chat's commands among them.
+    const own = this.parts.recordKeys;
+    const commandIds = own ? keys.flatMap((key) => own.commandOf(key) ?? []) : keys;
     this.projection.views.changesDropped(commandIds, true);
     this.projection.edits.changesDropped(commandIds, true);
   }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { DeskHost } from "../../../src/main/core/desk-host";
@@ -163,5 +163,41 @@ describe("the host: many chats at once", () => {
     await calls(host).newSession();
     expect(host.state(chat).session?.transcript).toContainEqual(notice);
     expect(host.state().chats.find((open) => open.id === chat)?.activity).toBe("failed");
+  });
+
+  it("keeps two chats' records apart when their commands share a call id, and undo refuses what the other changed since", async () => {
+    const { host, workspace } = await startHost({
+      alpha: [
+        [runCommand("call-1", "echo a > shared.txt; echo a > a.txt")],
+        [{ type: "text", text: "A done." }],
+      ],
+      beta: [[runCommand("call-1", "echo b > shared.txt")], [{ type: "text", text: "B done." }]],
+    });
+    await waitFor(() => host.state().limits?.changes.state.type === "on");
+    const alpha = host.state().chatId as string;
+    const beta = (await calls(host).newSession()).id;
+    const run = async (chat: string, text: string, said: string) => {
+      await calls(host, chat).prompt({ text });
+      const approvalId = await waitFor(() => host.command("call-1", chat)?.approvalId);
+      await calls(host).decide({ approvalId, decision: { kind: "approve" } });
+      await waitFor(() =>
+        host.state(chat).session?.transcript.some((item) => item.kind === "assistant" && item.text === said),
+      );
+    };
+    await run(alpha, "alpha", "A done.");
+    await run(beta, "beta", "B done.");
+    const filesOf = (chat: string) => {
+      const changes = host.command("call-1", chat)?.details?.changes;
+      return changes?.recorded ? changes.files.map((file) => `${file.kind} ${file.path}`) : changes;
+    };
+    expect(filesOf(alpha)).toEqual(["added a.txt", "added shared.txt"]);
+    expect(filesOf(beta)).toEqual(["modified shared.txt"]);
+
+    // Undo in alpha puts back its own file, and leaves the one beta changed since, naming it.
+    const undone = await calls(host, alpha).undoCommand({ commandId: "call-1" });
+    expect(undone.restored).toEqual(["a.txt"]);
+    expect(undone.conflicts.map((conflict) => conflict.path)).toEqual(["shared.txt"]);
+    expect(existsSync(join(workspace, "a.txt"))).toBe(false);
+    expect(readFileSync(join(workspace, "shared.txt"), "utf8")).toBe("b\n");
   });
 });
