@@ -9,6 +9,7 @@ import {
   createStopCommandTool,
   describeBackground,
   type HostDecisionEvent,
+  MAX_BACKGROUND_COMMANDS,
   type OutputQuota,
   type ResourceLimits,
   type RunCommandOptions,
@@ -49,6 +50,8 @@ export interface CommandToolsOptions {
   projection: SessionProjection;
   /** Records what each command changes, when the workspace's change engine is on. */
   recorder?: CommandRecorder;
+  /** How many background commands the workspace's chats run together (one cap holds for them all); absent: this chat's. */
+  workspaceBackground?: () => number;
   chat: CommandToolsChat;
 }
 
@@ -60,24 +63,28 @@ export interface CommandToolsOptions {
 export function createCommandTools(options: CommandToolsOptions) {
   const { projection, chat, recorder } = options;
   const controllers = new Map<string, AbortController>();
-  const background = new BackgroundCommands({
-    onState: (id, _command, state) => projection.views.backgroundChanged(id, state),
-    onOutput: (id, output) => projection.views.backgroundOutput(id, output),
-    onEnd: (id, command, state, outcome) => {
-      projection.views.backgroundEnded(id, state, outcome.output);
-      projection.addNotice("info", `Background command \`${command}\`: ${describeBackground(state)}`, {
-        id: "background-ended",
-        command,
-        state,
-      });
-      chat.backgroundEnded(id, command, state);
-      // Its record ends now; the model already had its result, the card shows what it changed.
-      void recorder?.ended(id).then(({ changes }) => {
-        const details = projection.views.byId.get(id)?.details;
-        if (details) projection.views.update(id, { details: { ...details, changes } });
-      });
+  const background = new BackgroundCommands(
+    {
+      onState: (id, _command, state) => projection.views.backgroundChanged(id, state),
+      onOutput: (id, output) => projection.views.backgroundOutput(id, output),
+      onEnd: (id, command, state, outcome) => {
+        projection.views.backgroundEnded(id, state, outcome.output);
+        projection.addNotice("info", `Background command \`${command}\`: ${describeBackground(state)}`, {
+          id: "background-ended",
+          command,
+          state,
+        });
+        chat.backgroundEnded(id, command, state);
+        // Its record ends now; the model already had its result, the card shows what it changed.
+        void recorder?.ended(id).then(({ changes }) => {
+          const details = projection.views.byId.get(id)?.details;
+          if (details) projection.views.update(id, { details: { ...details, changes } });
+        });
+      },
     },
-  });
+    MAX_BACKGROUND_COMMANDS,
+    options.workspaceBackground,
+  );
   const { networkTestHooks, resourceLimits: hostLimits, ...settings } = options.settings;
   const runOptions: RunCommandOptions = {
     ...settings,

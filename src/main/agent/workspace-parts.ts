@@ -33,6 +33,26 @@ export interface WorkspaceParts {
   outputQuota: OutputQuota;
   /** The workspace's change records, shared by its chats; absent: not recorded. */
   changes?: ChangeRecords;
+  /** Its chats' background commands, counted together against one cap. */
+  background: WorkspaceBackground;
+}
+
+/** The background commands of a workspace's chats, counted together: one machine runs them all. */
+export class WorkspaceBackground {
+  private readonly chats = new Set<{ running(): number }>();
+
+  /** Counts a chat's background commands from now on; returns what stops counting them (the chat closed). */
+  join(chat: { running(): number }): () => void {
+    this.chats.add(chat);
+    return () => this.chats.delete(chat);
+  }
+
+  /** How many run in the background now, in every chat of the workspace. */
+  running(): number {
+    let count = 0;
+    for (const chat of this.chats) count += chat.running();
+    return count;
+  }
 }
 
 /** What opening a workspace's parts needs. */
@@ -75,5 +95,6 @@ export async function openWorkspaceParts(options: WorkspacePartsOptions): Promis
       onChange: options.onSavedOutputs,
     }),
     ...(options.changes ? { changes: options.changes } : {}),
+    background: new WorkspaceBackground(),
   };
 }

@@ -74,6 +74,8 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
     runRegistry: options.runRegistry,
     projection,
     ...(recorder ? { recorder } : {}),
+    // One cap for the workspace's background commands, whichever chat started them.
+    workspaceBackground: () => parts.background.running(),
     chat: {
       approve: (request, signal) => {
         if (!self) throw new Error("The session is not ready yet.");
@@ -91,6 +93,7 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
       runOwner: () => (self ? { sessionId: self.agent.sessionId, auditFile: parts.auditFile } : undefined),
     },
   });
+  const leaveBackground = parts.background.join(tools.background);
   // A new chat starts with the workspace's last pick; a reopened one keeps its own model (Pi restores it
   // from the session file), and either says so when that model is gone.
   const isNew = (options.open?.kind ?? "new") === "new";
@@ -153,7 +156,10 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
     ...(settings.backgroundCapSeconds !== undefined
       ? { hostBackgroundCapSeconds: settings.backgroundCapSeconds }
       : {}),
-    onDispose: stopFollowingRules,
+    onDispose: () => {
+      stopFollowingRules();
+      leaveBackground();
+    },
     ...(keys ? { recordKeys: keys } : {}),
     ...(changes ? { changes } : {}),
     session,

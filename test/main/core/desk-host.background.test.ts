@@ -115,4 +115,37 @@ describe("the session host: background commands", () => {
     await calls(host).newSession();
     expect(host.state().limits?.backgroundCapSeconds).toBe(2 * 3600);
   });
+
+  it("holds one cap for the background commands of all the workspace's chats", async () => {
+    const eight = Array.from({ length: 8 }, (_, k) => background(`bg${k}`, `sleep 52.31${k}`));
+    const { host } = await startHost(
+      {
+        fill: [eight, [{ type: "text", text: "Filled." }]],
+        more: [[background("extra", "sleep 52.399")], [{ type: "text", text: "Tried." }]],
+      },
+      { commands: { backgroundReadinessMs: 300 } },
+    );
+    const first = host.state().chatId as string;
+    await calls(host, first).addRule({
+      effect: "allow",
+      match: "prefix",
+      pattern: "sleep",
+      scope: "workspace",
+    });
+    await calls(host, first).prompt({ text: "fill" });
+    await waitFor(() => eight.every(({ id }) => host.command(id, first)?.background?.status === "running"));
+    const second = (await calls(host).newSession()).id;
+    await calls(host, second).prompt({ text: "more" });
+    const refused = await waitFor(() => {
+      const view = host.command("extra", second);
+      return view?.phase === "refused" ? view : undefined;
+    });
+    expect(refused.output).toContain(
+      "8 commands already run in the background, the most this workspace allows.",
+    );
+    expect(sleepers("52.399")).toBe(0);
+    // One stopped in the first chat: the second chat's next may start.
+    await calls(host, first).cancelCommand({ commandId: "bg0" });
+    await waitFor(() => host.command("bg0", first)?.background?.status === "stopped");
+  });
 });

@@ -62,9 +62,21 @@ export class BackgroundCommands {
   constructor(
     private readonly listener: BackgroundListener,
     private readonly max = MAX_BACKGROUND_COMMANDS,
+    /**
+     * How many run in the background where the cap holds: the whole workspace's, when its chats share one
+     * cap (every chat's commands use the same machine); absent: this chat's own.
+     */
+    private readonly runningWhereCapped: () => number = () => this.running(),
   ) {
     this.poller = setInterval(() => void this.refreshPorts(), PORT_POLL_MS);
     this.poller.unref();
+  }
+
+  /** How many of this chat's commands run in the background now. */
+  running(): number {
+    let count = 0;
+    for (const entry of this.entries.values()) if (entry.state.status === "running") count++;
+    return count;
   }
 
   /** Why one more background command may not start now; undefined when it may. */
@@ -72,15 +84,15 @@ export class BackgroundCommands {
     const say = this.refusalSay();
     if (!say) return undefined;
     return (
-      `${say.running} commands already run in the background, the most this chat allows. Stop one ` +
+      `${say.running} commands already run in the background, the most this workspace allows. Stop one ` +
       "(stop_command with its id) or run this one in the foreground."
     );
   }
 
   /** The same as a kind and its parameters, for the page to word in its language. */
   refusalSay(): Extract<RefusalText, { id: "background-full" }> | undefined {
-    const running = [...this.entries.values()].filter((entry) => entry.state.status === "running");
-    return running.length < this.max ? undefined : { id: "background-full", running: running.length };
+    const running = this.runningWhereCapped();
+    return running < this.max ? undefined : { id: "background-full", running };
   }
 
   /** Lets "Keep running" move a running foreground command here; returns what forgets it once it ended. */

@@ -117,7 +117,7 @@ export function refusalTextEn(say: RefusalText): string {
         "or turn the sandbox off for this workspace in settings."
       );
     case "background-full":
-      return `${say.running} commands already run in the background, the most this chat allows. Stop one (stop_command with its id) or run this one in the foreground.`;
+      return `${say.running} commands already run in the background, the most this workspace allows. Stop one (stop_command with its id) or run this one in the foreground.`;
     case "background-unavailable":
       return "Background commands are not available here; run it without background: true.";
     case "asked-hosts-too-many":

@@ -120,7 +120,7 @@ export function refusalTextZh(say: RefusalText): string {
         "或在设置中为这个工作区关闭沙盒。"
       );
     case "background-full":
-      return `后台已经运行着 ${say.running} 条命令，这是本次对话允许的上限。请先停止一条（用 stop_command 加它的 id），或在前台运行这一条。`;
+      return `后台已经运行着 ${say.running} 条命令，这是本工作区允许的上限。请先停止一条（用 stop_command 加它的 id），或在前台运行这一条。`;
     case "background-unavailable":
       return "这里不能使用后台命令；请不带 background: true 运行它。";
     case "asked-hosts-too-many":
