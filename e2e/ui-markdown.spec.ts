@@ -24,8 +24,14 @@ test("hostile Markdown from the model fetches nothing, runs nothing and stays in
   page,
   scriptedDesk,
 }) => {
+  // Each message in a chat of its own (below), each chat's turn by its first message ("next N").
   const desk = await scriptedDesk(
-    hostileMessages.map(({ name, text }, index) => [say(`Message ${index}: ${name}\n\n${text}`)]),
+    Object.fromEntries(
+      hostileMessages.map(({ name, text }, index) => [
+        `next ${index}`,
+        [[say(`Message ${index}: ${name}\n\n${text}`)]],
+      ]),
+    ),
   );
   const requests: string[] = [];
   page.on("request", (request) => requests.push(request.url()));
