@@ -26,18 +26,13 @@ export function commandsForState(
 }
 
 /**
- * A command's output now, for a card whose state left it out (`commandOutput`); refused for another chat's
- * command (`asked` is the chat the card belongs to, `open` the one open now) or one the chat does not have.
+ * A command's output now, for a card whose state left it out (`commandOutput`); refused for one the chat does
+ * not have (the host has already refused a chat that is not open).
  */
 export function outputLeftOut(
   commands: ReadonlyMap<string, CommandView>,
-  open: string,
-  asked: string,
   commandId: string,
 ): CommandOutputReply {
-  if (asked !== open) {
-    throw new Error("That chat is no longer open: its command outputs show when it is opened again.");
-  }
   const view = commands.get(commandId);
   if (!view)
     throw new Error(`This chat has no command "${commandId}": reload the page to see the chat as it is.`);

@@ -226,8 +226,8 @@ export class WorkspaceSession {
   }
 
   /** A command's output now, for a card whose state left it out; refused for another chat's command. */
-  commandOutput(sessionId: string, commandId: string): CommandOutputReply {
-    return outputLeftOut(this.projection.commands, this.session.sessionId, sessionId, commandId);
+  commandOutput(commandId: string): CommandOutputReply {
+    return outputLeftOut(this.projection.commands, commandId);
   }
 
   /** A piece of a command's saved full output. */

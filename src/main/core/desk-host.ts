@@ -6,7 +6,6 @@ import type { CommandView } from "../../shared/commands";
 import type { DeskApi, DeskMethod, Unsubscribe } from "../../shared/desk-api";
 import type { ChatEventBody, HostEvent, HostEventBody } from "../../shared/host-events";
 import type { ChatSummary, HostState, SessionState, ShellKind, WorkspaceInfo } from "../../shared/host-state";
-import type { ModelsState } from "../../shared/models";
 import { listWorkspaceSessions, type SessionChoice } from "../agent/agent-session-factory";
 import { DeskModels } from "../agent/model-runtime";
 import { modelsStateOf } from "../agent/models-state";
@@ -151,7 +150,7 @@ export class DeskHost {
     const session = chat?.session;
     return {
       seq: this.seq,
-      workspaces: [...this.workspaces.values()].map((workspace) => workspace.info),
+      workspaces: this.workspaceList(),
       chats: [...this.chats.values()].map((open) => this.summaryOf(open)),
       inbox: this.inbox.entries(this.chats.values()),
       chatId: chat?.id ?? null,
@@ -162,7 +161,7 @@ export class DeskHost {
       hostTime: Date.now(),
       session: session?.state() ?? null,
       limits: session?.limits ?? null,
-      models: this.modelsState(chat),
+      models: modelsStateOf(this.models, chat?.session),
       ...(session?.gate.ruleState() ?? { rules: [] }),
       notifications: this.preferences.notifications,
     };
@@ -206,7 +205,7 @@ export class DeskHost {
       this.summaryOf(await this.openChat(this.requireWorkspace(workspaceId), { kind: "new" })),
     openSession: async ({ workspaceId, path }) => {
       const workspace = this.requireWorkspace(workspaceId);
-      const open = [...this.chats.values()].find((chat) => chat.session.state().file === path);
+      const open = [...this.chats.values()].find((chat) => chat.session.agent.sessionFile === path);
       if (open) this.lastOpened = open.id;
       return this.summaryOf(open ?? (await this.openChat(workspace, { kind: "open", path })));
     },
@@ -219,10 +218,7 @@ export class DeskHost {
       throw new Error(this.inbox.refusal(approvalId));
     },
     cancelCommand: async ({ chatId, commandId }) => this.requireChat(chatId).session.cancelCommand(commandId),
-    commandOutput: async ({ chatId, commandId }) => {
-      const session = this.requireChat(chatId).session;
-      return session.commandOutput(session.agent.sessionId, commandId);
-    },
+    commandOutput: async ({ chatId, commandId }) => this.requireChat(chatId).session.commandOutput(commandId),
     readFullOutput: async ({ chatId, commandId, offset }) =>
       this.requireChat(chatId).session.readFullOutput(commandId, offset),
     setModel: async ({ chatId, provider, id }) => {
@@ -230,18 +226,18 @@ export class DeskHost {
       if (!model) throw new Error(`There is no model "${provider}/${id}". Pick one from the list.`);
       const chat = this.requireChat(chatId);
       await chat.session.setModel(model);
-      this.emitChat(chat, { type: "models-changed", models: this.modelsState(chat) });
+      this.emitChat(chat, { type: "models-changed", models: modelsStateOf(this.models, chat?.session) });
     },
     setThinkingLevel: async ({ chatId, level }) => {
       const chat = this.requireChat(chatId);
       await chat.session.setThinkingLevel(level);
-      this.emitChat(chat, { type: "models-changed", models: this.modelsState(chat) });
+      this.emitChat(chat, { type: "models-changed", models: modelsStateOf(this.models, chat?.session) });
     },
     setApiKey: async ({ provider, key }) => {
       await this.models.setApiKey(provider, key.trim());
       await this.options.secrets?.save(provider, key.trim());
       for (const chat of this.chats.values()) {
-        this.emitChat(chat, { type: "models-changed", models: this.modelsState(chat) });
+        this.emitChat(chat, { type: "models-changed", models: modelsStateOf(this.models, chat?.session) });
       }
     },
     addRule: async ({ chatId, ...draft }) => this.requireChat(chatId).session.gate.addRule(draft),
@@ -325,12 +321,12 @@ export class DeskHost {
     });
     try {
       this.workspaces.set(workspace.id, workspace);
-      this.emit({ type: "workspaces-changed", workspaces: this.state().workspaces });
+      this.emitWorkspaces();
       await this.openChat(workspace, { kind: "new" });
     } catch (error) {
       this.workspaces.delete(workspace.id);
       await workspace.close();
-      this.emit({ type: "workspaces-changed", workspaces: this.state().workspaces });
+      this.emitWorkspaces();
       throw error;
     }
     return workspace.info;
@@ -403,13 +399,18 @@ export class DeskHost {
     return asked ?? last ?? [...this.chats.values()].at(-1);
   }
 
+  /** The open workspaces changed: the list, as the state has it. */
+  private emitWorkspaces(): void {
+    this.emit({ type: "workspaces-changed", workspaces: this.workspaceList() });
+  }
+
+  private workspaceList(): WorkspaceInfo[] {
+    return [...this.workspaces.values()].map((workspace) => workspace.info);
+  }
+
   /** A settings change: every page takes the state again (the chat it shows is its own to ask for). */
   private emitSnapshot(): void {
     this.emit({ type: "snapshot", state: this.state() });
-  }
-
-  private modelsState(chat: DeskChat | undefined): ModelsState {
-    return modelsStateOf(this.models, chat?.session);
   }
 
   private requireWorkspace(workspaceId: string): DeskWorkspace {
