@@ -51,9 +51,10 @@ const { values: args } = parseArgs({
     rounds: { type: "string", default: "3" },
     calls: { type: "string", default: "200" },
     "kill-runs": { type: "string", default: "20" },
-    phases: { type: "string", default: "output,memory,overhead,one-host,kill,changes,network" },
+    phases: { type: "string", default: "output,memory,overhead,one-host,kill,changes,network,chats" },
     "changes-iterations": { type: "string", default: "40" },
     "network-rounds": { type: "string", default: "5" },
+    "chats-rounds": { type: "string", default: "3" },
     contenders: { type: "string", default: ALL.join(",") },
     "cpu-prof": { type: "string" },
     "worker-flags": { type: "string", default: "" },
@@ -79,6 +80,8 @@ if (phases.delete("changes")) await runChangesPhase();
 // The allowed-hosts proxy's phase: a download through it against the same with the network fully on, in
 // bubblewrap; bench/network.bench.ts in its own process and results file, like the changes phase.
 if (phases.delete("network")) await runPhase("network.bench.ts", ["--rounds", args["network-rounds"]]);
+// Many chats at once against one (issue 32): bench/chats.bench.ts drives the built browser host, which it builds.
+if (phases.delete("chats")) await runPhase("chats.bench.ts", ["--rounds", args["chats-rounds"]]);
 if (phases.size === 0) process.exit(0);
 
 await buildWorker();
