@@ -112,6 +112,16 @@ test("two workspaces in one window: each chat runs in its own folder, and the tr
     await chatItem(page, "away").locator(".chat-item-open").click();
     await expect(page.getByTestId("assistant-message").filter({ hasText: "Away done." })).toBeVisible();
     await expect(page.getByTestId("workspace-path")).toHaveText(other);
+
+    // Closing the first workspace, whose chat still waits, asks first; then its chat and card are gone.
+    const home = page.locator(`[data-testid="workspace-item"][data-path="${desk.workspace}"]`);
+    page.once("dialog", (dialog) => dialog.accept());
+    await home.getByTestId("close-workspace-button").click();
+    await expect(page.getByTestId("workspace-item")).toHaveCount(1);
+    await expect(page.getByTestId("workspace-item")).toHaveAttribute("data-path", other);
+    await expect(page.getByTestId("tray-item")).toHaveCount(0);
+    await expect(chatItem(page, "home")).toHaveCount(0);
+    await expect(page.getByTestId("assistant-message").filter({ hasText: "Away done." })).toBeVisible();
   } finally {
     rmSync(other, { recursive: true, force: true });
   }

@@ -54,6 +54,8 @@ test("two pending commands are decided separately, each in the tray where its on
   await expect(card(page, "call-a").getByTestId("command-output")).toContainText("alpha");
   await expect(page.getByTestId("approval-tray")).toHaveCount(0);
   await expect(page.getByTestId("assistant-message").last()).toContainText("One ran, one did not.");
+  // The person's message names its entry in Pi's session tree (what rewind and fork name).
+  await expect(page.getByTestId("user-message")).toHaveAttribute("data-entry-id", /^[0-9a-f]{8}$/);
 });
 
 test("a reload mid-run still shows the running command, and it can be cancelled", async ({

@@ -28,6 +28,7 @@ export const WORKSPACE_CALLS = [
   "listSessions",
   "newSession",
   "openSession",
+  "closeWorkspace",
   "setSandbox",
   "setAllowedHosts",
   "addAllowedHosts",

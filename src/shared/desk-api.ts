@@ -36,6 +36,11 @@ export interface DeskApi {
   openSession(params: { workspaceId: string; path: string }): Promise<ChatSummary>;
   /** Close a chat: what it runs is stopped, what waits is cancelled; its conversation stays in its session file. */
   closeChat(params: { chatId: string }): Promise<void>;
+  /**
+   * Close a workspace: each of its chats is closed as `closeChat` closes one, and the folder is given up (its
+   * lock released, so another Pi Desk may open it). Its rules, audit log and chats stay on disk.
+   */
+  closeWorkspace(params: { workspaceId: string }): Promise<void>;
   /** Send the person's message; resolves once the agent has it (the answer streams as events). */
   prompt(params: { chatId: string; text: string }): Promise<void>;
   /** Stop the chat's turn: every pending command is cancelled and every running one killed. */
@@ -131,6 +136,7 @@ export const DESK_METHODS = [
   "newSession",
   "openSession",
   "closeChat",
+  "closeWorkspace",
   "prompt",
   "stop",
   "decide",

@@ -1,20 +1,10 @@
 import type { ChangesState } from "./changes";
 import type { CommandView } from "./commands";
 import type { EditView } from "./edits";
-import type { ChatSummary, HostState, SavedOutputsState, WorkspaceInfo } from "./host-state";
+import type { ChatSummary, CommandLimits, SavedOutputsState, WorkspaceInfo } from "./host-state";
 import type { ModelsState } from "./models";
 import type { CommandRule } from "./rules";
 import type { TranscriptItem } from "./transcript";
-
-/**
- * The host's whole state. Sent when a client connects or asks, and whenever the workspace or the
- * conversation is replaced: it replaces whatever the UI had.
- */
-export interface SnapshotEvent {
-  type: "snapshot";
-  /** The state at the moment of sending. */
-  state: HostState;
-}
 
 /** The agent started or finished working. */
 export interface SessionStatusEvent {
@@ -89,6 +79,16 @@ export interface ModelsChangedEvent {
   type: "models-changed";
   /** The models as they are now. */
   models: ModelsState;
+}
+
+/**
+ * A setting of the chat's workspace changed (the sandbox, its network, the allowed hosts, the background
+ * cap): the limits the chat's commands run under from now on. Sent to each chat of the workspace.
+ */
+export interface LimitsChangedEvent {
+  type: "limits-changed";
+  /** The limits as they are now (they replace `HostState.limits`). */
+  limits: CommandLimits;
 }
 
 /** A command's saved output was completed, or old ones were removed to make room: the new figures. */
@@ -168,14 +168,14 @@ export type ChatEventBody =
   | CommandOutputEvent
   | EditUpdateEvent
   | RulesChangedEvent
-  | ModelsChangedEvent;
+  | ModelsChangedEvent
+  | LimitsChangedEvent;
 
 /** What happens to one workspace, whichever chat caused it; the host stamps its id on it (`workspaceId`). */
 export type WorkspaceEventBody = SavedOutputsEvent | ChangesStateEvent;
 
 /** The host's own events, about no single chat or workspace. */
 export type HostWideEventBody =
-  | SnapshotEvent
   | NotificationsChangedEvent
   | ChatSummaryEvent
   | ChatClosedEvent

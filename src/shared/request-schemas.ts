@@ -71,6 +71,7 @@ export const requestSchemas = {
   newSession: Params({ workspaceId: Id }),
   openSession: Params({ workspaceId: Id, path: Path }),
   closeChat: Params({ chatId: Id }),
+  closeWorkspace: Params({ workspaceId: Id }),
   prompt: Params({ chatId: Id, text: Type.String({ minLength: 1, maxLength: 1024 * 1024 }) }),
   stop: Params({ chatId: Id }),
   decide: Params({ approvalId: Id, decision: DecisionSchema, rule: Type.Optional(RuleDraftSchema) }),

@@ -4,6 +4,8 @@ export interface UserItem {
   kind: "user";
   /** Stable id within the session. */
   id: string;
+  /** Pi's id of the message's entry in its session tree, once written there (what rewind and fork name). */
+  entryId?: string;
   /** What they wrote. */
   text: string;
 }
@@ -13,6 +15,8 @@ export interface AssistantItem {
   kind: "assistant";
   /** Stable id within the session. */
   id: string;
+  /** Pi's id of the message's entry in its session tree, once written there. */
+  entryId?: string;
   /** The answer's text (Markdown). */
   text: string;
   /** The model's thinking, shown folded. */

@@ -6,7 +6,7 @@ import { en } from "../../src/renderer/src/i18n/en";
 import { I18nProvider } from "../../src/renderer/src/i18n/i18n";
 import type { HostEvent } from "../../src/shared/host-events";
 import type { HostState } from "../../src/shared/host-state";
-import { eventStream, fakeApi, hostState, type LooseEvent, pendingCommand, session } from "./fixtures";
+import { chat1, eventStream, fakeApi, hostState, type LooseEvent, pendingCommand, session } from "./fixtures";
 
 afterEach(cleanup);
 
@@ -171,6 +171,19 @@ describe("the window", () => {
     (screen.getByTestId("prompt-input") as HTMLElement).focus();
     await fake.push({ type: "focus-command", id: "c2" });
     expect((document.activeElement as HTMLElement).dataset.commandId).toBe("c2");
+    expect(document.activeElement?.closest(".approval-tray")).not.toBeNull();
+  });
+
+  it("opens the chat of a clicked notification's command, another than the one shown, and focuses its card", async () => {
+    const other = { ...chat1, id: "chat-2", title: "other chat" };
+    const theirs = pendingCommand({ id: "c9", approvalId: "p9", command: "make" });
+    const fake = await renderApp(
+      hostState({ chats: [chat1, other], inbox: [{ kind: "command", chatId: "chat-2", command: theirs }] }),
+    );
+    (screen.getByTestId("prompt-input") as HTMLElement).focus();
+    await fake.push({ type: "focus-command", chatId: "chat-2", id: "c9" });
+    expect(fake.api.getState).toHaveBeenLastCalledWith({ chatId: "chat-2" });
+    expect((document.activeElement as HTMLElement).dataset.commandId).toBe("c9");
     expect(document.activeElement?.closest(".approval-tray")).not.toBeNull();
   });
 

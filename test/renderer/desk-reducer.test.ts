@@ -11,12 +11,7 @@ import type { AssistantItem } from "../../src/shared/transcript";
 import { chat1, hostState, pendingCommand, repo, runningCommand, session, someModels } from "./fixtures";
 
 /** An action as a test writes it: host events without their number and ids, which `step` adds. */
-type LooseAction =
-  | DeskAction
-  | HostEventBody
-  | ChatEventBody
-  | WorkspaceEventBody
-  | { type: "snapshot"; state: HostState };
+type LooseAction = DeskAction | HostEventBody | ChatEventBody | WorkspaceEventBody;
 /** Numbers an event as the next of the host's stream, in the shown chat (or workspace) unless it names one. */
 function stamp(view: DeskView, action: LooseAction): DeskAction {
   if (action.type === "connection" || action.type === "state" || "seq" in action) return action as DeskAction;
@@ -35,12 +30,12 @@ const answer = (overrides: Partial<AssistantItem> = {}): AssistantItem => ({
   ...overrides,
 });
 
-describe("deskReducer: snapshots and the connection", () => {
+describe("deskReducer: states and the connection", () => {
   it("starts connecting with nothing known", () => {
     expect(initialView).toEqual({ host: null, connection: { kind: "connecting" }, seq: 0, stale: false });
   });
 
-  it("takes a snapshot whole, replacing everything it had", () => {
+  it("takes a state whole, replacing everything it had", () => {
     const before = reduce(
       known(),
       { type: "transcript-add", item: { kind: "user", id: "u1", text: "hi" } },
@@ -48,7 +43,7 @@ describe("deskReducer: snapshots and the connection", () => {
       { type: "rules-changed", rules: [] },
     );
     const fresh = hostState({ workspace: null, session: null, limits: null });
-    const after = step(before, { type: "snapshot", state: fresh });
+    const after = step(before, { type: "state", state: fresh });
     expect(after.host).toBe(fresh);
   });
 
@@ -68,7 +63,7 @@ describe("deskReducer: snapshots and the connection", () => {
     { type: "command-output", id: "call-1", output: "x", totalBytes: 1, totalLines: 1 },
     { type: "rules-changed", rules: [] },
     { type: "models-changed", models: someModels },
-  ])("ignores $type before the first snapshot (the snapshot carries it)", (event) => {
+  ])("ignores $type before the first state (the state carries it)", (event) => {
     expect(step(initialView, event)).toBe(initialView);
   });
 
@@ -156,6 +151,17 @@ describe("deskReducer: many chats, one numbered stream", () => {
     expect(step(view, { type: "saved-outputs", savedOutputs: figures }).host?.limits?.savedOutputs).toEqual(
       figures,
     );
+  });
+
+  it("takes a settings change's limits for the shown chat only", () => {
+    const view = twoChats();
+    const before = view.host?.limits;
+    if (!before) throw new Error("the fixture has limits");
+    const limits = { ...before, backgroundCapSeconds: 60, sandbox: { ...before.sandbox, network: true } };
+    expect(step(view, { type: "limits-changed", limits, chatId: "chat-2" }).host?.limits).toBe(before);
+    const changed = step(view, { type: "limits-changed", limits });
+    expect(changed.host?.limits).toBe(limits);
+    expect(changed.host?.session).toBe(view.host?.session);
   });
 });
 

@@ -160,7 +160,6 @@ export type LooseEvent =
   | HostEventBody
   | ChatEventBody
   | WorkspaceEventBody
-  | { type: "snapshot"; state: HostState }
   | (Omit<FocusCommandEvent, "chatId"> & { chatId?: string })
   | ShellEvent;
 

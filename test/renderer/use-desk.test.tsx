@@ -57,14 +57,17 @@ describe("useDesk", () => {
     expect(views.at(-1)?.connection).toEqual({ kind: "connected" });
   });
 
-  it("measures the host's clock from each snapshot, fetched or pushed", async () => {
-    const { connect, emit } = harness(vi.fn(async () => hostState({ hostTime: Date.now() - 60_000 })));
+  it("measures the host's clock from each state it fetches", async () => {
+    const offsets = [-60_000, 5_000, -40];
+    const { connect } = harness(
+      vi.fn(async () => hostState({ hostTime: Date.now() + (offsets.shift() ?? 0) })),
+    );
     await act(async () => connect({ kind: "connected" }));
     expect(Math.round((Date.now() - hostNow()) / 1000)).toBe(60);
-    act(() => emit({ type: "snapshot", state: hostState({ hostTime: Date.now() + 5_000 }) }));
+    await act(async () => connect({ kind: "connected" }));
     expect(Math.round((hostNow() - Date.now()) / 1000)).toBe(5);
-    // A snapshot's trip on one machine is not a difference of clocks.
-    act(() => emit({ type: "snapshot", state: hostState({ hostTime: Date.now() - 40 }) }));
+    // A state's trip on one machine is not a difference of clocks.
+    await act(async () => connect({ kind: "connected" }));
     expect(Math.abs(hostNow() - Date.now())).toBeLessThanOrEqual(1);
   });
 

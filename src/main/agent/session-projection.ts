@@ -32,6 +32,8 @@ export class SessionProjection {
   private readonly index = new Map<string, number>();
   private assistantCount = 0;
   private currentAssistant: AssistantItem | undefined;
+  /** The id of the person's message being sent, until Pi has written it. */
+  private currentUser: string | undefined;
   /** The text of the latest assistant message: the one whose tool calls are running. */
   private lastAssistantText = "";
   private readonly turnErrors: TurnErrors;
@@ -42,6 +44,8 @@ export class SessionProjection {
     maxTimeoutSeconds: number,
     /** What the host saw of the failed HTTP response a request ended with (status, `Retry-After`). */
     responseHint?: (request: FailedRequest) => ResponseHint | undefined,
+    /** Pi's entry id of a message it has written to the session file. */
+    private readonly entryIdOf: (message: AgentMessage) => string | undefined = () => undefined,
   ) {
     this.views = new CommandViews(emit, cwd, maxTimeoutSeconds);
     this.edits = new EditViews(emit);
@@ -55,13 +59,18 @@ export class SessionProjection {
     );
   }
 
-  /** Rebuilds the projection from a stored conversation (reopening a session), without emitting. */
-  load(messages: readonly AgentMessage[]): void {
-    for (const message of messages) {
+  /**
+   * Rebuilds the projection from a stored conversation (reopening a session), without emitting; `entryIds`
+   * holds Pi's entry id of each message, in the same order.
+   */
+  load(messages: readonly AgentMessage[], entryIds: readonly (string | undefined)[] = []): void {
+    for (const [at, message] of messages.entries()) {
       const m = message as { role: string; content?: unknown; toolCallId?: string; details?: unknown };
-      if (m.role === "user") this.put({ kind: "user", id: this.nextId("u"), text: textOf(m.content) });
+      const entry = entryIds[at] ? { entryId: entryIds[at] } : {};
+      if (m.role === "user")
+        this.put({ kind: "user", id: this.nextId("u"), ...entry, text: textOf(m.content) });
       if (m.role === "assistant") {
-        const item = this.assistantItem(message, false);
+        const item = { ...this.assistantItem(message, false), ...entry };
         if (item.text || item.thinking) this.put(item);
         if (isFailed(message)) {
           // A stored session keeps the request that failed last, not how many were tried.
@@ -120,10 +129,11 @@ export class SessionProjection {
         const role = (event.message as { role: string }).role;
         if (role === "user") {
           this.turnErrors.turnOver();
+          this.currentUser = this.nextId("u");
           this.put(
             {
               kind: "user",
-              id: this.nextId("u"),
+              id: this.currentUser,
               text: textOf((event.message as { content?: unknown }).content),
             },
             true,
@@ -155,12 +165,15 @@ export class SessionProjection {
       }
       case "message_end": {
         const current = this.currentAssistant;
-        if ((event.message as { role: string }).role !== "assistant" || !current) return;
+        const role = (event.message as { role: string }).role;
+        if (role === "user" && this.currentUser) this.attachEntryId(this.currentUser, event.message);
+        if (role !== "assistant" || !current) return;
         const final = { ...this.assistantItem(event.message, false), id: current.id };
         this.currentAssistant = undefined;
         this.lastAssistantText = final.text;
         // A failed request's empty message renders as nothing; the turn's error entry tells the story.
         this.replace(final);
+        this.attachEntryId(final.id, event.message);
         if (isFailed(event.message)) this.turnErrors.failed(event.message);
         return;
       }
@@ -270,6 +283,21 @@ export class SessionProjection {
     };
   }
 
+  /**
+   * Names a message's entry in Pi's session tree on its transcript entry. Pi writes the message to the
+   * session file right after telling its listeners of its end, so the id is read a moment later.
+   */
+  private attachEntryId(itemId: string, message: AgentMessage): void {
+    queueMicrotask(() => {
+      const entryId = this.entryIdOf(message);
+      const at = this.index.get(itemId);
+      const item = at === undefined ? undefined : this.transcript[at];
+      if (!entryId || (item?.kind !== "user" && item?.kind !== "assistant") || item.entryId === entryId)
+        return;
+      this.replace({ ...item, entryId });
+    });
+  }
+
   private setRunning(running: boolean): void {
     if (this.running === running) return;
     this.running = running;
@@ -289,9 +317,14 @@ export class SessionProjection {
     this.emit({ type: "transcript-update", item });
   }
 
+  /**
+   * An id for an entry of the host's making (a message, a notice). They start with "#": the model picks
+   * tool call ids, which are the ids of command, edit and tool entries, and a call named like one of these
+   * would otherwise hide its entry.
+   */
   private nextId(prefix: string): string {
     this.assistantCount += 1;
-    return `${prefix}${this.assistantCount}`;
+    return `#${prefix}${this.assistantCount}`;
   }
 }
 

@@ -1,4 +1,5 @@
 import { realpathSync } from "node:fs";
+import type { AgentSession } from "@earendil-works/pi-coding-agent";
 import type { ChatEventBody } from "../../shared/host-events";
 import type { WorkspaceInfo } from "../../shared/host-state";
 import { ApprovalGate } from "../approvals/approval-gate";
@@ -7,6 +8,7 @@ import { createDeskSession, type SessionChoice } from "./agent-session-factory";
 import { ChangeActions, REVERT_MESSAGE_TYPE } from "./change-actions";
 import { commandRecorder } from "./command-changes";
 import { createCommandTools } from "./command-tools";
+import { contextEntryIds, writtenEntryId } from "./entry-ids";
 import { createEditTools, EDITING_GUIDANCE } from "./file-edits/edit-tools";
 import { shellWritePreview } from "./file-edits/shell-write-preview";
 import { chatModelOf, startingModel } from "./model-choice";
@@ -52,9 +54,11 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
     workspace.path,
     limits.maxTimeoutSeconds,
     (request) => options.models.failures.of(request),
+    (message) => (agent ? writtenEntryId(agent.sessionManager, message) : undefined),
   );
   // The tools are created before the session (Pi needs them), and ask through the session once it exists.
   let self: WorkspaceSession | undefined;
+  let agent: AgentSession | undefined;
   const changes = parts.changes;
   const root = realpathSync(workspace.path);
   const hidden = new HiddenFolders(options.hiddenPaths);
@@ -120,7 +124,8 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
     ...(isNew && preferences.value.thinkingLevel ? { thinkingLevel: preferences.value.thinkingLevel } : {}),
   });
   sessionId = session.sessionId;
-  projection.load(session.messages);
+  agent = session;
+  projection.load(session.messages, contextEntryIds(session.sessionManager));
   // A reopened chat's commands and edits whose records were pruned since: say so rather than offer undo.
   if (keys) projection.markDropped((id) => keys.has(id));
   const gate = new ApprovalGate({

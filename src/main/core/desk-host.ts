@@ -210,6 +210,7 @@ export class DeskHost {
       return this.summaryOf(open ?? (await this.openChat(workspace, { kind: "open", path })));
     },
     closeChat: async ({ chatId }) => this.closeChat(this.requireChat(chatId)),
+    closeWorkspace: async ({ workspaceId }) => this.closeWorkspace(this.requireWorkspace(workspaceId)),
     prompt: async ({ chatId, text }) => this.requireChat(chatId).session.prompt(text),
     stop: async ({ chatId }) => this.requireChat(chatId).session.stop(),
     decide: async ({ approvalId, decision, rule }) => {
@@ -251,22 +252,25 @@ export class DeskHost {
         );
       }
       await workspace.parts.preferences.save({ sandbox: { enabled, network } });
-      this.emitSnapshot();
+      this.emitLimits(workspace);
     },
     setAllowedHosts: async ({ workspaceId, hosts }) => {
-      const outcome = await this.requireWorkspace(workspaceId).parts.preferences.setAllowedHosts(hosts);
-      if (outcome.saved) this.emitSnapshot();
+      const workspace = this.requireWorkspace(workspaceId);
+      const outcome = await workspace.parts.preferences.setAllowedHosts(hosts);
+      if (outcome.saved) this.emitLimits(workspace);
       return outcome;
     },
     addAllowedHosts: async ({ workspaceId, hosts }) => {
-      const outcome = await this.requireWorkspace(workspaceId).parts.preferences.addAllowedHosts(hosts);
-      if (outcome.saved) this.emitSnapshot();
+      const workspace = this.requireWorkspace(workspaceId);
+      const outcome = await workspace.parts.preferences.addAllowedHosts(hosts);
+      if (outcome.saved) this.emitLimits(workspace);
       return outcome;
     },
     keepRunning: async ({ chatId, commandId }) => this.requireChat(chatId).session.keepRunning(commandId),
     setBackgroundCap: async ({ workspaceId, seconds }) => {
-      await this.requireWorkspace(workspaceId).parts.preferences.save({ backgroundCapSeconds: seconds });
-      this.emitSnapshot();
+      const workspace = this.requireWorkspace(workspaceId);
+      await workspace.parts.preferences.save({ backgroundCapSeconds: seconds });
+      this.emitLimits(workspace);
     },
     getHistory: async ({ workspaceId, query, limit }) =>
       this.requireWorkspace(workspaceId).parts.audit.read({ query, limit }),
@@ -364,6 +368,16 @@ export class DeskHost {
     await chat.session.dispose("chat-closed");
   }
 
+  /** Closes a workspace: its chats first, as each is closed alone, then the folder is given up. */
+  private async closeWorkspace(workspace: DeskWorkspace): Promise<void> {
+    for (const chat of [...this.chats.values()]) {
+      if (chat.workspace === workspace) await this.closeChat(chat);
+    }
+    this.workspaces.delete(workspace.id);
+    this.emitWorkspaces();
+    await workspace.close();
+  }
+
   /** Sends a chat's event, then its summary when the event changed it. */
   private emitChat(chat: DeskChat, event: ChatEventBody): void {
     this.inbox.follow(chat.id, event);
@@ -408,9 +422,12 @@ export class DeskHost {
     return [...this.workspaces.values()].map((workspace) => workspace.info);
   }
 
-  /** A settings change: every page takes the state again (the chat it shows is its own to ask for). */
-  private emitSnapshot(): void {
-    this.emit({ type: "snapshot", state: this.state() });
+  /** A workspace setting changed: each of its chats is told the limits its commands run under now. */
+  private emitLimits(workspace: DeskWorkspace): void {
+    for (const chat of this.chats.values()) {
+      if (chat.workspace === workspace)
+        this.emitChat(chat, { type: "limits-changed", limits: chat.session.limits });
+    }
   }
 
   private requireWorkspace(workspaceId: string): DeskWorkspace {

@@ -100,7 +100,6 @@ export function watchWaitingCommands(host: DeskHost, shell: AttentionShell): () 
       event.type === "command-update" ||
       event.type === "edit-update" ||
       event.type === "chat-closed" ||
-      event.type === "snapshot" ||
       event.type === "notifications-changed"
     ) {
       update();

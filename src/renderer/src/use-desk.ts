@@ -53,7 +53,7 @@ export function useDesk(client: DeskClient): DeskFollow {
     };
     const enqueue = (action: DeskAction) => {
       // Measured at arrival, not when the frame applies it: the frame may come a while later.
-      if (action.type === "snapshot" || action.type === "state") syncHostClock(action.state.hostTime);
+      if (action.type === "state") syncHostClock(action.state.hostTime);
       queue.push(action);
       if (queue.length >= MAX_QUEUED) return flush();
       if (hasFrames && frame === null) frame = requestAnimationFrame(flush);

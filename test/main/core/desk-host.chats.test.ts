@@ -132,6 +132,65 @@ describe("the host: many chats at once", () => {
     expect(commandOf(host, "c1")?.cwd).toBe(otherPath);
   });
 
+  it("tells each chat of a workspace its new limits after a settings change, and no other chat", async () => {
+    const { host, root, events } = await startHost([[{ type: "text", text: "ok" }]]);
+    const otherPath = join(root, "other");
+    mkdirSync(otherPath);
+    const first = host.state().chatId as string;
+    const second = (await calls(host).newSession()).id;
+    const other = await calls(host).openWorkspace({ path: otherPath });
+    const elsewhere = host.state().chats.find((chat) => chat.workspaceId === other.id)?.id as string;
+    const workspaceId = host.state(first).workspace?.id as string;
+    const from = events.length;
+
+    await calls(host).setBackgroundCap({ workspaceId, seconds: 600 });
+    await calls(host).setAllowedHosts({ workspaceId, hosts: ["registry.npmjs.org"] });
+
+    const told = events.slice(from).filter((event) => event.type === "limits-changed");
+    expect(told.map((event) => [event.chatId, event.limits.backgroundCapSeconds])).toEqual([
+      [first, 600],
+      [second, 600],
+      [first, 600],
+      [second, 600],
+    ]);
+    expect(told.at(-1)?.limits).toEqual(host.state(second).limits);
+    expect(told.at(-1)?.limits.sandbox.allowedHosts).toEqual(["registry.npmjs.org"]);
+    // What changed, not a whole state: no event of the change holds one.
+    expect(events.slice(from).some((event) => "state" in event)).toBe(false);
+    expect(host.state(elsewhere).limits?.backgroundCapSeconds).not.toBe(600);
+  });
+
+  it("closes a workspace: its chats closed, a late decision told why, the folder given up, the others untouched", async () => {
+    const { host, root, workspace } = await startHost([[runCommand("c1", "touch here")]]);
+    const otherPath = join(root, "other");
+    mkdirSync(otherPath);
+    const first = host.state().chatId as string;
+    const firstWorkspace = host.state(first).workspace?.id as string;
+    await calls(host, first).prompt({ text: "go" });
+    const approvalId = await pendingApproval(host, "c1");
+    const other = await calls(host).openWorkspace({ path: otherPath });
+
+    await calls(host).closeWorkspace({ workspaceId: firstWorkspace });
+
+    const state = host.state();
+    expect(state.workspaces.map((open) => open.id)).toEqual([other.id]);
+    expect(state.chats.map((chat) => chat.workspaceId)).toEqual([other.id]);
+    expect(state.inbox).toEqual([]);
+    await expect(calls(host).decide({ approvalId, decision: { kind: "approve" } })).rejects.toThrow(
+      /was closed/,
+    );
+    expect(existsSync(join(workspace, "here"))).toBe(false);
+    // Given up: another host may open the folder now.
+    const second = await DeskHost.create({
+      shell: "browser",
+      version: "test",
+      workspace: { path: workspace, name: "repo" },
+      dataRoot: join(root, "data"),
+    });
+    onTestFinished(() => second.dispose());
+    expect(second.state().workspaces.map((open) => open.path)).toEqual([workspace]);
+  });
+
   it("refuses a call for a chat that is not open, saying what to do", async () => {
     const { host } = await startHost([]);
     await expect(calls(host).prompt({ chatId: "gone", text: "hi" })).rejects.toThrow(

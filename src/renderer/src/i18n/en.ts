@@ -56,6 +56,9 @@ export const en = {
     closeWorking: (title: string) =>
       `"${title}" is still working or waiting for you. Close it and stop what it runs?`,
     open: (title: string) => `Open chat: ${title}`,
+    closeWorkspace: (workspace: string) => `Close the workspace ${workspace}`,
+    closeWorkspaceBusy: (workspace: string, busy: number) =>
+      `${busy === 1 ? "A chat" : `${busy} chats`} in ${workspace} ${busy === 1 ? "is" : "are"} still working or waiting for you. Close the workspace and stop what ${busy === 1 ? "it runs" : "they run"}?`,
   },
 
   chat: {

@@ -52,6 +52,9 @@ export const zh: Messages = {
     close: "关闭对话",
     closeWorking: (title: string) => `“${title}”仍在工作或等你决定。关闭它并停止它运行的内容吗？`,
     open: (title: string) => `打开对话：${title}`,
+    closeWorkspace: (workspace: string) => `关闭工作区 ${workspace}`,
+    closeWorkspaceBusy: (workspace: string, busy: number) =>
+      `${workspace} 中有 ${busy} 个对话仍在工作或等你决定。关闭这个工作区并停止它们运行的内容吗？`,
   },
 
   chat: {

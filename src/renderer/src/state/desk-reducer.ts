@@ -13,8 +13,8 @@ export interface DeskView {
   /** The last event of the host's stream the view holds (the state's, then each event's). */
   seq: number;
   /**
-   * The view missed something (a gap in the events' numbers, the shown chat closed, a state pushed for
-   * another chat): the page asks for its chat's state again, and applies nothing until it has it.
+   * The view missed something (a gap in the events' numbers, the shown chat closed): the page asks for its
+   * chat's state again, and applies nothing until it has it.
    */
   stale: boolean;
 }
@@ -45,18 +45,13 @@ export function deskReducer(view: DeskView, action: DeskAction): DeskView {
   if (action.seq <= view.seq) return view;
   if (action.seq > view.seq + 1) return { ...view, stale: true };
   const seq = action.seq;
-  if (action.type === "snapshot") {
-    // Pushed after a settings change, holding the chat last opened: this page's chat may be another.
-    if (action.state.chatId === host.chatId) return { ...view, host: action.state, seq };
-    return { ...view, seq, stale: true };
-  }
   if (action.type === "chat-closed" && action.chatId === host.chatId) return { ...view, seq, stale: true };
   // The host object stays the same when the event changed nothing: nothing re-renders.
   const next = reduceHost(host, action);
   return next === host ? { ...view, seq } : { ...view, host: next, seq };
 }
 
-type NumberedEvent = Exclude<Extract<HostEvent, { seq: number }>, { type: "snapshot" }>;
+type NumberedEvent = Extract<HostEvent, { seq: number }>;
 
 function reduceHost(host: HostState, event: NumberedEvent): HostState {
   switch (event.type) {
@@ -109,6 +104,8 @@ function reduceChat(host: HostState, event: ChatEvent): HostState {
       return { ...host, rules: event.rules, rulesProblem: event.problem };
     case "models-changed":
       return { ...host, models: event.models };
+    case "limits-changed":
+      return { ...host, limits: event.limits };
     default: {
       const session = host.session;
       if (!session) return host;
@@ -118,7 +115,7 @@ function reduceChat(host: HostState, event: ChatEvent): HostState {
   }
 }
 
-type SessionEvent = Exclude<ChatEvent, { type: "rules-changed" | "models-changed" }>;
+type SessionEvent = Exclude<ChatEvent, { type: "rules-changed" | "models-changed" | "limits-changed" }>;
 
 function reduceSession(session: SessionState, event: SessionEvent): SessionState {
   switch (event.type) {

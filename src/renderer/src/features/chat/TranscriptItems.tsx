@@ -9,7 +9,7 @@ import { ToolResult } from "./ToolResult";
 export const UserMessage = memo(function UserMessage({ item }: { item: UserItem }) {
   const t = useT();
   return (
-    <div className="message message-user" data-testid="user-message">
+    <div className="message message-user" data-testid="user-message" data-entry-id={item.entryId}>
       <div className="message-author">{t.chat.you}</div>
       <div className="message-body plain">{item.text}</div>
     </div>

@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
 import type { DeskApi } from "../../../../shared/desk-api";
-import type { ChatSummary, HostState } from "../../../../shared/host-state";
+import type { ChatSummary, HostState, WorkspaceInfo } from "../../../../shared/host-state";
 import { useT } from "../../i18n/i18n";
 import { useAction } from "../../lib/use-action";
 
@@ -27,9 +27,13 @@ export function ChatList({
     action.run(async () => onShow((await api.newSession({ workspaceId })).id));
   };
   const close = (chat: ChatSummary) => {
-    const busy = chat.activity === "working" || chat.activity === "waiting";
-    if (busy && !window.confirm(t.chats.closeWorking(chat.title || t.chats.untitled))) return;
+    if (isBusy(chat) && !window.confirm(t.chats.closeWorking(chat.title || t.chats.untitled))) return;
     action.run(() => api.closeChat({ chatId: chat.id }));
+  };
+  const closeWorkspace = (workspace: WorkspaceInfo) => {
+    const busy = host.chats.filter((chat) => chat.workspaceId === workspace.id && isBusy(chat)).length;
+    if (busy > 0 && !window.confirm(t.chats.closeWorkspaceBusy(workspace.name, busy))) return;
+    action.run(() => api.closeWorkspace({ workspaceId: workspace.id }));
   };
   if (host.workspaces.length === 0) return null;
   return (
@@ -76,9 +80,22 @@ export function ChatList({
           data-path={workspace.path}
         >
           {host.workspaces.length > 1 && (
-            <h3 className="workspace-item-name" title={workspace.path}>
-              {workspace.name}
-            </h3>
+            <div className="workspace-item-head">
+              <h3 className="workspace-item-name" title={workspace.path}>
+                {workspace.name}
+              </h3>
+              <button
+                type="button"
+                className="link workspace-item-close"
+                aria-label={t.chats.closeWorkspace(workspace.name)}
+                title={t.chats.closeWorkspace(workspace.name)}
+                disabled={action.busy}
+                onClick={() => closeWorkspace(workspace)}
+                data-testid="close-workspace-button"
+              >
+                ×
+              </button>
+            </div>
           )}
           <ul className="chats">
             {host.chats
@@ -154,3 +171,6 @@ function ChatItem({
     </li>
   );
 }
+
+/** A chat that closing would interrupt: the person is asked first. */
+const isBusy = (chat: ChatSummary) => chat.activity === "working" || chat.activity === "waiting";
