@@ -85,6 +85,8 @@ export interface ChatSummary {
   lastLine: string;
   /** When it was opened (ms since the epoch, host's clock). */
   openedAt: number;
+  /** Pi's session file of the chat (Pi writes it once the chat has a message). */
+  file?: string;
 }
 
 /** A command or file edit waiting for the person, with the chat it belongs to. */

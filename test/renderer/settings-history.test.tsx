@@ -2,10 +2,10 @@ import { act, cleanup, fireEvent, render, screen, within } from "@testing-librar
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { HistoryView } from "../../src/renderer/src/features/history/HistoryView";
 import { SettingsView } from "../../src/renderer/src/features/settings/SettingsView";
-import { SessionList } from "../../src/renderer/src/features/workspace/SessionList";
+import { ChatList } from "../../src/renderer/src/features/workspace/ChatList";
 import type { SessionSummary } from "../../src/shared/host-state";
 import type { AuditEntry, CommandRule } from "../../src/shared/rules";
-import { fakeApi, hostState, session } from "./fixtures";
+import { chat1, fakeApi, hostState } from "./fixtures";
 
 afterEach(() => {
   cleanup();
@@ -167,43 +167,64 @@ describe("history", () => {
   });
 });
 
-describe("chats", () => {
-  it("lists the current chat once its first turn ends and Pi has written its file", async () => {
-    const listSessions = vi.fn(async () => [] as SessionSummary[]);
-    const api = fakeApi({ listSessions });
-    const running = hostState({ session: session({ id: "s1", running: true }) });
-    const { rerender } = render(<SessionList onShow={() => {}} host={running} api={api} />);
-    expect(await screen.findByText("No earlier chats in this workspace.")).toBeTruthy();
-    listSessions.mockResolvedValue([
-      { path: "/s/1.jsonl", id: "s1", title: "Current", modified: Date.now(), messageCount: 2 },
+describe("past chats, under each workspace's open ones", () => {
+  const past = (path: string, title: string, messageCount = 2): SessionSummary => ({
+    path,
+    id: path,
+    title,
+    modified: Date.now(),
+    messageCount,
+  });
+
+  it("lists the workspace's past chats but not those open, and reads them again when a turn ends", async () => {
+    const listSessions = vi.fn(async () => [
+      past("/s/2.jsonl", "Fix the build", 4),
+      past("/s/1.jsonl", "Open one"),
     ]);
+    const api = fakeApi({ listSessions });
+    const working = hostState({ chats: [{ ...chat1, activity: "working", file: "/s/1.jsonl" }] });
+    const { rerender } = render(<ChatList onShow={() => {}} host={working} api={api} />);
+    const items = await screen.findAllByTestId("session-item");
+    expect(items.map((item) => item.textContent)).toEqual([expect.stringContaining("Fix the build")]);
+    expect(items[0]?.textContent).toContain("4 messages");
+    expect(listSessions).toHaveBeenCalledWith({ workspaceId: "w1" });
+    listSessions.mockResolvedValue([past("/s/3.jsonl", "Another"), ...(await listSessions())]);
     rerender(
-      <SessionList
+      <ChatList
         onShow={() => {}}
-        host={hostState({ session: session({ id: "s1", running: false }) })}
+        host={hostState({ chats: [{ ...chat1, file: "/s/1.jsonl" }] })}
         api={api}
       />,
     );
-    expect((await screen.findAllByTestId("session-item"))[0]?.textContent).toContain("Current");
+    await vi.waitFor(() => expect(screen.getAllByTestId("session-item")).toHaveLength(2));
   });
 
-  it("starts a new chat and reopens a past one", async () => {
+  it("opens a past chat in its workspace, and starts a new chat in a workspace with its +", async () => {
+    const onShow = vi.fn();
     const api = fakeApi({
-      listSessions: vi.fn(async () => [
-        { path: "/s/2.jsonl", id: "s2", title: "Fix the build", modified: Date.now(), messageCount: 4 },
-        { path: "/s/1.jsonl", id: "s1", title: "Current", modified: Date.now(), messageCount: 1 },
-      ]),
+      listSessions: vi.fn(async () => [past("/s/2.jsonl", "Fix the build")]),
+      openSession: vi.fn(async () => ({ ...chat1, id: "chat-2" })),
+      newSession: vi.fn(async () => ({ ...chat1, id: "chat-3" })),
     });
-    render(<SessionList onShow={() => {}} host={hostState({ session: session({ id: "s1" }) })} api={api} />);
-    const items = await screen.findAllByTestId("session-item");
-    expect(items[0]?.textContent).toContain("Fix the build");
-    expect(items[0]?.textContent).toContain("4 messages");
-    expect(items[1]?.getAttribute("aria-current")).toBe("true");
-    fireEvent.click(items[0] as HTMLElement);
-    expect(api.openSession).toHaveBeenCalledWith({ path: "/s/2.jsonl" });
+    render(<ChatList onShow={onShow} host={hostState()} api={api} />);
+    fireEvent.click((await screen.findAllByTestId("session-item"))[0] as HTMLElement);
+    expect(api.openSession).toHaveBeenCalledWith({ workspaceId: "w1", path: "/s/2.jsonl" });
+    await vi.waitFor(() => expect(onShow).toHaveBeenCalledWith("chat-2"));
     const newChat = screen.getByTestId("new-session") as HTMLButtonElement;
     await vi.waitFor(() => expect(newChat.disabled).toBe(false));
     fireEvent.click(newChat);
-    expect(api.newSession).toHaveBeenCalled();
+    expect(api.newSession).toHaveBeenCalledWith({ workspaceId: "w1" });
+    await vi.waitFor(() => expect(onShow).toHaveBeenCalledWith("chat-3"));
+  });
+
+  it("says when the workspace has no past chats", async () => {
+    render(
+      <ChatList
+        onShow={() => {}}
+        host={hostState()}
+        api={fakeApi({ listSessions: vi.fn(async () => []) })}
+      />,
+    );
+    expect(await screen.findByText("No earlier chats in this workspace.")).toBeTruthy();
   });
 });

@@ -25,8 +25,10 @@ export function chatSummary(place: ChatPlace, chat: WorkspaceSession): ChatSumma
   for (const command of commands.values()) if (awaitsPerson(command)) waiting++;
   for (const edit of edits.byId.values()) if (editAwaitsPerson(edit)) waiting++;
   const firstAsked = transcript.find((item) => item.kind === "user");
+  const file = chat.agent.sessionFile;
   return {
     ...place,
+    ...(file ? { file } : {}),
     worktree: false,
     title: clip(chat.agent.sessionName ?? (firstAsked?.kind === "user" ? firstAsked.text : "")),
     activity: activityOf(running, waiting, transcript.at(-1)),

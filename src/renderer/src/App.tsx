@@ -10,7 +10,6 @@ import { HistoryView } from "./features/history/HistoryView";
 import { SettingsView } from "./features/settings/SettingsView";
 import { ChatList } from "./features/workspace/ChatList";
 import { ConnectionBadge } from "./features/workspace/ConnectionBadge";
-import { SessionList } from "./features/workspace/SessionList";
 import { WorkspacePanel } from "./features/workspace/WorkspacePanel";
 import type { Messages } from "./i18n/en";
 import { useT } from "./i18n/i18n";
@@ -155,7 +154,6 @@ export function App({ client }: { client: DeskClient }) {
           <aside className="sidebar">
             <WorkspacePanel host={host} api={api} />
             <ChatList host={host} api={client.api} onShow={show} />
-            <SessionList host={host} api={api} onShow={show} />
             <p className="muted app-version">
               {t.appName} {host.version}
             </p>

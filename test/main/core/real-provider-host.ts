@@ -104,7 +104,18 @@ export function filesUnder(dir: string): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir, { recursive: true }) as string[]) {
     const path = join(dir, name);
-    if (statSync(path).isFile()) out.push(readFileSync(path, "utf8"));
+    // A command's run record is removed just after its result: one listed may be gone by now.
+    const text = statSync(path, { throwIfNoEntry: false })?.isFile() ? readOrGone(path) : undefined;
+    if (text !== undefined) out.push(text);
   }
   return out;
+}
+
+function readOrGone(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
 }

@@ -34,18 +34,16 @@ export const en = {
   },
   sessions: {
     heading: "Past chats",
-    newChat: "New chat",
-    past: "Past chats",
     none: "No earlier chats in this workspace.",
-    current: "current",
+    pastIn: (workspace: string) => `Past chats in ${workspace}`,
+    showAll: (count: number) => `Show all ${count}`,
     messages: (count: number) => (count === 1 ? "1 message" : `${count} messages`),
     loadFailed: (reason: string) => `Could not list the past chats: ${reason}`,
     reload: "Refresh the list",
-    file: "Session file",
   },
 
   chats: {
-    heading: "Open chats",
+    heading: "Chats",
     newChat: "New chat",
     here: (workspace: string) => `In ${workspace}`,
     untitled: "New chat",
@@ -57,6 +55,7 @@ export const en = {
       `"${title}" is still working or waiting for you. Close it and stop what it runs?`,
     open: (title: string) => `Open chat: ${title}`,
     closeWorkspace: (workspace: string) => `Close the workspace ${workspace}`,
+    newChatIn: (workspace: string) => `New chat in ${workspace}`,
     closeWorkspaceBusy: (workspace: string, busy: number) =>
       `${busy === 1 ? "A chat" : `${busy} chats`} in ${workspace} ${busy === 1 ? "is" : "are"} still working or waiting for you. Close the workspace and stop what ${busy === 1 ? "it runs" : "they run"}?`,
   },

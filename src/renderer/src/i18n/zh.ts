@@ -31,18 +31,16 @@ export const zh: Messages = {
   },
   sessions: {
     heading: "以往对话",
-    newChat: "新对话",
-    past: "以往对话",
     none: "此工作区还没有以往的对话。",
-    current: "当前",
+    pastIn: (workspace: string) => `${workspace} 中的以往对话`,
+    showAll: (count: number) => `显示全部 ${count} 个`,
     messages: (count: number) => `${count} 条消息`,
     loadFailed: (reason: string) => `无法列出以往对话：${reason}`,
     reload: "刷新列表",
-    file: "会话文件",
   },
 
   chats: {
-    heading: "打开的对话",
+    heading: "对话",
     newChat: "新对话",
     here: (workspace: string) => `在 ${workspace} 中`,
     untitled: "新对话",
@@ -53,6 +51,7 @@ export const zh: Messages = {
     closeWorking: (title: string) => `“${title}”仍在工作或等你决定。关闭它并停止它运行的内容吗？`,
     open: (title: string) => `打开对话：${title}`,
     closeWorkspace: (workspace: string) => `关闭工作区 ${workspace}`,
+    newChatIn: (workspace: string) => `在 ${workspace} 中新建对话`,
     closeWorkspaceBusy: (workspace: string, busy: number) =>
       `${workspace} 中有 ${busy} 个对话仍在工作或等你决定。关闭这个工作区并停止它们运行的内容吗？`,
   },

@@ -28,7 +28,7 @@ export function ChatView({ host, api }: { host: HostState; api: ChatApi }) {
           disabled={start.busy}
           onClick={() => start.run(() => api.newSession())}
         >
-          {t.sessions.newChat}
+          {t.chats.newChat}
         </button>
         {start.error && (
           <p className="error" role="alert">

@@ -3,11 +3,13 @@ import type { DeskApi } from "../../../../shared/desk-api";
 import type { ChatSummary, HostState, WorkspaceInfo } from "../../../../shared/host-state";
 import { useT } from "../../i18n/i18n";
 import { useAction } from "../../lib/use-action";
+import { PastChats } from "./PastChats";
 
 /**
  * Every open workspace and, under each, its open chats: name, how each is doing, how much waits for the
- * person, its last line. A click shows a chat; switching never stops one. "New chat" offers where to start
- * one: in a workspace's folder (a sister kind, in a worktree of its own, joins the choice later).
+ * person, its last line; then its past chats. A click shows a chat; switching never stops one. "New chat"
+ * offers where to start one: in a workspace's folder (a sister kind, in a worktree of its own, joins the
+ * choice later); each workspace's "+" starts one in its folder at once.
  */
 export function ChatList({
   host,
@@ -36,6 +38,7 @@ export function ChatList({
     action.run(() => api.closeWorkspace({ workspaceId: workspace.id }));
   };
   if (host.workspaces.length === 0) return null;
+  const openFiles = new Set(host.chats.flatMap((chat) => (chat.file ? [chat.file] : [])));
   return (
     <section className="chat-list" aria-labelledby={headingId} data-testid="chat-list">
       <div className="section-head">
@@ -79,14 +82,25 @@ export function ChatList({
           data-testid="workspace-item"
           data-path={workspace.path}
         >
-          {host.workspaces.length > 1 && (
-            <div className="workspace-item-head">
-              <h3 className="workspace-item-name" title={workspace.path}>
-                {workspace.name}
-              </h3>
+          <div className="workspace-item-head">
+            <h3 className="workspace-item-name" title={workspace.path}>
+              {workspace.name}
+            </h3>
+            <button
+              type="button"
+              className="link workspace-item-action"
+              aria-label={t.chats.newChatIn(workspace.name)}
+              title={t.chats.newChatIn(workspace.name)}
+              disabled={action.busy}
+              onClick={() => newChat(workspace.id)}
+              data-testid="new-session"
+            >
+              +
+            </button>
+            {host.workspaces.length > 1 && (
               <button
                 type="button"
-                className="link workspace-item-close"
+                className="link workspace-item-action"
                 aria-label={t.chats.closeWorkspace(workspace.name)}
                 title={t.chats.closeWorkspace(workspace.name)}
                 disabled={action.busy}
@@ -95,8 +109,8 @@ export function ChatList({
               >
                 ×
               </button>
-            </div>
-          )}
+            )}
+          </div>
           <ul className="chats">
             {host.chats
               .filter((chat) => chat.workspaceId === workspace.id)
@@ -110,6 +124,13 @@ export function ChatList({
                 />
               ))}
           </ul>
+          <PastChats
+            workspace={workspace}
+            openFiles={openFiles}
+            refreshKey={refreshKey(host.chats, workspace.id)}
+            api={api}
+            onShow={onShow}
+          />
         </div>
       ))}
     </section>
@@ -143,6 +164,7 @@ function ChatItem({
         className="chat-item-open"
         aria-current={shown ? "true" : undefined}
         aria-label={t.chats.open(title)}
+        title={chat.file}
         onClick={onShow}
       >
         <span className="chat-item-title">{title}</span>
@@ -170,6 +192,17 @@ function ChatItem({
       </button>
     </li>
   );
+}
+
+/**
+ * What changes a workspace's past chats: a chat opened or closed, and a turn's end (Pi writes a new chat's
+ * file once it has a message, and a file's count and time change with each turn).
+ */
+function refreshKey(chats: readonly ChatSummary[], workspaceId: string): string {
+  return chats
+    .filter((chat) => chat.workspaceId === workspaceId)
+    .map((chat) => `${chat.id}:${chat.file ?? ""}:${chat.activity === "working" ? "w" : "-"}`)
+    .join();
 }
 
 /** A chat that closing would interrupt: the person is asked first. */
