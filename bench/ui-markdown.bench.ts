@@ -18,6 +18,7 @@ import { startOpenAiServer } from "../harness/openai-server.ts";
  * build in the working directory's out/ (run it from another checkout's folder for a before-and-after).
  *
  *   npm run build && node bench/ui-markdown.bench.ts [--chars 40000] [--cps 800] [--out file.json]
+ *     [--cpu-prof page.cpuprofile]
  */
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -26,6 +27,8 @@ const { values: args } = parseArgs({
     cps: { type: "string", default: "800" },
     out: { type: "string", default: join(here, "results", "ui-markdown.json") },
     headed: { type: "boolean", default: false },
+    // The page's JavaScript profile while the answer streams (read it with bench/cpu-profile-top.ts).
+    "cpu-prof": { type: "string" },
   },
 });
 const chars = Number(args.chars);
@@ -66,6 +69,10 @@ try {
   await ui.openDesk(page, desk.server);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Performance.enable");
+  if (args["cpu-prof"]) {
+    await cdp.send("Profiler.enable");
+    await cdp.send("Profiler.start");
+  }
   await ui.send(page, "Explain the change");
   const message = page.getByTestId("assistant-message");
   await ui.expect(message).toHaveAttribute("data-streaming", "true", { timeout: 60_000 });
@@ -88,6 +95,10 @@ try {
     if (!state.streaming) break;
     if (Date.now() > deadline) throw new Error("The answer did not finish streaming in time.");
     await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  if (args["cpu-prof"]) {
+    const { profile } = await cdp.send("Profiler.stop");
+    writeFileSync(args["cpu-prof"], JSON.stringify(profile));
   }
   const frames = (await page.evaluate("window.__frames")) as [number, number][];
   const longTasks = (await page.evaluate("window.__longTasks")) as number[];

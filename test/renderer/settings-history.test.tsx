@@ -3,9 +3,16 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { HistoryView } from "../../src/renderer/src/features/history/HistoryView";
 import { SettingsView } from "../../src/renderer/src/features/settings/SettingsView";
 import { ChatList } from "../../src/renderer/src/features/workspace/ChatList";
-import type { SessionSummary } from "../../src/shared/host-state";
+import type { HostState, SessionSummary } from "../../src/shared/host-state";
 import type { AuditEntry, CommandRule } from "../../src/shared/rules";
 import { chat1, fakeApi, hostState } from "./fixtures";
+
+/** The sidebar's props from a state, as the app passes them. */
+const listOf = (host: HostState) => ({
+  workspaces: host.workspaces,
+  chats: host.chats,
+  shownChat: host.chatId,
+});
 
 afterEach(() => {
   cleanup();
@@ -183,7 +190,7 @@ describe("past chats, under each workspace's open ones", () => {
     ]);
     const api = fakeApi({ listSessions });
     const working = hostState({ chats: [{ ...chat1, activity: "working", file: "/s/1.jsonl" }] });
-    const { rerender } = render(<ChatList onShow={() => {}} host={working} api={api} />);
+    const { rerender } = render(<ChatList onShow={() => {}} {...listOf(working)} api={api} />);
     const items = await screen.findAllByTestId("session-item");
     expect(items.map((item) => item.textContent)).toEqual([expect.stringContaining("Fix the build")]);
     expect(items[0]?.textContent).toContain("4 messages");
@@ -192,7 +199,7 @@ describe("past chats, under each workspace's open ones", () => {
     rerender(
       <ChatList
         onShow={() => {}}
-        host={hostState({ chats: [{ ...chat1, file: "/s/1.jsonl" }] })}
+        {...listOf(hostState({ chats: [{ ...chat1, file: "/s/1.jsonl" }] }))}
         api={api}
       />,
     );
@@ -206,7 +213,7 @@ describe("past chats, under each workspace's open ones", () => {
       openSession: vi.fn(async () => ({ ...chat1, id: "chat-2" })),
       newSession: vi.fn(async () => ({ ...chat1, id: "chat-3" })),
     });
-    render(<ChatList onShow={onShow} host={hostState()} api={api} />);
+    render(<ChatList onShow={onShow} {...listOf(hostState())} api={api} />);
     fireEvent.click((await screen.findAllByTestId("session-item"))[0] as HTMLElement);
     expect(api.openSession).toHaveBeenCalledWith({ workspaceId: "w1", path: "/s/2.jsonl" });
     await vi.waitFor(() => expect(onShow).toHaveBeenCalledWith("chat-2"));
@@ -221,7 +228,7 @@ describe("past chats, under each workspace's open ones", () => {
     render(
       <ChatList
         onShow={() => {}}
-        host={hostState()}
+        {...listOf(hostState())}
         api={fakeApi({ listSessions: vi.fn(async () => []) })}
       />,
     );

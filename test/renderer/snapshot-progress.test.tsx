@@ -7,6 +7,13 @@ import type { ChangesState } from "../../src/shared/changes";
 import type { HostState } from "../../src/shared/host-state";
 import { fakeApi, hostState } from "./fixtures";
 
+/** The panel's props from a state, as the app passes them. */
+const panelOf = (host: HostState) => ({
+  workspace: host.workspace,
+  changes: host.limits?.changes,
+  canChooseWorkspace: host.canChooseWorkspace,
+});
+
 afterEach(cleanup);
 
 function withChanges(changes: Partial<ChangesState>): HostState {
@@ -27,7 +34,7 @@ describe("the first snapshot's progress", () => {
       state: { type: "preparing" },
       progress: { scanned: 120_000, total: 300_000 },
     });
-    render(<WorkspacePanel host={host} api={fakeApi()} />);
+    render(<WorkspacePanel {...panelOf(host)} api={fakeApi()} />);
     render(<SettingsView host={host} api={fakeApi()} />);
     const shown = screen.getAllByTestId("changes-progress");
     expect(shown).toHaveLength(2);
@@ -45,12 +52,12 @@ describe("the first snapshot's progress", () => {
   it("says it is counting before the total is known, and is gone once recording is on", () => {
     const { rerender } = render(
       <WorkspacePanel
-        host={withChanges({ state: { type: "preparing" }, progress: { scanned: 0, total: 0 } })}
+        {...panelOf(withChanges({ state: { type: "preparing" }, progress: { scanned: 0, total: 0 } }))}
         api={fakeApi()}
       />,
     );
     expect(screen.getByTestId("changes-progress").textContent).toMatch(/counting its files/);
-    rerender(<WorkspacePanel host={withChanges({ state: { type: "on" } })} api={fakeApi()} />);
+    rerender(<WorkspacePanel {...panelOf(withChanges({ state: { type: "on" } }))} api={fakeApi()} />);
     expect(screen.queryByTestId("changes-progress")).toBeNull();
   });
 
@@ -70,7 +77,7 @@ describe("the first snapshot's progress", () => {
       if (!next.host) throw new Error("no host");
       host = next.host;
     }
-    render(<WorkspacePanel host={host} api={fakeApi()} />);
+    render(<WorkspacePanel {...panelOf(host)} api={fakeApi()} />);
     expect(screen.getByTestId("changes-progress").getAttribute("data-scanned")).toBe("250000");
   });
 });

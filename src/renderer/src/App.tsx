@@ -152,8 +152,19 @@ export function App({ client }: { client: DeskClient }) {
       {host ? (
         <div className="app-body">
           <aside className="sidebar">
-            <WorkspacePanel host={host} api={api} />
-            <ChatList host={host} api={client.api} onShow={show} />
+            <WorkspacePanel
+              workspace={host.workspace}
+              changes={host.limits?.changes}
+              canChooseWorkspace={host.canChooseWorkspace}
+              api={api}
+            />
+            <ChatList
+              workspaces={host.workspaces}
+              chats={host.chats}
+              shownChat={host.chatId}
+              api={client.api}
+              onShow={show}
+            />
             <p className="muted app-version">
               {t.appName} {host.version}
             </p>

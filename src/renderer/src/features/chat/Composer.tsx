@@ -1,4 +1,4 @@
-import { type FormEvent, type KeyboardEvent, useState } from "react";
+import { type FormEvent, type KeyboardEvent, memo, useState } from "react";
 import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { reasonOf } from "../../lib/format";
@@ -8,7 +8,7 @@ import { followTranscriptEnd } from "./transcript-reveal";
  * The prompt box: Enter sends, Shift+Enter starts a new line (and Enter while an input method is
  * composing, as when typing Chinese, only commits the characters). Stop shows while the agent works.
  */
-export function Composer({ api, running }: { api: ChatApi; running: boolean }) {
+export const Composer = memo(function Composer({ api, running }: { api: ChatApi; running: boolean }) {
   const t = useT();
   const [text, setText] = useState("");
   const [sending, setSending] = useState(false);
@@ -83,4 +83,4 @@ export function Composer({ api, running }: { api: ChatApi; running: boolean }) {
       )}
     </form>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useId, useRef } from "react";
+import { memo, useId, useRef } from "react";
 import type { ChatSummary, InboxEntry } from "../../../../shared/host-state";
 import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
@@ -14,7 +14,7 @@ import { CardPlaceContext, TrayChatContext } from "./card-scope";
  * transcript holds a line leading here. Its entries scroll within a bounded height, and it says how many
  * are out of view. Each entry answers on its own.
  */
-export function ApprovalTray({
+export const ApprovalTray = memo(function ApprovalTray({
   entries,
   chats,
   apiFor,
@@ -65,4 +65,4 @@ export function ApprovalTray({
       </div>
     </section>
   );
-}
+});

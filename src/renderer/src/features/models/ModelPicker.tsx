@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { memo, useId, useState } from "react";
 import type { ModelsState, ThinkingLevel } from "../../../../shared/models";
 import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
@@ -17,7 +17,7 @@ export function modelsUsable(models: ModelsState): boolean {
 const keyOf = (provider: string, id: string) => `${provider}/${id}`;
 
 /** The model in use and how hard it thinks; models without a key are listed but cannot be picked. */
-export function ModelPicker({ models, api }: { models: ModelsState; api: ChatApi }) {
+export const ModelPicker = memo(function ModelPicker({ models, api }: { models: ModelsState; api: ChatApi }) {
   const t = useT();
   const modelId = useId();
   const levelId = useId();
@@ -78,4 +78,4 @@ export function ModelPicker({ models, api }: { models: ModelsState; api: ChatApi
       )}
     </div>
   );
-}
+});

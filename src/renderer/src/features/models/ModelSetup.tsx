@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, memo, useId, useState } from "react";
 import type { ModelsState } from "../../../../shared/models";
 import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
@@ -8,7 +8,7 @@ import { reasonOf } from "../../lib/format";
  * The way to a usable model: the host's word on what is wrong, an API key field per provider Pi knows,
  * and where Pi's own configuration lives for anything more.
  */
-export function ModelSetup({ models, api }: { models: ModelsState; api: ChatApi }) {
+export const ModelSetup = memo(function ModelSetup({ models, api }: { models: ModelsState; api: ChatApi }) {
   const t = useT();
   const providers = [...new Map(models.options.map((o) => [o.provider, o.hasKey])).entries()].sort(
     ([a, aKey], [b, bKey]) => Number(aKey) - Number(bKey) || a.localeCompare(b),
@@ -36,7 +36,7 @@ export function ModelSetup({ models, api }: { models: ModelsState; api: ChatApi 
       </div>
     </section>
   );
-}
+});
 
 function KeyForm({ provider: fixed, hasKey, api }: { provider?: string; hasKey: boolean; api: ChatApi }) {
   const t = useT();

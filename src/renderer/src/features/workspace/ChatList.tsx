@@ -1,6 +1,6 @@
-import { useId, useState } from "react";
+import { memo, useId, useState } from "react";
 import type { DeskApi } from "../../../../shared/desk-api";
-import type { ChatSummary, HostState, WorkspaceInfo } from "../../../../shared/host-state";
+import type { ChatSummary, WorkspaceInfo } from "../../../../shared/host-state";
 import { useT } from "../../i18n/i18n";
 import { useAction } from "../../lib/use-action";
 import { PastChats } from "./PastChats";
@@ -11,12 +11,17 @@ import { PastChats } from "./PastChats";
  * offers where to start one: in a workspace's folder (a sister kind, in a worktree of its own, joins the
  * choice later); each workspace's "+" starts one in its folder at once.
  */
-export function ChatList({
-  host,
+export const ChatList = memo(function ChatList({
+  workspaces,
+  chats,
+  shownChat,
   api,
   onShow,
 }: {
-  host: HostState;
+  workspaces: WorkspaceInfo[];
+  chats: ChatSummary[];
+  /** The chat the page shows. */
+  shownChat: string | null;
   api: DeskApi;
   onShow: (chatId: string) => void;
 }) {
@@ -33,12 +38,12 @@ export function ChatList({
     action.run(() => api.closeChat({ chatId: chat.id }));
   };
   const closeWorkspace = (workspace: WorkspaceInfo) => {
-    const busy = host.chats.filter((chat) => chat.workspaceId === workspace.id && isBusy(chat)).length;
+    const busy = chats.filter((chat) => chat.workspaceId === workspace.id && isBusy(chat)).length;
     if (busy > 0 && !window.confirm(t.chats.closeWorkspaceBusy(workspace.name, busy))) return;
     action.run(() => api.closeWorkspace({ workspaceId: workspace.id }));
   };
-  if (host.workspaces.length === 0) return null;
-  const openFiles = new Set(host.chats.flatMap((chat) => (chat.file ? [chat.file] : [])));
+  if (workspaces.length === 0) return null;
+  const openFiles = new Set(chats.flatMap((chat) => (chat.file ? [chat.file] : [])));
   return (
     <section className="chat-list" aria-labelledby={headingId} data-testid="chat-list">
       <div className="section-head">
@@ -56,7 +61,7 @@ export function ChatList({
       </div>
       {choosing && (
         <div className="new-chat-choices">
-          {host.workspaces.map((workspace) => (
+          {workspaces.map((workspace) => (
             <button
               key={workspace.id}
               type="button"
@@ -75,7 +80,7 @@ export function ChatList({
           {action.error}
         </p>
       )}
-      {host.workspaces.map((workspace) => (
+      {workspaces.map((workspace) => (
         <div
           key={workspace.id}
           className="workspace-item"
@@ -97,7 +102,7 @@ export function ChatList({
             >
               +
             </button>
-            {host.workspaces.length > 1 && (
+            {workspaces.length > 1 && (
               <button
                 type="button"
                 className="link workspace-item-action"
@@ -112,13 +117,13 @@ export function ChatList({
             )}
           </div>
           <ul className="chats">
-            {host.chats
+            {chats
               .filter((chat) => chat.workspaceId === workspace.id)
               .map((chat) => (
                 <ChatItem
                   key={chat.id}
                   chat={chat}
-                  shown={chat.id === host.chatId}
+                  shown={chat.id === shownChat}
                   onShow={() => onShow(chat.id)}
                   onClose={() => close(chat)}
                 />
@@ -127,7 +132,7 @@ export function ChatList({
           <PastChats
             workspace={workspace}
             openFiles={openFiles}
-            refreshKey={refreshKey(host.chats, workspace.id)}
+            refreshKey={refreshKey(chats, workspace.id)}
             api={api}
             onShow={onShow}
           />
@@ -135,7 +140,7 @@ export function ChatList({
       ))}
     </section>
   );
-}
+});
 
 function ChatItem({
   chat,

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { memo, useCallback, useEffect, useState } from "react";
 import type { DeskApi } from "../../../../shared/desk-api";
 import type { SessionSummary, WorkspaceInfo } from "../../../../shared/host-state";
 import { useI18n } from "../../i18n/i18n";
@@ -12,7 +12,7 @@ const SHOWN_AT_FIRST = 5;
  * A workspace's past chats (Pi's session files in its folder), under its open ones: those open are listed
  * above, not here. A click opens one beside the others.
  */
-export function PastChats({
+export const PastChats = memo(function PastChats({
   workspace,
   openFiles,
   refreshKey,
@@ -92,4 +92,4 @@ export function PastChats({
       )}
     </div>
   );
-}
+});
