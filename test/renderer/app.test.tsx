@@ -166,6 +166,25 @@ describe("the window", () => {
     expect(document.activeElement).toBe(screen.getByTestId("prompt-input"));
   });
 
+  it("moves through the inbox with j/k and the arrows, and Enter approves the card reached", async () => {
+    const fake = await renderApp(hostState({ session: twoWaiting }));
+    const [first, second] = screen.getAllByTestId("tray-item") as HTMLElement[];
+    first?.focus();
+    fireEvent.keyDown(first as HTMLElement, { key: "j" });
+    expect(document.activeElement).toBe(second);
+    fireEvent.keyDown(second as HTMLElement, { key: "k" });
+    expect(document.activeElement).toBe(first);
+    fireEvent.keyDown(first as HTMLElement, { key: "ArrowDown" });
+    expect(document.activeElement).toBe(second);
+    // Past the last card the focus stays.
+    fireEvent.keyDown(second as HTMLElement, { key: "ArrowDown" });
+    expect(document.activeElement).toBe(second);
+    fireEvent.keyDown(second as HTMLElement, { key: "Enter" });
+    await waitFor(() =>
+      expect(fake.api.decide).toHaveBeenCalledWith({ approvalId: "p1", decision: { kind: "approve" } }),
+    );
+  });
+
   it("focuses the card of the command whose notification was clicked (the desktop app asks by event)", async () => {
     const fake = await renderApp(hostState({ session: twoWaiting }));
     (screen.getByTestId("prompt-input") as HTMLElement).focus();

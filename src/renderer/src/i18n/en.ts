@@ -174,7 +174,7 @@ export const en = {
   command: {
     cardLabel: (command: string) => `Command: ${command}`,
     trayHeading: (count: number) => `Needs approval (${count})`,
-    trayHint: "The agent waits for your answer on each of these.",
+    trayHint: "The agent waits for your answer on each of these. j/k or the arrows move, Enter approves, Esc denies.",
     status: {
       pending: "Needs approval",
       running: "Running",

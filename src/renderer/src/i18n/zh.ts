@@ -162,7 +162,7 @@ export const zh: Messages = {
   command: {
     cardLabel: (command: string) => `命令：${command}`,
     trayHeading: (count: number) => `待批准（${count}）`,
-    trayHint: "智能体正在等待你对这些命令的答复。",
+    trayHint: "智能体正在等待你对这些命令的答复。j/k 或方向键切换，Enter 批准，Esc 拒绝。",
     status: {
       pending: "待批准",
       running: "运行中",

@@ -1,4 +1,4 @@
-import { memo, useId, useRef } from "react";
+import { type KeyboardEvent, memo, useId, useRef } from "react";
 import type { ChatSummary, InboxEntry } from "../../../../shared/host-state";
 import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
@@ -41,7 +41,7 @@ export const ApprovalTray = memo(function ApprovalTray({
         <OutOfViewNote count={hidden} testId="tray-out-of-view" />
       </header>
       <div className="tray-scroll" ref={box} data-testid="tray-scroll">
-        <div className="tray-items" ref={list}>
+        <div className="tray-items" ref={list} onKeyDown={moveThroughInbox}>
           {entries.map((entry) => {
             const id = entry.kind === "command" ? entry.command.id : entry.edit.id;
             const chat = {
@@ -66,3 +66,18 @@ export const ApprovalTray = memo(function ApprovalTray({
     </section>
   );
 });
+
+/**
+ * The arrows, and j and k, move the focus from card to card through the inbox; Enter and Esc then act on
+ * the focused card (its own keys). Only from a card itself: in a form's field they type as usual.
+ */
+function moveThroughInbox(e: KeyboardEvent<HTMLDivElement>): void {
+  if (e.defaultPrevented || e.nativeEvent.isComposing || e.altKey || e.ctrlKey || e.metaKey) return;
+  const step = e.key === "ArrowDown" || e.key === "j" ? 1 : e.key === "ArrowUp" || e.key === "k" ? -1 : 0;
+  const cards = [...e.currentTarget.children] as HTMLElement[];
+  const at = cards.indexOf(e.target as HTMLElement);
+  const next = cards[at + step];
+  if (step === 0 || at < 0 || !next) return;
+  e.preventDefault();
+  next.focus();
+}
