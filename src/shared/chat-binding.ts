@@ -7,6 +7,7 @@ import type { DeskMethod, DeskParams, DeskResult } from "./desk-api";
 export const CHAT_CALLS = [
   "closeChat",
   "prompt",
+  "removeQueued",
   "stop",
   "cancelCommand",
   "commandOutput",

@@ -2,7 +2,14 @@ import type { FileDiff, RestorePreview, RevertResult } from "./changes";
 import type { ApprovalDecision, CommandOutputReply } from "./commands";
 import type { EditDecision } from "./edits";
 import type { HostEvent } from "./host-events";
-import type { ChatSummary, HostState, SessionSummary, WorkspaceInfo } from "./host-state";
+import type {
+  ChatSummary,
+  HostState,
+  QueueMode,
+  SessionSummary,
+  StopOutcome,
+  WorkspaceInfo,
+} from "./host-state";
 import type { ThinkingLevel } from "./models";
 import type { AllowedHostsSaved } from "./network";
 import type { AuditEntry, CommandRule, RuleDraft } from "./rules";
@@ -41,10 +48,19 @@ export interface DeskApi {
    * lock released, so another Pi Desk may open it). Its rules, audit log and chats stay on disk.
    */
   closeWorkspace(params: { workspaceId: string }): Promise<void>;
-  /** Send the person's message; resolves once the agent has it (the answer streams as events). */
-  prompt(params: { chatId: string; text: string }): Promise<void>;
-  /** Stop the chat's turn: every pending command is cancelled and every running one killed. */
-  stop(params: { chatId: string }): Promise<void>;
+  /**
+   * Send the person's message; resolves once the agent has it (the answer streams as events). While the
+   * agent works, the message waits (`HostState.session.queued`): `mode` "steer" (the default) reaches the
+   * model after the tool call under way, "follow-up" once the agent is done.
+   */
+  prompt(params: { chatId: string; text: string; mode?: QueueMode }): Promise<void>;
+  /** Take back a message still waiting to reach the model: the `index`-th of its mode in `queued`. */
+  removeQueued(params: { chatId: string; mode: QueueMode; index: number }): Promise<void>;
+  /**
+   * Stop the chat's turn: every pending command is cancelled and every running one killed; messages still
+   * waiting are not sent, and come back in the outcome.
+   */
+  stop(params: { chatId: string }): Promise<StopOutcome>;
   /**
    * Decide a pending command or file edit by the id the host issued (a command takes an `ApprovalDecision`,
    * an edit an `EditDecision`). `rule` also makes an "always allow" (or deny) rule. An unknown, already
@@ -138,6 +154,7 @@ export const DESK_METHODS = [
   "closeChat",
   "closeWorkspace",
   "prompt",
+  "removeQueued",
   "stop",
   "decide",
   "cancelCommand",

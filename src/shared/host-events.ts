@@ -1,7 +1,13 @@
 import type { ChangesState } from "./changes";
 import type { CommandView } from "./commands";
 import type { EditView } from "./edits";
-import type { ChatSummary, CommandLimits, SavedOutputsState, WorkspaceInfo } from "./host-state";
+import type {
+  ChatSummary,
+  CommandLimits,
+  QueuedMessage,
+  SavedOutputsState,
+  WorkspaceInfo,
+} from "./host-state";
 import type { ModelsState } from "./models";
 import type { CommandRule } from "./rules";
 import type { TranscriptItem } from "./transcript";
@@ -91,6 +97,13 @@ export interface LimitsChangedEvent {
   limits: CommandLimits;
 }
 
+/** The messages waiting to reach the model changed: one was sent while the agent works, delivered, or taken back. */
+export interface QueueChangedEvent {
+  type: "queue-changed";
+  /** Those waiting now, in order (they replace `SessionState.queued`). */
+  queued: QueuedMessage[];
+}
+
 /** A command's saved output was completed, or old ones were removed to make room: the new figures. */
 export interface SavedOutputsEvent {
   type: "saved-outputs";
@@ -169,7 +182,8 @@ export type ChatEventBody =
   | EditUpdateEvent
   | RulesChangedEvent
   | ModelsChangedEvent
-  | LimitsChangedEvent;
+  | LimitsChangedEvent
+  | QueueChangedEvent;
 
 /** What happens to one workspace, whichever chat caused it; the host stamps its id on it (`workspaceId`). */
 export type WorkspaceEventBody = SavedOutputsEvent | ChangesStateEvent;

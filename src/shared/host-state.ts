@@ -122,6 +122,25 @@ export interface SessionState {
   commands: Record<string, CommandView>;
   /** Every `edit` and `write` call of the session, by id. */
   edits: Record<string, EditView>;
+  /** The person's messages sent while the agent worked, waiting to reach the model, in order; absent: none. */
+  queued?: QueuedMessage[];
+}
+
+/**
+ * How a message sent while the agent works reaches it: `steer` after the tool call under way (Pi's
+ * `steer`), `follow-up` once the agent is done with everything else (Pi's `followUp`).
+ */
+export type QueueMode = "steer" | "follow-up";
+
+/** A message the person sent while the agent worked, not yet delivered to the model. */
+export interface QueuedMessage {
+  mode: QueueMode;
+  text: string;
+}
+
+/** What a Stop left: the messages that were waiting and were not sent (the page gives them back to edit). */
+export interface StopOutcome {
+  unsent: QueuedMessage[];
 }
 
 /** What the host enforces on every command, shown in settings. */

@@ -62,6 +62,8 @@ const DecisionSchema = Type.Union([
   Params({ kind: Type.Literal("deny"), reason: Type.Optional(Type.String({ maxLength: 10_000 })) }),
 ]);
 
+const QueueModeSchema = Type.Union([Type.Literal("steer"), Type.Literal("follow-up")]);
+
 /** The parameter schema of every call; a method missing here cannot be called. */
 export const requestSchemas = {
   getState: Type.Union([NoParams, Params({ chatId: Type.Optional(Id) })]),
@@ -72,7 +74,16 @@ export const requestSchemas = {
   openSession: Params({ workspaceId: Id, path: Path }),
   closeChat: Params({ chatId: Id }),
   closeWorkspace: Params({ workspaceId: Id }),
-  prompt: Params({ chatId: Id, text: Type.String({ minLength: 1, maxLength: 1024 * 1024 }) }),
+  prompt: Params({
+    chatId: Id,
+    text: Type.String({ minLength: 1, maxLength: 1024 * 1024 }),
+    mode: Type.Optional(QueueModeSchema),
+  }),
+  removeQueued: Params({
+    chatId: Id,
+    mode: QueueModeSchema,
+    index: Type.Integer({ minimum: 0, maximum: 10_000 }),
+  }),
   stop: Params({ chatId: Id }),
   decide: Params({ approvalId: Id, decision: DecisionSchema, rule: Type.Optional(RuleDraftSchema) }),
   cancelCommand: Params({ chatId: Id, commandId: Id }),

@@ -44,13 +44,58 @@ describe("the composer", () => {
     expect(input.value).toBe("hello");
   });
 
-  it("shows Stop while the agent works, and holds new messages until it is done", () => {
+  it("steers with Enter and queues with Alt+Enter or Queue while the agent works", async () => {
     const api = fakeApi();
     render(<Composer api={api} running />);
-    fireEvent.change(screen.getByTestId("prompt-input"), { target: { value: "more" } });
-    expect((screen.getByTestId("send-button") as HTMLButtonElement).disabled).toBe(true);
+    const input = screen.getByTestId("prompt-input") as HTMLTextAreaElement;
+    fireEvent.change(input, { target: { value: "look at the tests too" } });
+    expect(screen.getByTestId("send-button").textContent).toBe("Steer");
+    fireEvent.keyDown(input, { key: "Enter" });
+    expect(api.prompt).toHaveBeenLastCalledWith({ text: "look at the tests too", mode: "steer" });
+    await vi.waitFor(() => expect(input.value).toBe(""));
+    fireEvent.change(input, { target: { value: "then summarise" } });
+    fireEvent.keyDown(input, { key: "Enter", altKey: true });
+    expect(api.prompt).toHaveBeenLastCalledWith({ text: "then summarise", mode: "follow-up" });
+    await vi.waitFor(() => expect(input.value).toBe(""));
+    fireEvent.change(input, { target: { value: "and commit" } });
+    fireEvent.click(screen.getByTestId("queue-button"));
+    expect(api.prompt).toHaveBeenLastCalledWith({ text: "and commit", mode: "follow-up" });
+  });
+
+  it("shows the waiting messages, each taken back by its mode and place", () => {
+    const api = fakeApi();
+    const queued = [
+      { mode: "steer" as const, text: "first" },
+      { mode: "follow-up" as const, text: "later" },
+      { mode: "steer" as const, text: "second" },
+    ];
+    render(<Composer api={api} running queued={queued} />);
+    const items = screen.getAllByTestId("queued-message");
+    expect(items.map((item) => [item.dataset.mode, item.textContent])).toEqual([
+      ["steer", "after this stepfirst×"],
+      ["follow-up", "when donelater×"],
+      ["steer", "after this stepsecond×"],
+    ]);
+    fireEvent.click(within(items[2] as HTMLElement).getByTestId("queued-remove"));
+    expect(api.removeQueued).toHaveBeenCalledWith({ mode: "steer", index: 1 });
+  });
+
+  it("Stop gives back to the box the messages that were still waiting", async () => {
+    const api = fakeApi({
+      stop: vi.fn(async () => ({
+        unsent: [
+          { mode: "steer" as const, text: "first" },
+          { mode: "follow-up" as const, text: "later" },
+        ],
+      })),
+    });
+    render(<Composer api={api} running />);
+    const input = screen.getByTestId("prompt-input") as HTMLTextAreaElement;
+    fireEvent.change(input, { target: { value: "typed since" } });
     fireEvent.click(screen.getByTestId("stop-button"));
     expect(api.stop).toHaveBeenCalled();
+    await vi.waitFor(() => expect(input.value).toBe("first\n\nlater\n\ntyped since"));
+    expect(screen.getByRole("status").textContent).toContain("2 messages still waiting were not sent");
   });
 
   it("has no Stop button while the agent is idle, and no Send for an empty box", () => {

@@ -166,6 +166,14 @@ describe("deskReducer: many chats, one numbered stream", () => {
 });
 
 describe("deskReducer: the conversation", () => {
+  it("follows the messages waiting to reach the model, and drops the list once none waits", () => {
+    const queued = [{ mode: "steer" as const, text: "also the tests" }];
+    const view = reduce(known(), { type: "queue-changed", queued });
+    expect(view.host?.session?.queued).toEqual(queued);
+    const delivered = step(view, { type: "queue-changed", queued: [] });
+    expect(delivered.host?.session).not.toHaveProperty("queued");
+  });
+
   it("follows whether the agent is working", () => {
     const view = reduce(known(), { type: "session-status", running: true });
     expect(view.host?.session?.running).toBe(true);

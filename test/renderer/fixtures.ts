@@ -150,6 +150,7 @@ export function fakeApi(
   // Calls whose result the page reads: what the host answers when it accepts them.
   calls.setAllowedHosts = vi.fn(async () => ({ saved: true }));
   calls.addAllowedHosts = vi.fn(async () => ({ saved: true }));
+  calls.stop = vi.fn(async () => ({ unsent: [] }));
   return { ...calls, onHostEvent: vi.fn(() => () => {}), ...overrides } as unknown as DeskApi &
     ChatApi &
     Record<string, ReturnType<typeof vi.fn>>;

@@ -2,6 +2,7 @@ import type { AgentSession, AgentSessionEvent } from "@earendil-works/pi-coding-
 import type { CommandView, RunCommandDetails, RunCommandProgress } from "../../shared/commands";
 import type { EditTool, EditView, FileEditDetails } from "../../shared/edits";
 import type { ChatEventBody } from "../../shared/host-events";
+import type { QueuedMessage } from "../../shared/host-state";
 import type { NoticeText } from "../../shared/host-text";
 import type { AssistantItem, ToolItem, TranscriptItem } from "../../shared/transcript";
 import { REVERT_MESSAGE_TYPE, type RevertMessageDetails } from "./change-actions";
@@ -29,6 +30,8 @@ export class SessionProjection {
   /** The `edit` and `write` calls, as their cards show them. */
   readonly edits: EditViews;
   running = false;
+  /** The person's messages waiting to reach the model, as Pi last said (its queue_update). */
+  queued: QueuedMessage[] = [];
   private readonly index = new Map<string, number>();
   private assistantCount = 0;
   private currentAssistant: AssistantItem | undefined;
@@ -201,6 +204,13 @@ export class SessionProjection {
         return;
       case "auto_retry_end":
         this.turnErrors.retryEnded(event.success);
+        return;
+      case "queue_update":
+        this.queued = [
+          ...event.steering.map((text) => ({ mode: "steer" as const, text })),
+          ...event.followUp.map((text) => ({ mode: "follow-up" as const, text })),
+        ];
+        this.emit({ type: "queue-changed", queued: this.queued });
         return;
     }
   }

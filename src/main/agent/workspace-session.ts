@@ -9,7 +9,7 @@ import type {
 import type { FullOutputChunk } from "../../shared/desk-api";
 import type { FileEditDetails } from "../../shared/edits";
 import type { ChatEventBody } from "../../shared/host-events";
-import type { CommandLimits, SessionState } from "../../shared/host-state";
+import type { CommandLimits, QueueMode, SessionState, StopOutcome } from "../../shared/host-state";
 import type { ThinkingLevel, UnavailableModel } from "../../shared/models";
 import type { HostTally } from "../../shared/network";
 import type { ApprovalGate } from "../approvals/approval-gate";
@@ -107,6 +107,7 @@ export class WorkspaceSession {
       // Long ended outputs left out: each card asks for its own when drawn (see deferred-outputs.ts).
       commands: commandsForState(this.projection.commands, this.session.sessionId),
       edits: Object.fromEntries(this.projection.edits.byId),
+      ...(this.projection.queued.length > 0 ? { queued: [...this.projection.queued] } : {}),
     };
   }
 
@@ -162,10 +163,15 @@ export class WorkspaceSession {
     await this.parts.preferences.save({ thinkingLevel: level });
   }
 
-  /** Sends the person's message; the answer streams as events. */
-  prompt(text: string): void {
+  /**
+   * Sends the person's message; the answer streams as events. While the agent works it waits instead:
+   * steering reaches the model after the tool call under way, a follow-up once the agent is done.
+   */
+  async prompt(text: string, mode: QueueMode = "steer"): Promise<void> {
     if (this.projection.running || this.session.isStreaming) {
-      throw new Error("The agent is still working on the last message: wait for it, or press Stop.");
+      if (mode === "follow-up") await this.session.followUp(text);
+      else await this.session.steer(text);
+      return;
     }
     this.session.prompt(text).catch((error: unknown) => {
       // Kept in the conversation's projection, not only sent: a snapshot (a reload, another chat shown and
@@ -174,10 +180,33 @@ export class WorkspaceSession {
     });
   }
 
-  /** Stops the turn: pending approvals are cancelled, running commands killed. */
-  async stop(): Promise<void> {
+  /**
+   * Takes back a message still waiting: Pi can only clear its whole queue, so the others are queued again,
+   * in their order.
+   */
+  async removeQueued(mode: QueueMode, index: number): Promise<void> {
+    const { steering, followUp } = this.session.clearQueue();
+    const list = mode === "steer" ? steering : followUp;
+    const found = index < list.length;
+    if (found) list.splice(index, 1);
+    for (const text of steering) await this.session.steer(text);
+    for (const text of followUp) await this.session.followUp(text);
+    if (!found) {
+      throw new Error("That message is no longer waiting: it reached the model already, or was taken back.");
+    }
+  }
+
+  /** Stops the turn: pending approvals are cancelled, running commands killed, waiting messages not sent. */
+  async stop(): Promise<StopOutcome> {
+    const { steering, followUp } = this.session.clearQueue();
     this.gate.cancelPending();
     await this.session.abort();
+    return {
+      unsent: [
+        ...steering.map((text) => ({ mode: "steer" as const, text })),
+        ...followUp.map((text) => ({ mode: "follow-up" as const, text })),
+      ],
+    };
   }
 
   /** Cancels one command, pending, running or running in the background, and nothing else. */

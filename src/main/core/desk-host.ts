@@ -211,7 +211,9 @@ export class DeskHost {
     },
     closeChat: async ({ chatId }) => this.closeChat(this.requireChat(chatId)),
     closeWorkspace: async ({ workspaceId }) => this.closeWorkspace(this.requireWorkspace(workspaceId)),
-    prompt: async ({ chatId, text }) => this.requireChat(chatId).session.prompt(text),
+    prompt: async ({ chatId, text, mode }) => this.requireChat(chatId).session.prompt(text, mode),
+    removeQueued: async ({ chatId, mode, index }) =>
+      this.requireChat(chatId).session.removeQueued(mode, index),
     stop: async ({ chatId }) => this.requireChat(chatId).session.stop(),
     decide: async ({ approvalId, decision, rule }) => {
       const chat = [...this.chats.values()].find((open) => open.session.gate.isWaiting(approvalId));

@@ -72,6 +72,20 @@ export const en = {
     promptLabel: "Message to the agent",
     promptPlaceholder: "Ask about the repository… (Enter sends, Shift+Enter for a new line)",
     send: "Send",
+    steer: "Steer",
+    steerHint:
+      "Sent to the agent after the step it is on (Enter). Alt+Enter keeps it for when the agent is done.",
+    steerPlaceholder:
+      "The agent is working: Enter steers it after the step it is on, Alt+Enter queues for when it is done",
+    queue: "Queue",
+    queueHint: "Keep this message for when the agent is done (Alt+Enter)",
+    queuedHeading: "Messages waiting to reach the agent",
+    queuedMode: { steer: "after this step", "follow-up": "when done" },
+    queuedRemove: (text: string) => `Take back: ${text.slice(0, 60)}`,
+    unsentBack: (count: number) =>
+      count === 1
+        ? "Stopped. The message still waiting was not sent: it is back in the box."
+        : `Stopped. The ${count} messages still waiting were not sent: they are back in the box.`,
     stop: "Stop",
     stopHint: "Stop the agent: pending commands are cancelled and running ones killed.",
     working: "The agent is working…",
@@ -174,7 +188,8 @@ export const en = {
   command: {
     cardLabel: (command: string) => `Command: ${command}`,
     trayHeading: (count: number) => `Needs approval (${count})`,
-    trayHint: "The agent waits for your answer on each of these. j/k or the arrows move, Enter approves, Esc denies.",
+    trayHint:
+      "The agent waits for your answer on each of these. j/k or the arrows move, Enter approves, Esc denies.",
     status: {
       pending: "Needs approval",
       running: "Running",

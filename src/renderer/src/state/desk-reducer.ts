@@ -119,6 +119,10 @@ type SessionEvent = Exclude<ChatEvent, { type: "rules-changed" | "models-changed
 
 function reduceSession(session: SessionState, event: SessionEvent): SessionState {
   switch (event.type) {
+    case "queue-changed": {
+      const { queued: _gone, ...rest } = session;
+      return event.queued.length > 0 ? { ...session, queued: event.queued } : rest;
+    }
     case "session-status":
       return session.running === event.running ? session : { ...session, running: event.running };
     case "transcript-add": {

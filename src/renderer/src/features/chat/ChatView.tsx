@@ -57,7 +57,7 @@ export function ChatView({ host, api }: { host: HostState; api: ChatApi }) {
             </button>
           )}
         </div>
-        <Composer api={api} running={session.running} />
+        <Composer api={api} running={session.running} queued={session.queued} />
       </div>
     </div>
   );

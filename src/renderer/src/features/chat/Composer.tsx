@@ -1,27 +1,43 @@
 import { type FormEvent, type KeyboardEvent, memo, useState } from "react";
+import type { QueuedMessage, QueueMode } from "../../../../shared/host-state";
 import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { reasonOf } from "../../lib/format";
+import { QueuedMessages } from "./QueuedMessages";
 import { followTranscriptEnd } from "./transcript-reveal";
 
 /**
  * The prompt box: Enter sends, Shift+Enter starts a new line (and Enter while an input method is
- * composing, as when typing Chinese, only commits the characters). Stop shows while the agent works.
+ * composing, as when typing Chinese, only commits the characters). While the agent works the box stays
+ * usable: Enter steers (the message reaches the model after the tool call under way) and Alt+Enter, or
+ * Queue, keeps it for when the agent is done; both wait above the box until delivered. Stop shows while the
+ * agent works, and gives back to the box what was still waiting.
  */
-export const Composer = memo(function Composer({ api, running }: { api: ChatApi; running: boolean }) {
+export const Composer = memo(function Composer({
+  api,
+  running,
+  queued = [],
+}: {
+  api: ChatApi;
+  running: boolean;
+  /** The messages waiting to reach the model. */
+  queued?: QueuedMessage[];
+}) {
   const t = useT();
   const [text, setText] = useState("");
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const canSend = text.trim() !== "" && !sending && !running;
+  const [note, setNote] = useState<string | null>(null);
+  const canSend = text.trim() !== "" && !sending;
 
-  const send = () => {
+  const send = (mode?: QueueMode) => {
     if (!canSend) return;
     setSending(true);
     setError(null);
+    setNote(null);
     // The person wants to see the answer, wherever they had scrolled to.
     followTranscriptEnd();
-    api.prompt({ text }).then(
+    api.prompt(running ? { text, mode: mode ?? "steer" } : { text }).then(
       () => {
         setText("");
         setSending(false);
@@ -35,25 +51,34 @@ export const Composer = memo(function Composer({ api, running }: { api: ChatApi;
   };
   const stop = () => {
     setError(null);
-    api.stop().catch((e: unknown) => setError(t.chat.stopFailed(reasonOf(e))));
+    api.stop().then(
+      ({ unsent }) => {
+        if (unsent.length === 0) return;
+        // What was still waiting comes back to the box, before anything typed since, to send again or not.
+        setText((typed) => [...unsent.map((message) => message.text), typed].filter(Boolean).join("\n\n"));
+        setNote(t.chat.unsentBack(unsent.length));
+      },
+      (e: unknown) => setError(t.chat.stopFailed(reasonOf(e))),
+    );
   };
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
-      send();
+      send(e.altKey ? "follow-up" : "steer");
     }
   };
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    send();
+    send("steer");
   };
 
   return (
     <form className="composer" onSubmit={onSubmit}>
+      <QueuedMessages queued={queued} api={api} />
       <textarea
         className="prompt-input"
         aria-label={t.chat.promptLabel}
-        placeholder={t.chat.promptPlaceholder}
+        placeholder={running ? t.chat.steerPlaceholder : t.chat.promptPlaceholder}
         rows={Math.min(10, Math.max(2, text.split("\n").length))}
         value={text}
         onChange={(e) => setText(e.target.value)}
@@ -72,10 +97,32 @@ export const Composer = memo(function Composer({ api, running }: { api: ChatApi;
             {t.chat.stop}
           </button>
         )}
-        <button type="submit" className="primary" disabled={!canSend} data-testid="send-button">
-          {t.chat.send}
+        {running && (
+          <button
+            type="button"
+            disabled={!canSend}
+            onClick={() => send("follow-up")}
+            title={t.chat.queueHint}
+            data-testid="queue-button"
+          >
+            {t.chat.queue}
+          </button>
+        )}
+        <button
+          type="submit"
+          className="primary"
+          disabled={!canSend}
+          title={running ? t.chat.steerHint : undefined}
+          data-testid="send-button"
+        >
+          {running ? t.chat.steer : t.chat.send}
         </button>
       </div>
+      {note && (
+        <p className="muted composer-note" role="status">
+          {note}
+        </p>
+      )}
       {error && (
         <p className="error composer-error" role="alert" data-testid="prompt-error">
           {error}

@@ -1,0 +1,61 @@
+import {
+  card,
+  expect,
+  expectPending,
+  openDesk,
+  runCommand,
+  say,
+  send,
+  UI_TEST_TIMEOUT_MS,
+} from "../harness/desk-page";
+import { test } from "./support/desk-test";
+
+test.describe.configure({ timeout: UI_TEST_TIMEOUT_MS });
+
+test("while the agent works: Enter steers after the step under way, Queue waits for the end, × takes one back", async ({
+  page,
+  scriptedDesk,
+}) => {
+  const desk = await scriptedDesk([
+    [runCommand("call-1", "echo first", 10)],
+    [say("Steered answer.")],
+    [say("Follow-up answer.")],
+  ]);
+  await openDesk(page, desk);
+  await send(page, "Run it");
+  const pending = await expectPending(page, "call-1");
+
+  // The box stays usable: Enter steers, Queue keeps one for the end, and one is taken back.
+  const input = page.getByTestId("prompt-input");
+  await expect(page.getByTestId("send-button")).toHaveText("Steer");
+  await input.fill("Also check the tests");
+  await input.press("Enter");
+  await input.fill("Drop this one");
+  await input.press("Enter");
+  await input.fill("Then summarise");
+  await page.getByTestId("queue-button").click();
+  const queued = page.getByTestId("queued-message");
+  await expect(queued).toHaveCount(3);
+  await expect(queued.nth(1)).toContainText("Drop this one");
+  await queued.nth(1).getByTestId("queued-remove").click();
+  await expect(queued).toHaveCount(2);
+  await expect(queued.nth(0)).toHaveAttribute("data-mode", "steer");
+  await expect(queued.nth(1)).toHaveAttribute("data-mode", "follow-up");
+
+  // The steering reaches the model after the command's result; the follow-up after the turn's answer.
+  await pending.getByTestId("tray-approve-button").click();
+  await expect(card(page, "call-1")).toHaveAttribute("data-status", "succeeded");
+  await expect(page.getByTestId("assistant-message").filter({ hasText: "Follow-up answer." })).toBeVisible();
+  await expect(queued).toHaveCount(0);
+  const said = await page
+    .locator('[data-testid="user-message"], [data-testid="assistant-message"]')
+    .allTextContents();
+  expect(said.map((text) => text.replace(/^(You|Pi)/, ""))).toEqual([
+    "Run it",
+    "Also check the tests",
+    "Steered answer.",
+    "Then summarise",
+    "Follow-up answer.",
+  ]);
+  await expect(page.getByTestId("user-message").filter({ hasText: "Drop this one" })).toHaveCount(0);
+});
