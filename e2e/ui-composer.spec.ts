@@ -58,4 +58,10 @@ test("while the agent works: Enter steers after the step under way, Queue waits 
     "Follow-up answer.",
   ]);
   await expect(page.getByTestId("user-message").filter({ hasText: "Drop this one" })).toHaveCount(0);
+  // Pi's count of the context, beside the model: this conversation's tokens of the model's window.
+  const meter = page.getByTestId("context-meter");
+  await expect(meter).toHaveAttribute("data-used", /^[1-9]\d*$/);
+  expect(Number(await meter.getAttribute("data-window"))).toBeGreaterThan(
+    Number(await meter.getAttribute("data-used")),
+  );
 });

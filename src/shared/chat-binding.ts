@@ -8,6 +8,7 @@ export const CHAT_CALLS = [
   "closeChat",
   "prompt",
   "removeQueued",
+  "compact",
   "stop",
   "cancelCommand",
   "commandOutput",

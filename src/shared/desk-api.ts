@@ -54,6 +54,11 @@ export interface DeskApi {
    * model after the tool call under way, "follow-up" once the agent is done.
    */
   prompt(params: { chatId: string; text: string; mode?: QueueMode }): Promise<void>;
+  /**
+   * Compact the chat's conversation with Pi's compaction: the model is given a summary of what came before
+   * (following `instructions`, when given) instead of the messages. Refused while the agent works.
+   */
+  compact(params: { chatId: string; instructions?: string }): Promise<void>;
   /** Take back a message still waiting to reach the model: the `index`-th of its mode in `queued`. */
   removeQueued(params: { chatId: string; mode: QueueMode; index: number }): Promise<void>;
   /**
@@ -155,6 +160,7 @@ export const DESK_METHODS = [
   "closeWorkspace",
   "prompt",
   "removeQueued",
+  "compact",
   "stop",
   "decide",
   "cancelCommand",

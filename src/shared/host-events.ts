@@ -4,6 +4,7 @@ import type { EditView } from "./edits";
 import type {
   ChatSummary,
   CommandLimits,
+  ContextState,
   QueuedMessage,
   SavedOutputsState,
   WorkspaceInfo,
@@ -104,6 +105,13 @@ export interface QueueChangedEvent {
   queued: QueuedMessage[];
 }
 
+/** The context's fill or the chat's cost changed: after an answer, a compaction, another model. */
+export interface ContextChangedEvent {
+  type: "context-changed";
+  /** The figures now (they replace `SessionState.context`). */
+  context: ContextState;
+}
+
 /** A command's saved output was completed, or old ones were removed to make room: the new figures. */
 export interface SavedOutputsEvent {
   type: "saved-outputs";
@@ -183,7 +191,8 @@ export type ChatEventBody =
   | RulesChangedEvent
   | ModelsChangedEvent
   | LimitsChangedEvent
-  | QueueChangedEvent;
+  | QueueChangedEvent
+  | ContextChangedEvent;
 
 /** What happens to one workspace, whichever chat caused it; the host stamps its id on it (`workspaceId`). */
 export type WorkspaceEventBody = SavedOutputsEvent | ChangesStateEvent;

@@ -124,6 +124,18 @@ export interface SessionState {
   edits: Record<string, EditView>;
   /** The person's messages sent while the agent worked, waiting to reach the model, in order; absent: none. */
   queued?: QueuedMessage[];
+  /** How full the model's context window is and what the chat has cost, as Pi counts them; absent: no model. */
+  context?: ContextState;
+}
+
+/** How full the model's context window is, and what the chat has cost, as Pi reports them. */
+export interface ContextState {
+  /** Tokens the context holds now; null while unknown (after a compaction, until the next answer). */
+  usedTokens: number | null;
+  /** The model's context window, in tokens. */
+  window: number;
+  /** What the chat has cost so far, in US dollars, where the provider reports it (0 where it does not). */
+  costUsd: number;
 }
 
 /**

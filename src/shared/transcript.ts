@@ -98,6 +98,22 @@ export interface TurnErrorItem {
   retryAfter?: number;
 }
 
+/**
+ * Pi compacted the conversation: what came before is summarised, and the model is given the summary from
+ * here on instead of the messages.
+ */
+export interface CompactionItem {
+  kind: "compaction";
+  /** Stable id within the session. */
+  id: string;
+  /** The summary the model is given. */
+  summary: string;
+  /** How many tokens the context held before. */
+  tokensBefore: number;
+  /** Why: the person asked, the context neared its limit, or it overflowed; "stored" for one read back from the file. */
+  reason: "manual" | "threshold" | "overflow" | "stored";
+}
+
 /** One entry of the conversation, in order. */
 export type TranscriptItem =
   | UserItem
@@ -106,4 +122,5 @@ export type TranscriptItem =
   | CommandItem
   | EditItem
   | NoticeItem
-  | TurnErrorItem;
+  | TurnErrorItem
+  | CompactionItem;

@@ -105,6 +105,48 @@ describe("the composer", () => {
   });
 });
 
+describe("the context meter", () => {
+  it("says how full the context is and what it cost, warns near the limit, and compacts", async () => {
+    const api = fakeApi();
+    const host = (usedTokens: number | null) =>
+      hostState({ session: session({ context: { usedTokens, window: 200_000, costUsd: 0.042 } }) });
+    const { rerender } = render(<ChatView host={host(24_000)} api={api} />);
+    const meter = screen.getByTestId("context-meter");
+    expect([meter.dataset.used, meter.dataset.window]).toEqual(["24000", "200000"]);
+    expect(meter.textContent).toBe("Context 12% (24K of 200K) · $0.042");
+    expect(screen.queryByText("Nearly full: compact, or start a new chat")).toBeNull();
+    rerender(<ChatView host={host(170_000)} api={api} />);
+    expect(screen.getByText("Nearly full: compact, or start a new chat")).toBeTruthy();
+    rerender(<ChatView host={host(null)} api={api} />);
+    expect(screen.getByTestId("context-meter").textContent).toContain("not counted yet");
+    fireEvent.click(screen.getByTestId("compact-button"));
+    expect(api.compact).toHaveBeenCalledWith({});
+  });
+
+  it("shows a compaction as one line, its summary folded under it", () => {
+    render(
+      <ChatView
+        host={withTranscript([
+          {
+            kind: "compaction",
+            id: "c1",
+            summary: "The build has three stages.",
+            tokensBefore: 41_000,
+            reason: "threshold",
+          },
+        ])}
+        api={fakeApi()}
+      />,
+    );
+    const entry = screen.getByTestId("compaction-entry") as HTMLDetailsElement;
+    expect(entry.open).toBe(false);
+    expect(entry.querySelector("summary")?.textContent).toBe(
+      "Compacted automatically: the model reads this summary instead of the 41,000 tokens before",
+    );
+    expect(entry.textContent).toContain("The build has three stages.");
+  });
+});
+
 describe("the transcript", () => {
   it("folds the thinking and renders the answer as Markdown", () => {
     const host = withTranscript([
@@ -113,7 +155,7 @@ describe("the transcript", () => {
     ]);
     render(<ChatView host={host} api={fakeApi()} />);
     const answer = screen.getByTestId("assistant-message");
-    const thinking = answer.querySelector("details");
+    const thinking = within(answer).getByTestId("thinking") as HTMLDetailsElement;
     expect(thinking?.open).toBe(false);
     expect(thinking?.textContent).toContain("Considering x.");
     expect(answer.querySelector("code")?.textContent).toBe("x");

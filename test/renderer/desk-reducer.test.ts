@@ -166,6 +166,11 @@ describe("deskReducer: many chats, one numbered stream", () => {
 });
 
 describe("deskReducer: the conversation", () => {
+  it("takes the context's figures for the shown chat", () => {
+    const context = { usedTokens: 1_200, window: 200_000, costUsd: 0 };
+    expect(reduce(known(), { type: "context-changed", context }).host?.session?.context).toEqual(context);
+  });
+
   it("follows the messages waiting to reach the model, and drops the list once none waits", () => {
     const queued = [{ mode: "steer" as const, text: "also the tests" }];
     const view = reduce(known(), { type: "queue-changed", queued });

@@ -195,13 +195,20 @@ export function registerScriptedModel(
   });
   // Each chat's place in its turns, by Pi's session id (every request of a session names it).
   const played = new Map<string, number>();
+  // Pi's compaction asks for its summary under a session id of its own: that request plays the next turn
+  // of the chat that asked last (the one being compacted), so a script writes a compaction's summary as
+  // the chat's next turn.
+  let lastChat: { id: string; turns: ScriptBlock[][] } | undefined;
   const respond: FauxResponseFactory = async (context, streamOptions) => {
     // The faux provider takes one queued step per request and answers "No more faux responses queued"
     // when none is left, so each step queues its successor and the script's own cursors pick the turn.
     faux.appendResponses([respond]);
-    const chat = streamOptions?.sessionId ?? "";
+    const compacting = isSummaryRequest(context) ? lastChat : undefined;
+    const chat = compacting?.id ?? streamOptions?.sessionId ?? "";
+    const turns = compacting?.turns ?? turnsFor(script, context);
+    if (!compacting) lastChat = { id: chat, turns };
     const at = played.get(chat) ?? 0;
-    const turn = turnsFor(script, context)[at];
+    const turn = turns[at];
     options.onRequest?.({ turn: turn ? at + 1 : undefined, context });
     if (!turn) return fauxAssistantMessage(END_OF_SCRIPT);
     played.set(chat, at + 1);
@@ -213,14 +220,24 @@ export function registerScriptedModel(
   return faux.getModel();
 }
 
+/** Whether a request is Pi's compaction asking for a summary (its system prompt says so). */
+function isSummaryRequest(context: TranscriptContext): boolean {
+  const system = context.messages.find((message) => (message.role as string) === "system");
+  return textOf(system?.content).startsWith("You are a context summarization assistant");
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((block: { type?: string; text?: string }) => (block.type === "text" ? block.text : ""))
+    .join("");
+}
+
 /** The turns of the chat a request comes from: by the start of its first message, when the script says so. */
 function turnsFor(script: Script, context: TranscriptContext): ScriptBlock[][] {
   if (!script.byFirstMessage) return script.turns;
-  const first = context.messages.find((message) => message.role === "user");
-  const text =
-    typeof first?.content === "string"
-      ? first.content
-      : (first?.content ?? []).map((block) => (block.type === "text" ? block.text : "")).join("");
+  const text = textOf(context.messages.find((message) => message.role === "user")?.content);
   let best: string | undefined;
   for (const start of Object.keys(script.byFirstMessage)) {
     if (text.startsWith(start) && (best === undefined || start.length > best.length)) best = start;

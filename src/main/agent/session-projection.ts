@@ -84,6 +84,16 @@ export class SessionProjection {
           if (block.type === "toolCall") this.toolStarted(block, false);
       }
       if (m.role === "toolResult" && m.toolCallId) this.toolEnded(m.toolCallId, m, false);
+      if (m.role === "compactionSummary") {
+        const { summary, tokensBefore } = message as { summary?: string; tokensBefore?: number };
+        this.put({
+          kind: "compaction",
+          id: this.nextId("c"),
+          summary: summary ?? "",
+          tokensBefore: tokensBefore ?? 0,
+          reason: "stored",
+        });
+      }
       const revert = revertOf(message);
       if (revert) {
         this.views.addStoredRevert(revert.commandId, revert.entry);
@@ -116,6 +126,11 @@ export class SessionProjection {
   /** A line from the host in the conversation (a background command stopped or exited). */
   addNotice(level: "info" | "error", text: string, say?: NoticeText): void {
     this.put({ kind: "notice", id: this.nextId("n"), level, text, ...(say ? { say } : {}) }, true);
+  }
+
+  /** Passes on an event of the chat that Pi's session events do not make (the context's figures). */
+  tell(event: ChatEventBody): void {
+    this.emit(event);
   }
 
   /** Applies one live event from Pi's session. */
@@ -204,6 +219,15 @@ export class SessionProjection {
         return;
       case "auto_retry_end":
         this.turnErrors.retryEnded(event.success);
+        return;
+      case "compaction_end":
+        if (event.result) {
+          const { summary, tokensBefore } = event.result;
+          this.put(
+            { kind: "compaction", id: this.nextId("c"), summary, tokensBefore, reason: event.reason },
+            true,
+          );
+        }
         return;
       case "queue_update":
         this.queued = [

@@ -9,7 +9,13 @@ import type {
 import type { FullOutputChunk } from "../../shared/desk-api";
 import type { FileEditDetails } from "../../shared/edits";
 import type { ChatEventBody } from "../../shared/host-events";
-import type { CommandLimits, QueueMode, SessionState, StopOutcome } from "../../shared/host-state";
+import type {
+  CommandLimits,
+  ContextState,
+  QueueMode,
+  SessionState,
+  StopOutcome,
+} from "../../shared/host-state";
 import type { ThinkingLevel, UnavailableModel } from "../../shared/models";
 import type { HostTally } from "../../shared/network";
 import type { ApprovalGate } from "../approvals/approval-gate";
@@ -80,6 +86,8 @@ export class WorkspaceSession {
   private readonly background: BackgroundCommands;
   private readonly changeActions: ChangeActions | undefined;
   private readonly unsubscribe: () => void;
+  /** The context's figures as last told to the page. */
+  private sentContext = "";
   /** The person between the agent and every command. */
   readonly gate: ApprovalGate;
   /** The model this chat was meant to use and cannot (it is gone), until the person picks one. */
@@ -108,7 +116,31 @@ export class WorkspaceSession {
       commands: commandsForState(this.projection.commands, this.session.sessionId),
       edits: Object.fromEntries(this.projection.edits.byId),
       ...(this.projection.queued.length > 0 ? { queued: [...this.projection.queued] } : {}),
+      ...(this.context ? { context: this.context } : {}),
     };
+  }
+
+  /** How full the model's context is and what the chat has cost, as Pi counts them; undefined without a model. */
+  get context(): ContextState | undefined {
+    const usage = this.session.getContextUsage();
+    if (!usage) return undefined;
+    return {
+      usedTokens: usage.tokens,
+      window: usage.contextWindow,
+      costUsd: this.session.getSessionStats().cost,
+    };
+  }
+
+  /**
+   * Compacts the conversation with Pi's compaction (the summary comes as a transcript entry). Refused while
+   * the agent works: Pi would abort the turn under way.
+   */
+  async compact(instructions?: string): Promise<void> {
+    if (this.projection.running || this.session.isStreaming) {
+      throw new Error("The agent is working: wait for it to finish, or press Stop, then compact.");
+    }
+    await this.session.compact(instructions?.trim() || undefined);
+    this.sendContext();
   }
 
   /** The limits every command runs under, the sandbox included. */
@@ -154,6 +186,7 @@ export class WorkspaceSession {
   async setModel(model: Model<Api>): Promise<void> {
     await this.session.setModel(model);
     this.unavailableModel = undefined;
+    this.sendContext();
     await this.parts.preferences.save({ model: { provider: model.provider, id: model.id } });
   }
 
@@ -285,6 +318,10 @@ export class WorkspaceSession {
 
   private onSessionEvent(event: AgentSessionEvent): void {
     this.projection.apply(event);
+    // The fill and the cost move with each answer, and with a compaction.
+    if (event.type === "message_end" || event.type === "compaction_end" || event.type === "agent_settled") {
+      this.sendContext();
+    }
     if (event.type === "tool_execution_end" && event.toolName === "run_command") {
       const details = event.result?.details as RunCommandDetails | undefined;
       if (details) this.gate.recordEnd(event.toolCallId, details);
@@ -293,5 +330,14 @@ export class WorkspaceSession {
       const details = event.result?.details as FileEditDetails | undefined;
       if (details?.piDesk === "file-edit") this.gate.recordEditEnd(event.toolCallId, details);
     }
+  }
+
+  /** Tells the page the context's figures when they changed since last told. */
+  private sendContext(): void {
+    const context = this.context;
+    const text = JSON.stringify(context ?? null);
+    if (!context || text === this.sentContext) return;
+    this.sentContext = text;
+    this.projection.tell({ type: "context-changed", context });
   }
 }

@@ -74,6 +74,8 @@ function lineOf(item: TranscriptItem, chat: WorkspaceSession): string {
       return firstLine(item.message);
     case "tool":
       return `${item.name} ${item.summary}`;
+    case "compaction":
+      return firstLine(item.summary);
   }
 }
 

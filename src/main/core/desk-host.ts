@@ -212,6 +212,7 @@ export class DeskHost {
     closeChat: async ({ chatId }) => this.closeChat(this.requireChat(chatId)),
     closeWorkspace: async ({ workspaceId }) => this.closeWorkspace(this.requireWorkspace(workspaceId)),
     prompt: async ({ chatId, text, mode }) => this.requireChat(chatId).session.prompt(text, mode),
+    compact: async ({ chatId, instructions }) => this.requireChat(chatId).session.compact(instructions),
     removeQueued: async ({ chatId, mode, index }) =>
       this.requireChat(chatId).session.removeQueued(mode, index),
     stop: async ({ chatId }) => this.requireChat(chatId).session.stop(),

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { HostEvent } from "../../../src/shared/host-events";
-import { assistantSaid, calls, pendingApproval, runCommand, settled, startHost, waitFor } from "./host-harness";
+import {
+  assistantSaid,
+  calls,
+  pendingApproval,
+  runCommand,
+  settled,
+  startHost,
+  waitFor,
+} from "./host-harness";
 
 /** What the model was given, in order: each message's role and its text or tool call. */
 function conversation(host: Awaited<ReturnType<typeof startHost>>["host"]): string[] {
@@ -8,7 +16,8 @@ function conversation(host: Awaited<ReturnType<typeof startHost>>["host"]): stri
     const m = message as { role: string; content?: unknown };
     if (m.role === "system") return [];
     if (m.role === "toolResult") return ["toolResult"];
-    const blocks = typeof m.content === "string" ? [{ type: "text", text: m.content }] : (m.content as object[]);
+    const blocks =
+      typeof m.content === "string" ? [{ type: "text", text: m.content }] : (m.content as object[]);
     return (blocks as { type: string; text?: string; name?: string }[])
       .filter((block) => block.type === "text" || block.type === "toolCall")
       .map((block) => `${m.role}: ${block.type === "text" ? block.text : `call ${block.name}`}`);
@@ -16,7 +25,9 @@ function conversation(host: Awaited<ReturnType<typeof startHost>>["host"]): stri
 }
 
 const queuedIn = (events: HostEvent[]) =>
-  events.flatMap((event) => (event.type === "queue-changed" ? [event.queued.map((q) => `${q.mode} ${q.text}`)] : []));
+  events.flatMap((event) =>
+    event.type === "queue-changed" ? [event.queued.map((q) => `${q.mode} ${q.text}`)] : [],
+  );
 
 describe("the host: messages sent while the agent works", () => {
   it("steers: the message reaches the model after the command under way, before its next turn", async () => {

@@ -82,6 +82,17 @@ export const en = {
     queuedHeading: "Messages waiting to reach the agent",
     queuedMode: { steer: "after this step", "follow-up": "when done" },
     queuedRemove: (text: string) => `Take back: ${text.slice(0, 60)}`,
+    contextUsed: (percent: number, used: string, window: string) =>
+      `Context ${percent}% (${used} of ${window})`,
+    contextUnknown: (window: string) => `Context: not counted yet (window ${window})`,
+    contextTitle: "How much of the model's context window the conversation takes, as of the last answer",
+    contextNearlyFull: "Nearly full: compact, or start a new chat",
+    compact: "Compact",
+    compacting: "Compacting…",
+    compactHint: "Replace the conversation so far with a summary the model reads instead (Pi's compaction)",
+    compactFailed: (reason: string) => `Could not compact: ${reason}`,
+    compacted: (reason: "manual" | "threshold" | "overflow" | "stored", tokensBefore: number) =>
+      `${reason === "manual" ? "Compacted" : reason === "stored" ? "Compacted earlier" : "Compacted automatically"}: the model reads this summary instead of the ${tokensBefore.toLocaleString("en")} tokens before`,
     unsentBack: (count: number) =>
       count === 1
         ? "Stopped. The message still waiting was not sent: it is back in the box."

@@ -76,6 +76,17 @@ export const zh: Messages = {
     queuedHeading: "等待送达智能体的消息",
     queuedMode: { steer: "这一步之后", "follow-up": "完成之后" },
     queuedRemove: (text: string) => `撤回：${text.slice(0, 60)}`,
+    contextUsed: (percent: number, used: string, window: string) =>
+      `上下文 ${percent}%（${used} / ${window}）`,
+    contextUnknown: (window: string) => `上下文：尚未计数（窗口 ${window}）`,
+    contextTitle: "对话占用模型上下文窗口的比例（以最近一次回答为准）",
+    contextNearlyFull: "快满了：压缩一下，或新开一个对话",
+    compact: "压缩",
+    compacting: "正在压缩…",
+    compactHint: "用一段摘要替代目前的对话，模型之后读取摘要（Pi 的压缩）",
+    compactFailed: (reason: string) => `无法压缩：${reason}`,
+    compacted: (reason: "manual" | "threshold" | "overflow" | "stored", tokensBefore: number) =>
+      `${reason === "manual" ? "已压缩" : reason === "stored" ? "之前已压缩" : "已自动压缩"}：模型改为读取这段摘要，替代之前的 ${tokensBefore} 个 token`,
     unsentBack: (count: number) => `已停止。仍在等待的 ${count} 条消息没有发送，已放回输入框。`,
     stop: "停止",
     stopHint: "停止智能体：待批准的命令会被取消，正在运行的命令会被终止。",

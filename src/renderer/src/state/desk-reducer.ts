@@ -119,6 +119,8 @@ type SessionEvent = Exclude<ChatEvent, { type: "rules-changed" | "models-changed
 
 function reduceSession(session: SessionState, event: SessionEvent): SessionState {
   switch (event.type) {
+    case "context-changed":
+      return { ...session, context: event.context };
     case "queue-changed": {
       const { queued: _gone, ...rest } = session;
       return event.queued.length > 0 ? { ...session, queued: event.queued } : rest;

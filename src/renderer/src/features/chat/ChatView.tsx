@@ -7,6 +7,7 @@ import { useFooterHeight } from "../layout/use-footer-height";
 import { ModelPicker, modelsUsable } from "../models/ModelPicker";
 import { ModelSetup } from "../models/ModelSetup";
 import { Composer } from "./Composer";
+import { ContextMeter } from "./ContextMeter";
 import { Transcript } from "./Transcript";
 
 /** The conversation: the transcript, the model in use (or how to set one up), and the prompt box. */
@@ -56,6 +57,7 @@ export function ChatView({ host, api }: { host: HostState; api: ChatApi }) {
               {t.models.setup}
             </button>
           )}
+          {session.context && <ContextMeter context={session.context} running={session.running} api={api} />}
         </div>
         <Composer api={api} running={session.running} queued={session.queued} />
       </div>

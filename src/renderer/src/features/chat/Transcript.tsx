@@ -10,7 +10,7 @@ import { awaitsPerson, editAwaitsPerson } from "../commands/command-status";
 import { keepOutputsHeld } from "../commands/use-command-output";
 import { EditCard } from "../edits/EditCard";
 import { PendingLine } from "./PendingLine";
-import { AssistantMessage, NoticeLine, ToolLine, UserMessage } from "./TranscriptItems";
+import { AssistantMessage, CompactionEntry, NoticeLine, ToolLine, UserMessage } from "./TranscriptItems";
 import { TurnError } from "./TurnError";
 import { offerTranscriptEnd, offerTranscriptReveal } from "./transcript-reveal";
 import { useFollowEnd } from "./use-follow-end";
@@ -194,6 +194,8 @@ const Entry = memo(function Entry({
       return <NoticeLine item={item} />;
     case "turn-error":
       return <TurnError item={item} />;
+    case "compaction":
+      return <CompactionEntry item={item} />;
     case "edit": {
       if (!edit) return null;
       // Waiting: decided in the tray, where its full card is; here a line that leads there.

@@ -1,5 +1,11 @@
 import { memo } from "react";
-import type { AssistantItem, NoticeItem, ToolItem, UserItem } from "../../../../shared/transcript";
+import type {
+  AssistantItem,
+  CompactionItem,
+  NoticeItem,
+  ToolItem,
+  UserItem,
+} from "../../../../shared/transcript";
 import type { Messages } from "../../i18n/en";
 import { useT } from "../../i18n/i18n";
 import { Markdown } from "./Markdown";
@@ -31,7 +37,7 @@ export const AssistantMessage = memo(function AssistantMessage({ item }: { item:
     >
       <div className="message-author">{t.chat.agent}</div>
       {item.thinking && (
-        <details className="thinking">
+        <details className="thinking" data-testid="thinking">
           <summary>{t.chat.thinking}</summary>
           <div className="thinking-body plain">{item.thinking}</div>
         </details>
@@ -83,5 +89,16 @@ export const NoticeLine = memo(function NoticeLine({ item }: { item: NoticeItem 
     >
       {noticeText(t, item)}
     </p>
+  );
+});
+
+/** Pi compacted the conversation here: from this point the model reads the summary, folded under a line. */
+export const CompactionEntry = memo(function CompactionEntry({ item }: { item: CompactionItem }) {
+  const t = useT();
+  return (
+    <details className="compaction" data-testid="compaction-entry" data-reason={item.reason}>
+      <summary>{t.chat.compacted(item.reason, item.tokensBefore)}</summary>
+      <div className="compaction-summary plain">{item.summary}</div>
+    </details>
   );
 });

@@ -41,6 +41,7 @@ export const ApprovalTray = memo(function ApprovalTray({
         <OutOfViewNote count={hidden} testId="tray-out-of-view" />
       </header>
       <div className="tray-scroll" ref={box} data-testid="tray-scroll">
+        {/* biome-ignore lint/a11y/noStaticElementInteractions: the keys move the focus between the cards it holds, each focusable itself; the list takes no focus */}
         <div className="tray-items" ref={list} onKeyDown={moveThroughInbox}>
           {entries.map((entry) => {
             const id = entry.kind === "command" ? entry.command.id : entry.edit.id;
