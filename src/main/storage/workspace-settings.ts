@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { BACKGROUND_CAP_RANGE } from "../../shared/commands";
 import { THINKING_LEVELS, type ThinkingLevel } from "../../shared/models";
 import { checkResourceLimits } from "../run-command";
@@ -19,6 +19,8 @@ export interface WorkspaceSettings {
   allowedHosts?: string[];
   /** Each command's memory (bytes) and processes at most, where the person changed them; absent: the host's. */
   limits?: { memoryBytes?: number; processes?: number };
+  /** Where this workspace's worktree chats' folders go (an absolute path); absent: in Pi Desk's data folder. */
+  worktreesFolder?: string;
 }
 
 /** The most entries a workspace's allowed hosts may hold. */
@@ -71,6 +73,8 @@ export async function loadWorkspaceSettings(
     settings.backgroundCapSeconds = stored.backgroundCapSeconds;
   const limits = readLimits(stored.limits);
   if (limits) settings.limits = limits;
+  const worktrees = stored.worktreesFolder;
+  if (typeof worktrees === "string" && isAbsolute(worktrees)) settings.worktreesFolder = worktrees;
   return settings;
 }
 

@@ -1,0 +1,142 @@
+import { realpathSync } from "node:fs";
+import { resolve } from "node:path";
+import type { WorkspaceInfo } from "../../shared/host-state";
+import type {
+  BringResult,
+  KeptBranch,
+  WorktreeChoice,
+  WorktreeEntry,
+  WorktreeReview,
+} from "../../shared/worktrees";
+import type { ChangeRecordsOptions } from "../changes";
+import { bringIntoWorkspace } from "./bring-back";
+import { listWorktrees } from "./worktree-create";
+import { commitWork, discardWorktree, removeWorktree } from "./worktree-finish";
+import { WorktreeFolder } from "./worktree-folder";
+import { reviewWorktree } from "./worktree-review";
+
+/** What of an open chat the worktree actions read (the host's chat, seen from here). */
+export interface WorktreeChat {
+  /** The host's id of the chat. */
+  id: string;
+  /** Its workspace: where its worktree's work is brought back, and where its settings are. */
+  workspace: {
+    info: WorkspaceInfo;
+    parts: { dataDir: string; preferences: { value: { worktreesFolder?: string } } };
+  };
+  /** Its worktree, when it has one. */
+  folder?: WorktreeFolder;
+  /** Its session: whether a turn is under way, and the records dropped to fit the budget. */
+  session: { view: { running: boolean }; changesDropped(keys: readonly string[]): void };
+}
+
+/** What the host gives the worktree actions. */
+export interface WorktreeChatsOptions<Chat extends WorktreeChat> {
+  /** Pi Desk's data folder. */
+  dataRoot: string;
+  /** How changes are recorded (the host's); `false`: not at all. */
+  changes?: Omit<ChangeRecordsOptions, "workspace" | "dataDir" | "onState" | "onDropped"> | false;
+  /** The open chats. */
+  chats: () => Iterable<Chat>;
+  /** Closes a chat as the person's close does (its commands stopped, the page told). */
+  closeChat: (chat: Chat) => Promise<void>;
+}
+
+/**
+ * The host's worktree chats: making a chat's worktree, and the review, Bring into the workspace, Keep the
+ * branch and Discard that end its work. The git work is in the files beside this one; here, what the chat
+ * must be for each (a worktree chat, not in the middle of a turn) and the closing of the chat after.
+ */
+export class WorktreeChats<Chat extends WorktreeChat> {
+  constructor(private readonly options: WorktreeChatsOptions<Chat>) {}
+
+  /** Makes (or opens) a chat's worktree in the workspace's repository; `chat` gives the chat once it exists. */
+  open(
+    workspace: Chat["workspace"],
+    choice: WorktreeChoice,
+    chat: () => Chat | undefined,
+  ): Promise<WorktreeFolder> {
+    const open = choice.path ? this.chatIn(realOrSelf(choice.path)) : undefined;
+    if (open) {
+      throw new Error(`The worktree "${choice.path}" is open in a chat already: pick that chat in the list.`);
+    }
+    const worktreesFolder = workspace.parts.preferences.value.worktreesFolder;
+    return WorktreeFolder.open({
+      workspace: workspace.info.path,
+      workspaceDataDir: workspace.parts.dataDir,
+      dataRoot: this.options.dataRoot,
+      ...(worktreesFolder ? { worktreesFolder } : {}),
+      choice,
+      changes: this.options.changes,
+      onChangesDropped: (keys) => chat()?.session.changesDropped(keys),
+    });
+  }
+
+  /** The repository's worktrees, each with the open chat working in it. */
+  async list(workspace: Chat["workspace"]): Promise<WorktreeEntry[]> {
+    return (await listWorktrees(workspace.info.path)).map((entry) => {
+      const chat = this.chatIn(entry.path);
+      return chat ? { ...entry, chatId: chat.id } : entry;
+    });
+  }
+
+  /** Everything the chat changed against its base. */
+  review(chat: Chat): Promise<WorktreeReview> {
+    return reviewWorktree(this.folderOf(chat).worktree);
+  }
+
+  /** The chat's whole change into the workspace's checkout, or nothing and the conflicts. */
+  bring(chat: Chat): Promise<BringResult> {
+    const folder = this.folderOf(chat);
+    this.requireIdle(chat, "bringing its work into the workspace");
+    return bringIntoWorkspace(folder.worktree);
+  }
+
+  /** Commits what is not committed on the chat's branch, closes the chat, removes the worktree. */
+  async keep(chat: Chat, message?: string): Promise<KeptBranch> {
+    const folder = this.folderOf(chat);
+    this.requireIdle(chat, "keeping its branch");
+    const kept = await commitWork(folder.worktree, message);
+    await this.options.closeChat(chat);
+    await removeWorktree(folder.worktree);
+    await folder.forget(this.options.dataRoot, chat.workspace.parts.dataDir);
+    return kept;
+  }
+
+  /** Closes the chat, removes its worktree and its branch. */
+  async discard(chat: Chat): Promise<void> {
+    const folder = this.folderOf(chat);
+    // Closing stops what runs there first: a command still writing in a removed folder would be lost work.
+    await this.options.closeChat(chat);
+    await discardWorktree(folder.worktree);
+    await folder.forget(this.options.dataRoot, chat.workspace.parts.dataDir);
+  }
+
+  private chatIn(path: string): Chat | undefined {
+    for (const chat of this.options.chats()) if (chat.folder?.worktree.path === path) return chat;
+    return undefined;
+  }
+
+  private folderOf(chat: Chat): WorktreeFolder {
+    if (!chat.folder) {
+      throw new Error(
+        "This chat works in the workspace's own folder, not in a worktree: its changes are in the workspace already.",
+      );
+    }
+    return chat.folder;
+  }
+
+  private requireIdle(chat: Chat, what: string): void {
+    if (chat.session.view.running) {
+      throw new Error(`The chat is still working: stop it or let it finish before ${what}.`);
+    }
+  }
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}

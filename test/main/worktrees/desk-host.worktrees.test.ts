@@ -1,0 +1,108 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { isInside } from "../../../src/main/base/paths";
+import {
+  assistantSaid,
+  calls,
+  commandOf,
+  pendingApproval,
+  runCommand,
+  startHost,
+  type Turn,
+  waitFor,
+} from "../core/host-harness";
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", ["-c", "user.name=T", "-c", "user.email=t@t", ...args], { cwd, encoding: "utf8" });
+
+/** A host on a workspace that is a git repository with one commit (a.txt). */
+async function hostOnRepository(turns: Record<string, Turn[]>) {
+  const started = await startHost(turns, { changes: false });
+  git(started.workspace, "init", "-q", "-b", "main");
+  writeFileSync(join(started.workspace, "a.txt"), "alpha line\n");
+  git(started.workspace, "add", "-A");
+  git(started.workspace, "commit", "-q", "-m", "first");
+  return started;
+}
+
+const read = (id: string, path: string) => ({
+  type: "toolCall" as const,
+  id,
+  name: "read",
+  arguments: { path },
+});
+
+describe("a chat in its own worktree", () => {
+  it("runs commands and reads files in its worktree; the workspace sees nothing until it is brought back", async () => {
+    const { host, workspace, root } = await hostOnRepository({
+      "make it": [
+        [runCommand("c1", "printf 'from the chat\\n' > made.txt"), read("r1", "a.txt")],
+        [{ type: "text", text: "Made." }],
+      ],
+    });
+    const chat = await calls(host).newSession({ worktree: {} });
+    expect(chat).toMatchObject({ worktree: true, branch: expect.stringMatching(/^pi-desk\/chat-/) });
+    // In Pi Desk's data folder (hidden from the read tools and the sandbox), not in the workspace.
+    expect(isInside(workspace, chat.folder)).toBe(false);
+    expect(isInside(join(root, "data"), chat.folder)).toBe(true);
+    const chatCalls = calls(host, chat.id);
+    await chatCalls.prompt({ text: "make it" });
+    await chatCalls.decide({ approvalId: await pendingApproval(host, "c1"), decision: { kind: "approve" } });
+    await assistantSaid(host, "Made.");
+    expect(commandOf(host, "c1")?.phase).toBe("succeeded");
+    expect(readFileSync(join(chat.folder, "made.txt"), "utf8")).toBe("from the chat\n");
+    expect(existsSync(join(workspace, "made.txt"))).toBe(false);
+    // The read tool reads the worktree's files although the worktree lies in a folder it hides.
+    const readResult = host
+      .state(chat.id)
+      .session?.transcript.find((item) => item.kind === "tool" && item.name === "read");
+    expect(readResult?.kind === "tool" ? readResult.result : "").toContain("alpha line");
+
+    const review = await chatCalls.reviewWorktree();
+    expect(review.files.map((file) => [file.path, file.status])).toEqual([["made.txt", "added"]]);
+    expect(await chatCalls.bringIntoWorkspace()).toEqual({ applied: true, files: ["made.txt"] });
+    expect(readFileSync(join(workspace, "made.txt"), "utf8")).toBe("from the chat\n");
+  });
+
+  it("Keep the branch commits the work, removes the worktree and closes the chat; Discard removes both", async () => {
+    const { host, workspace } = await hostOnRepository({});
+    const kept = await calls(host).newSession({ worktree: { name: "kept" } });
+    writeFileSync(join(kept.folder, "kept.txt"), "kept work\n");
+    expect(await calls(host, kept.id).keepBranch({ message: "Kept from the chat" })).toMatchObject({
+      branch: "pi-desk/kept",
+      committed: true,
+    });
+    expect(existsSync(kept.folder)).toBe(false);
+    expect(git(workspace, "show", "pi-desk/kept:kept.txt")).toBe("kept work\n");
+    expect(host.state().chats.some((open) => open.id === kept.id)).toBe(false);
+
+    const dropped = await calls(host).newSession({ worktree: { name: "dropped" } });
+    writeFileSync(join(dropped.folder, "lost.txt"), "lost\n");
+    await calls(host, dropped.id).discardWorktree();
+    expect(existsSync(dropped.folder)).toBe(false);
+    expect(git(workspace, "branch", "--list", "pi-desk/dropped")).toBe("");
+    expect(host.state().chats.some((open) => open.id === dropped.id)).toBe(false);
+  });
+
+  it("opens a worktree made outside Pi Desk as a chat's folder, and lists it with its chat", async () => {
+    const { host, workspace, root } = await hostOnRepository({});
+    const outside = join(root, "by-hand");
+    git(workspace, "worktree", "add", "-q", "-b", "by-hand", outside);
+    const chat = await calls(host).newSession({ worktree: { path: outside } });
+    expect(chat).toMatchObject({ worktree: true, branch: "by-hand", folder: outside });
+    const listed = await calls(host).listWorktrees();
+    expect(listed.find((entry) => entry.path === outside)).toMatchObject({ chatId: chat.id, main: false });
+    await expect(calls(host).newSession({ worktree: { path: outside } })).rejects.toThrow(
+      /is open in a chat already/,
+    );
+  });
+
+  it("refuses a worktree where the workspace is not a repository, and a chat of the workspace's folder", async () => {
+    const { host } = await startHost({}, { changes: false });
+    await expect(calls(host).newSession({ worktree: {} })).rejects.toThrow(/is not a git repository/);
+    await expect(calls(host).reviewWorktree()).rejects.toThrow(/not in a worktree/);
+    await waitFor(() => host.state().chats.length === 1);
+  });
+});
