@@ -26,8 +26,12 @@ export interface WorktreeChat {
   };
   /** Its worktree, when it has one. */
   folder?: WorktreeFolder;
-  /** Its session: whether a turn is under way, and the records dropped to fit the budget. */
-  session: { view: { running: boolean }; changesDropped(keys: readonly string[]): void };
+  /** Its session: whether a turn is under way, stopping it, and the records dropped to fit the budget. */
+  session: {
+    view: { running: boolean };
+    stop(): Promise<void>;
+    changesDropped(keys: readonly string[]): void;
+  };
 }
 
 /** What the host gives the worktree actions. */
@@ -92,23 +96,30 @@ export class WorktreeChats<Chat extends WorktreeChat> {
     return bringIntoWorkspace(folder.worktree);
   }
 
-  /** Commits what is not committed on the chat's branch, closes the chat, removes the worktree. */
+  /**
+   * Commits what is not committed on the chat's branch, removes the worktree, then closes the chat. The git
+   * work comes first: when it fails, the chat stays open and the person reads why in its review.
+   */
   async keep(chat: Chat, message?: string): Promise<KeptBranch> {
     const folder = this.folderOf(chat);
     this.requireIdle(chat, "keeping its branch");
     const kept = await commitWork(folder.worktree, message);
-    await this.options.closeChat(chat);
     await removeWorktree(folder.worktree);
-    await folder.forget(this.options.dataRoot, chat.workspace.parts.dataDir);
+    await this.finish(chat, folder);
     return kept;
   }
 
-  /** Closes the chat, removes its worktree and its branch. */
+  /** Stops the chat's turn, removes its worktree and its branch, then closes the chat. */
   async discard(chat: Chat): Promise<void> {
     const folder = this.folderOf(chat);
-    // Closing stops what runs there first: a command still writing in a removed folder would be lost work.
-    await this.options.closeChat(chat);
+    await chat.session.stop();
     await discardWorktree(folder.worktree);
+    await this.finish(chat, folder);
+  }
+
+  /** The worktree is gone: the chat closes (what it still runs in the background is stopped), its records go. */
+  private async finish(chat: Chat, folder: WorktreeFolder): Promise<void> {
+    await this.options.closeChat(chat);
     await folder.forget(this.options.dataRoot, chat.workspace.parts.dataDir);
   }
 

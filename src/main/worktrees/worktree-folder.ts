@@ -38,6 +38,8 @@ export class WorktreeFolder {
     private readonly gitDirs: WorktreeGitDirs,
   ) {}
 
+  private closing: Promise<void> | undefined;
+
   /** The chat's folder as its session takes it: the worktree, its records, what its sandbox lets git write. */
   chatFolder(): {
     path: string;
@@ -89,9 +91,10 @@ export class WorktreeFolder {
     return new WorktreeFolder(worktree, changes, gitDirs);
   }
 
-  /** Stops recording (the chat closed); the worktree stays. */
-  async close(): Promise<void> {
-    await this.changes?.close();
+  /** Stops recording (the chat closed); the worktree stays. Once: the host and `forget` may both ask. */
+  close(): Promise<void> {
+    this.closing ??= this.changes?.close() ?? Promise.resolve();
+    return this.closing;
   }
 
   /** Closes, then forgets the worktree's records and base (it was removed). */

@@ -86,6 +86,18 @@ describe("a chat in its own worktree", () => {
     expect(host.state().chats.some((open) => open.id === dropped.id)).toBe(false);
   });
 
+  it("Keep the branch refuses, and leaves the chat and its worktree, when the worktree left its branch", async () => {
+    const { host } = await hostOnRepository({});
+    const chat = await calls(host).newSession({ worktree: { name: "wandered" } });
+    git(chat.folder, "switch", "-q", "-c", "elsewhere");
+    writeFileSync(join(chat.folder, "work.txt"), "work\n");
+    await expect(calls(host, chat.id).keepBranch({})).rejects.toThrow(
+      /The worktree is on elsewhere, not on its branch pi-desk\/wandered, so nothing was committed/,
+    );
+    expect(host.state().chats.some((open) => open.id === chat.id)).toBe(true);
+    expect(readFileSync(join(chat.folder, "work.txt"), "utf8")).toBe("work\n");
+  });
+
   it("opens a worktree made outside Pi Desk as a chat's folder, and lists it with its chat", async () => {
     const { host, workspace, root } = await hostOnRepository({});
     const outside = join(root, "by-hand");
