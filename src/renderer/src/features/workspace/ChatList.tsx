@@ -7,7 +7,8 @@ import { useAction } from "../../lib/use-action";
 /**
  * Every open workspace and, under each, its open chats: name, how each is doing, how much waits for the
  * person, its last line. A click shows a chat; switching never stops one. "New chat" offers where to start
- * one: in a workspace's folder (a sister kind, in a worktree of its own, joins the choice later).
+ * one: in a workspace's folder, or in a git worktree of its own (the host says plainly when the folder is not
+ * a repository). A worktree chat is marked with its branch.
  */
 export function ChatList({
   host,
@@ -22,9 +23,11 @@ export function ChatList({
   const headingId = useId();
   const action = useAction();
   const [choosing, setChoosing] = useState(false);
-  const newChat = (workspaceId: string) => {
+  const newChat = (workspaceId: string, inWorktree = false) => {
     setChoosing(false);
-    action.run(async () => onShow((await api.newSession({ workspaceId })).id));
+    action.run(async () =>
+      onShow((await api.newSession({ workspaceId, ...(inWorktree ? { worktree: {} } : {}) })).id),
+    );
   };
   const close = (chat: ChatSummary) => {
     const busy = chat.activity === "working" || chat.activity === "waiting";
@@ -50,16 +53,27 @@ export function ChatList({
       {choosing && (
         <div className="new-chat-choices">
           {host.workspaces.map((workspace) => (
-            <button
-              key={workspace.id}
-              type="button"
-              className="small"
-              onClick={() => newChat(workspace.id)}
-              data-testid="new-chat-here"
-              data-path={workspace.path}
-            >
-              {t.chats.here(workspace.name)}
-            </button>
+            <div key={workspace.id} className="new-chat-choice">
+              <button
+                type="button"
+                className="small"
+                onClick={() => newChat(workspace.id)}
+                data-testid="new-chat-here"
+                data-path={workspace.path}
+              >
+                {t.chats.here(workspace.name)}
+              </button>
+              <button
+                type="button"
+                className="small"
+                title={t.worktrees.newChatHint}
+                onClick={() => newChat(workspace.id, true)}
+                data-testid="new-chat-worktree"
+                data-path={workspace.path}
+              >
+                {t.worktrees.newChat(workspace.name)}
+              </button>
+            </div>
           ))}
         </div>
       )}
@@ -140,6 +154,11 @@ function ChatItem({
             </span>
           )}
         </span>
+        {chat.worktree && chat.branch && (
+          <span className="chat-item-branch" title={chat.folder} data-testid="chat-item-branch">
+            {t.worktrees.branch(chat.branch)}
+          </span>
+        )}
         {chat.lastLine && <span className="muted chat-item-line">{chat.lastLine}</span>}
       </button>
       <button

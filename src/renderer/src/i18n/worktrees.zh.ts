@@ -1,0 +1,47 @@
+import type { worktreesEn } from "./worktrees.en";
+
+/** The Simplified Chinese messages of worktree chats (the same keys as `worktreesEn`). */
+export const worktreesZh: typeof worktreesEn = {
+  newChat: (workspace: string) => `在 ${workspace} 的新工作树中`,
+  newChatHint: "一个独立的文件夹，位于新的 pi-desk/ 分支上：在你把工作带回之前，工作区看不到任何改动。",
+  branch: (branch: string) => `分支 ${branch}`,
+  bar: (branch: string) => `此对话在自己的工作树中工作，分支为 ${branch}。`,
+  review: "审阅",
+  hideReview: "隐藏审阅",
+  reviewHeading: "此对话的改动",
+  loading: "正在读取工作树…",
+  loadFailed: (reason: string) => `无法生成审阅：${reason}`,
+  refresh: "刷新",
+  nothing: "与基准相比尚无改动。",
+  against: (base: string) => `基准 ${base.slice(0, 10)}`,
+  commits: (count: number) => `分支上有 ${count} 个提交`,
+  uncommitted: (count: number) => (count === 0 ? "全部已提交" : `${count} 个文件未提交`),
+  status: {
+    added: "新增",
+    modified: "修改",
+    deleted: "删除",
+    renamed: "重命名",
+    copied: "复制",
+    "type-changed": "类型改变",
+  },
+  renamedFrom: (path: string) => `原为 ${path}`,
+  binary: "二进制文件：逐字节带回",
+  truncated: "差异太长，无法完整显示。",
+  bring: "带回工作区",
+  bringHint: "把全部改动作为未提交的改动应用到工作区；只要有文件冲突，就什么都不应用。",
+  brought: (count: number) => `已把 ${count} 个文件带回工作区。`,
+  conflictsHeading: "未应用任何改动：以下文件与工作区自己的状态冲突",
+  conflict: {
+    "changed-in-workspace": "已在工作区中被修改",
+    "exists-in-workspace": "已存在于工作区中",
+    "missing-in-workspace": "工作区中不存在",
+  },
+  bringFailed: (detail: string) => `未应用任何改动：git 拒绝了这次改动。${detail}`,
+  keep: "保留分支",
+  keepMessage: "提交说明",
+  keepDefault: "来自 Pi Desk 对话的工作",
+  keepHint: "把未提交的内容提交到分支上，删除工作树并关闭此对话。",
+  discard: "丢弃",
+  discardConfirm: (branch: string, files: number, commits: number, uncommitted: number) =>
+    `丢弃 ${branch}？它的工作树和分支都会被删除，连同 ${files} 个改动的文件、${commits} 个提交和 ${uncommitted} 个未提交的文件。此操作无法撤销。`,
+};
