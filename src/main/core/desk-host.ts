@@ -342,6 +342,7 @@ export class DeskHost {
       this.workspaces.set(workspace.id, workspace);
       this.emitWorkspaces();
       await this.openChat(workspace, { kind: "new" });
+      void this.worktrees.cleanup(workspace);
     } catch (error) {
       this.workspaces.delete(workspace.id);
       await workspace.close();

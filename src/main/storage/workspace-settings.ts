@@ -21,6 +21,8 @@ export interface WorkspaceSettings {
   limits?: { memoryBytes?: number; processes?: number };
   /** Where this workspace's worktree chats' folders go (an absolute path); absent: in Pi Desk's data folder. */
   worktreesFolder?: string;
+  /** How many finished chats' clean worktrees stay, and how many days, before they are removed; absent: 5, 7. */
+  worktreeCleanup?: { keep: number; olderThanDays: number };
 }
 
 /** The most entries a workspace's allowed hosts may hold. */
@@ -75,6 +77,14 @@ export async function loadWorkspaceSettings(
   if (limits) settings.limits = limits;
   const worktrees = stored.worktreesFolder;
   if (typeof worktrees === "string" && isAbsolute(worktrees)) settings.worktreesFolder = worktrees;
+  const cleanup = stored.worktreeCleanup as { keep?: unknown; olderThanDays?: unknown } | undefined;
+  const count = (value: unknown) => typeof value === "number" && Number.isInteger(value) && value >= 0;
+  if (count(cleanup?.keep) && count(cleanup?.olderThanDays)) {
+    settings.worktreeCleanup = {
+      keep: cleanup?.keep as number,
+      olderThanDays: cleanup?.olderThanDays as number,
+    };
+  }
   return settings;
 }
 

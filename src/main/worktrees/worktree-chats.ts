@@ -1,5 +1,5 @@
 import { realpathSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { WorkspaceInfo } from "../../shared/host-state";
 import type {
   BringResult,
@@ -10,6 +10,7 @@ import type {
 } from "../../shared/worktrees";
 import type { ChangeRecordsOptions } from "../changes";
 import { bringIntoWorkspace } from "./bring-back";
+import { type CleanupOutcome, cleanupWorktrees } from "./worktree-cleanup";
 import { listWorktrees } from "./worktree-create";
 import { commitWork, discardWorktree, removeWorktree } from "./worktree-finish";
 import { WorktreeFolder } from "./worktree-folder";
@@ -22,7 +23,12 @@ export interface WorktreeChat {
   /** Its workspace: where its worktree's work is brought back, and where its settings are. */
   workspace: {
     info: WorkspaceInfo;
-    parts: { dataDir: string; preferences: { value: { worktreesFolder?: string } } };
+    parts: {
+      dataDir: string;
+      preferences: {
+        value: { worktreesFolder?: string; worktreeCleanup?: { keep: number; olderThanDays: number } };
+      };
+    };
   };
   /** Its worktree, when it has one. */
   folder?: WorktreeFolder;
@@ -74,6 +80,31 @@ export class WorktreeChats<Chat extends WorktreeChat> {
       changes: this.options.changes,
       onChangesDropped: (keys) => chat()?.session.changesDropped(keys),
     });
+  }
+
+  /**
+   * Removes finished chats' worktrees past the workspace's count and age that hold nothing uncommitted
+   * (worktree-cleanup.ts); in the background when a workspace opens, so a failure (not a repository, git
+   * busy) only means the next open tries again.
+   */
+  async cleanup(workspace: Chat["workspace"]): Promise<CleanupOutcome | undefined> {
+    const { worktreesFolder, worktreeCleanup } = workspace.parts.preferences.value;
+    const openPaths = new Set<string>();
+    for (const chat of this.options.chats()) if (chat.folder) openPaths.add(chat.folder.worktree.path);
+    try {
+      return await cleanupWorktrees({
+        workspace: workspace.info.path,
+        worktreesRoot: worktreesFolder ?? join(this.options.dataRoot, "worktrees"),
+        openPaths,
+        ...(worktreeCleanup
+          ? {
+              policy: { keep: worktreeCleanup.keep, olderThanMs: worktreeCleanup.olderThanDays * 86_400_000 },
+            }
+          : {}),
+      });
+    } catch {
+      return undefined;
+    }
   }
 
   /** The repository's worktrees, each with the open chat working in it. */

@@ -92,7 +92,7 @@ export async function createWorktree(options: CreateWorktreeOptions): Promise<Ch
       `The branch "${branch}" exists already in "${workspace}". Pick another name, or open its worktree from the list.`,
     );
   }
-  const parent = join(resolve(options.worktreesRoot), workspaceFolderName(workspace));
+  const parent = worktreesFolderOf(workspace, options.worktreesRoot);
   mkdirSync(parent, { recursive: true, mode: 0o700 });
   const path = join(parent, name.replaceAll("/", "-"));
   await gitOk(
@@ -162,6 +162,11 @@ export async function existingWorktree(workspace: string, path: string): Promise
   const meet = await git(workspace, ["merge-base", entry.head, "HEAD"]);
   const base = meet.code === 0 ? meet.stdout.trim() : entry.head;
   return { path: wanted, branch: entry.branch, base, workspace };
+}
+
+/** The folder one workspace's worktrees go in, below the worktrees folder. */
+export function worktreesFolderOf(workspace: string, worktreesRoot: string): string {
+  return join(resolve(worktreesRoot), workspaceFolderName(workspace));
 }
 
 /** The folder one workspace's worktrees share: its name and a short hash of its path (two "app"s differ). */

@@ -1,8 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isInside } from "../../../src/main/base/paths";
+import { DeskHost } from "../../../src/main/core/desk-host";
+import { workspaceDataDir } from "../../../src/main/storage/data-folder";
+import { createWorktree } from "../../../src/main/worktrees/worktree-create";
 import {
   assistantSaid,
   calls,
@@ -116,5 +120,42 @@ describe("a chat in its own worktree", () => {
     await expect(calls(host).newSession({ worktree: {} })).rejects.toThrow(/is not a git repository/);
     await expect(calls(host).reviewWorktree()).rejects.toThrow(/not in a worktree/);
     await waitFor(() => host.state().chats.length === 1);
+  });
+});
+
+describe("when a workspace opens", () => {
+  it("its finished chats' clean worktrees past the settings' count and age are removed; one with uncommitted work stays", async () => {
+    const root = mkdtempSync(join(tmpdir(), "pi-desk-cleanup-"));
+    const workspace = join(root, "repo");
+    const dataRoot = join(root, "data");
+    git(root, "init", "-q", "-b", "main", workspace);
+    writeFileSync(join(workspace, "a.txt"), "alpha\n");
+    git(workspace, "add", "-A");
+    git(workspace, "commit", "-q", "-m", "first");
+    const worktreesRoot = join(dataRoot, "worktrees");
+    const done = await createWorktree({ workspace, worktreesRoot, name: "done" });
+    const dirty = await createWorktree({ workspace, worktreesRoot, name: "dirty" });
+    writeFileSync(join(dirty.path, "half.txt"), "half\n");
+    writeFileSync(
+      join(workspaceDataDir(dataRoot, workspace), "settings.json"),
+      JSON.stringify({ worktreeCleanup: { keep: 0, olderThanDays: 0 } }),
+    );
+    const host = await DeskHost.create({
+      shell: "browser",
+      version: "test",
+      workspace: { path: workspace, name: "repo" },
+      dataRoot,
+      changes: false,
+    });
+    try {
+      // Removed in the background: the worktree, then its branch (untouched, so nothing is lost).
+      await waitFor(
+        () => !existsSync(done.path) && git(workspace, "branch", "--list", "pi-desk/done") === "",
+      );
+      expect(readFileSync(join(dirty.path, "half.txt"), "utf8")).toBe("half\n");
+    } finally {
+      await host.dispose();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { bringIntoWorkspace } from "../../../src/main/worktrees/bring-back";
+import { cleanupWorktrees } from "../../../src/main/worktrees/worktree-cleanup";
 import { createWorktree, existingWorktree, listWorktrees } from "../../../src/main/worktrees/worktree-create";
 import { commitWork, discardWorktree, removeWorktree } from "../../../src/main/worktrees/worktree-finish";
 import { reviewWorktree } from "../../../src/main/worktrees/worktree-review";
@@ -194,5 +195,62 @@ describe("ending a worktree chat's work", () => {
     expect(existsSync(tree.path)).toBe(false);
     expect(git(workspace, "branch", "--list", "pi-desk/drop")).toBe("");
     expect(git(workspace, "worktree", "list")).not.toContain("drop");
+  });
+});
+
+describe("cleanup of finished chats' worktrees", () => {
+  it("removes only clean ones past the count and age, never uncommitted work, an open chat's or one made elsewhere", async () => {
+    const { root, workspace, worktreesRoot } = repository();
+    const untouched = await createWorktree({ workspace, worktreesRoot, name: "untouched" });
+    const committed = await createWorktree({ workspace, worktreesRoot, name: "committed" });
+    writeFileSync(join(committed.path, "done.txt"), "done\n");
+    git(committed.path, "add", "-A");
+    git(committed.path, "commit", "-q", "-m", "done");
+    const dirty = await createWorktree({ workspace, worktreesRoot, name: "dirty" });
+    writeFileSync(join(dirty.path, "half.txt"), "not committed\n");
+    const open = await createWorktree({ workspace, worktreesRoot, name: "open" });
+    const elsewhere = join(root, "elsewhere");
+    git(workspace, "worktree", "add", "-q", "-b", "pi-desk/elsewhere", elsewhere);
+
+    const outcome = await cleanupWorktrees({
+      workspace,
+      worktreesRoot,
+      openPaths: new Set([open.path]),
+      policy: { keep: 0, olderThanMs: 0 },
+    });
+    expect(outcome.removed.map((tree) => [tree.branch, tree.branchDeleted]).sort()).toEqual([
+      ["pi-desk/committed", false],
+      ["pi-desk/untouched", true],
+    ]);
+    expect(outcome.kept).toEqual([{ path: dirty.path, branch: "pi-desk/dirty", reason: "uncommitted" }]);
+    expect(existsSync(untouched.path)).toBe(false);
+    expect(existsSync(committed.path)).toBe(false);
+    // The commits stay on their branch; the uncommitted file, the open chat's and the other worktree stay.
+    expect(git(workspace, "show", "pi-desk/committed:done.txt")).toBe("done\n");
+    expect(readFileSync(join(dirty.path, "half.txt"), "utf8")).toBe("not committed\n");
+    expect(existsSync(open.path)).toBe(true);
+    expect(existsSync(elsewhere)).toBe(true);
+  });
+
+  it("keeps the newest ones, and those changed lately", async () => {
+    const { workspace, worktreesRoot } = repository();
+    const older = await createWorktree({ workspace, worktreesRoot, name: "older" });
+    const newer = await createWorktree({ workspace, worktreesRoot, name: "newer" });
+    const openPaths = new Set<string>();
+    const recent = await cleanupWorktrees({
+      workspace,
+      worktreesRoot,
+      openPaths,
+      policy: { keep: 0, olderThanMs: 3_600_000 },
+    });
+    expect(recent.removed).toEqual([]);
+    const counted = await cleanupWorktrees({
+      workspace,
+      worktreesRoot,
+      openPaths,
+      policy: { keep: 1, olderThanMs: 0 },
+    });
+    expect(counted.removed.length).toBe(1);
+    expect(existsSync(older.path) !== existsSync(newer.path)).toBe(true);
   });
 });
