@@ -163,3 +163,34 @@ test("Discard removes the worktree and its branch, after a confirmation naming w
   expect(existsSync(folder)).toBe(false);
   expect(git(desk.workspace, "branch", "--list", branch)).toBe("");
 });
+
+test("a worktree made outside Pi Desk is offered as a new chat's folder; a base that is not there is refused plainly", async ({
+  page,
+  scriptedDesk,
+}) => {
+  const desk = await scriptedDesk({});
+  makeRepository(desk.workspace);
+  const byHand = `${desk.workspace}-by-hand`;
+  git(desk.workspace, "worktree", "add", "-q", "-b", "by-hand", byHand);
+  try {
+    await openDesk(page, desk);
+    await page.getByTestId("new-chat-button").click();
+    await page.getByTestId("new-chat-worktree-base").fill("no-such-base");
+    await page.getByTestId("new-chat-worktree").click();
+    await expect(page.getByTestId("chat-list").getByRole("alert")).toContainText(
+      'The base "no-such-base" is not a commit, branch or tag',
+    );
+    await expect(worktreeChat(page)).toHaveCount(0);
+
+    await page.getByTestId("new-chat-button").click();
+    await page.locator(`[data-testid="open-worktree"][data-path="${byHand}"]`).click();
+    await expect(worktreeChat(page)).toHaveCount(1);
+    await expect(worktreeChat(page).getByTestId("chat-item-branch")).toContainText("by-hand");
+    // Open in a chat now: no longer offered.
+    await page.getByTestId("new-chat-button").click();
+    await expect(page.getByTestId("new-chat-worktree")).toBeVisible();
+    await expect(page.getByTestId("open-worktree")).toHaveCount(0);
+  } finally {
+    git(desk.workspace, "worktree", "remove", "--force", byHand);
+  }
+});

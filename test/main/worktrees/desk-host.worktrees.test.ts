@@ -43,6 +43,14 @@ describe("a chat in its own worktree", () => {
     const { host, workspace, root } = await hostOnRepository({
       "make it": [
         [runCommand("c1", "printf 'from the chat\\n' > made.txt"), read("r1", "a.txt")],
+        [
+          {
+            type: "toolCall",
+            id: "e1",
+            name: "write",
+            arguments: { path: "written.txt", content: "by write\n" },
+          },
+        ],
         [{ type: "text", text: "Made." }],
       ],
     });
@@ -54,10 +62,15 @@ describe("a chat in its own worktree", () => {
     const chatCalls = calls(host, chat.id);
     await chatCalls.prompt({ text: "make it" });
     await chatCalls.decide({ approvalId: await pendingApproval(host, "c1"), decision: { kind: "approve" } });
+    const editApproval = await waitFor(() => host.state(chat.id).session?.edits.e1?.approvalId);
+    await chatCalls.decide({ approvalId: editApproval, decision: { kind: "approve" } });
     await assistantSaid(host, "Made.");
     expect(commandOf(host, "c1")?.phase).toBe("succeeded");
     expect(readFileSync(join(chat.folder, "made.txt"), "utf8")).toBe("from the chat\n");
     expect(existsSync(join(workspace, "made.txt"))).toBe(false);
+    // The edit tools write in the worktree too.
+    expect(readFileSync(join(chat.folder, "written.txt"), "utf8")).toBe("by write\n");
+    expect(existsSync(join(workspace, "written.txt"))).toBe(false);
     // The read tool reads the worktree's files although the worktree lies in a folder it hides.
     const readResult = host
       .state(chat.id)
@@ -65,8 +78,14 @@ describe("a chat in its own worktree", () => {
     expect(readResult?.kind === "tool" ? readResult.result : "").toContain("alpha line");
 
     const review = await chatCalls.reviewWorktree();
-    expect(review.files.map((file) => [file.path, file.status])).toEqual([["made.txt", "added"]]);
-    expect(await chatCalls.bringIntoWorkspace()).toEqual({ applied: true, files: ["made.txt"] });
+    expect(review.files.map((file) => [file.path, file.status])).toEqual([
+      ["made.txt", "added"],
+      ["written.txt", "added"],
+    ]);
+    expect(await chatCalls.bringIntoWorkspace()).toEqual({
+      applied: true,
+      files: ["made.txt", "written.txt"],
+    });
     expect(readFileSync(join(workspace, "made.txt"), "utf8")).toBe("from the chat\n");
   });
 

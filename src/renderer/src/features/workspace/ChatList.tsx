@@ -1,8 +1,10 @@
 import { useId, useState } from "react";
 import type { DeskApi } from "../../../../shared/desk-api";
 import type { ChatSummary, HostState } from "../../../../shared/host-state";
+import type { WorktreeChoice } from "../../../../shared/worktrees";
 import { useT } from "../../i18n/i18n";
 import { useAction } from "../../lib/use-action";
+import { NewChatChoice } from "../worktrees/NewChatChoice";
 
 /**
  * Every open workspace and, under each, its open chats: name, how each is doing, how much waits for the
@@ -23,10 +25,10 @@ export function ChatList({
   const headingId = useId();
   const action = useAction();
   const [choosing, setChoosing] = useState(false);
-  const newChat = (workspaceId: string, inWorktree = false) => {
+  const newChat = (workspaceId: string, worktree?: WorktreeChoice) => {
     setChoosing(false);
     action.run(async () =>
-      onShow((await api.newSession({ workspaceId, ...(inWorktree ? { worktree: {} } : {}) })).id),
+      onShow((await api.newSession({ workspaceId, ...(worktree ? { worktree } : {}) })).id),
     );
   };
   const close = (chat: ChatSummary) => {
@@ -53,27 +55,12 @@ export function ChatList({
       {choosing && (
         <div className="new-chat-choices">
           {host.workspaces.map((workspace) => (
-            <div key={workspace.id} className="new-chat-choice">
-              <button
-                type="button"
-                className="small"
-                onClick={() => newChat(workspace.id)}
-                data-testid="new-chat-here"
-                data-path={workspace.path}
-              >
-                {t.chats.here(workspace.name)}
-              </button>
-              <button
-                type="button"
-                className="small"
-                title={t.worktrees.newChatHint}
-                onClick={() => newChat(workspace.id, true)}
-                data-testid="new-chat-worktree"
-                data-path={workspace.path}
-              >
-                {t.worktrees.newChat(workspace.name)}
-              </button>
-            </div>
+            <NewChatChoice
+              key={workspace.id}
+              workspace={workspace}
+              api={api}
+              onChoose={(worktree) => newChat(workspace.id, worktree)}
+            />
           ))}
         </div>
       )}
