@@ -79,6 +79,9 @@ if (phases.delete("changes")) await runChangesPhase();
 // The allowed-hosts proxy's phase: a download through it against the same with the network fully on, in
 // bubblewrap; bench/network.bench.ts in its own process and results file, like the changes phase.
 if (phases.delete("network")) await runPhase("network.bench.ts", ["--rounds", args["network-rounds"]]);
+// A new worktree chat, ready with recording on, against `git worktree add` alone (issue 33): its own process
+// and results file, like the two above; not in the default phases (it writes and commits 100,000 files).
+if (phases.delete("worktree")) await runPhase("worktree.bench.ts", []);
 if (phases.size === 0) process.exit(0);
 
 await buildWorker();
