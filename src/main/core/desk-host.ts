@@ -375,7 +375,7 @@ export class DeskHost {
         if (chat && this.chats.get(id) === chat) this.emitChat(chat, event);
       },
     }).catch(async (error: unknown) => {
-      await folder?.close();
+      if (folder) await this.worktrees.abandon(workspace, folder);
       throw error;
     });
     chat = { id, workspace, session, openedAt: Date.now(), sentSummary: "", ...(folder ? { folder } : {}) };

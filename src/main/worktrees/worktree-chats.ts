@@ -107,6 +107,17 @@ export class WorktreeChats<Chat extends WorktreeChat> {
     }
   }
 
+  /**
+   * The chat could not open in its folder (its session failed to start): a worktree made for it goes again,
+   * worktree and branch, since nothing was done there; one that existed stays as it was.
+   */
+  async abandon(workspace: Chat["workspace"], folder: WorktreeFolder): Promise<void> {
+    await folder.close();
+    if (!folder.made) return;
+    await discardWorktree(folder.worktree).catch(() => {});
+    await folder.forget(this.options.dataRoot, workspace.parts.dataDir);
+  }
+
   /** The repository's worktrees, each with the open chat working in it. */
   async list(workspace: Chat["workspace"]): Promise<WorktreeEntry[]> {
     return (await listWorktrees(workspace.info.path)).map((entry) => {

@@ -36,6 +36,8 @@ export class WorktreeFolder {
     /** Its change records; absent: not recorded. */
     readonly changes: ChangeRecords | undefined,
     private readonly gitDirs: WorktreeGitDirs,
+    /** Whether it was made for this chat (not an existing worktree opened). */
+    readonly made: boolean,
   ) {}
 
   private closing: Promise<void> | undefined;
@@ -88,7 +90,7 @@ export class WorktreeFolder {
             dataDir: changesDir(workspaceDataDir(options.dataRoot, worktree.path)),
             onDropped: (commandIds) => options.onChangesDropped(commandIds),
           });
-    return new WorktreeFolder(worktree, changes, gitDirs);
+    return new WorktreeFolder(worktree, changes, gitDirs, !choice.path);
   }
 
   /** Stops recording (the chat closed); the worktree stays. Once: the host and `forget` may both ask. */

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { bringIntoWorkspace } from "../../../src/main/worktrees/bring-back";
+import { type WorktreeChat, WorktreeChats } from "../../../src/main/worktrees/worktree-chats";
 import { cleanupWorktrees } from "../../../src/main/worktrees/worktree-cleanup";
 import { createWorktree, existingWorktree, listWorktrees } from "../../../src/main/worktrees/worktree-create";
 import { commitWork, discardWorktree, removeWorktree } from "../../../src/main/worktrees/worktree-finish";
@@ -252,5 +253,35 @@ describe("cleanup of finished chats' worktrees", () => {
     });
     expect(counted.removed.length).toBe(1);
     expect(existsSync(older.path) !== existsSync(newer.path)).toBe(true);
+  });
+});
+
+describe("a chat that could not open in its worktree", () => {
+  it("takes back a worktree made for it (worktree and branch), and leaves an existing one as it was", async () => {
+    const { root, workspace } = repository();
+    const dataRoot = join(root, "data");
+    const chats = new WorktreeChats<WorktreeChat>({
+      dataRoot,
+      changes: false,
+      chats: () => [],
+      closeChat: async () => {},
+    });
+    const place = {
+      info: { id: "w1", path: workspace, name: "repo" },
+      parts: { dataDir: join(dataRoot, "w1"), preferences: { value: {} } },
+    };
+    execFileSync("mkdir", ["-p", place.parts.dataDir]);
+    const made = await chats.open(place, { name: "failed" }, () => undefined);
+    expect(existsSync(made.worktree.path)).toBe(true);
+    await chats.abandon(place, made);
+    expect(existsSync(made.worktree.path)).toBe(false);
+    expect(git(workspace, "branch", "--list", "pi-desk/failed")).toBe("");
+
+    const byHand = join(root, "by-hand");
+    git(workspace, "worktree", "add", "-q", "-b", "by-hand", byHand);
+    const opened = await chats.open(place, { path: byHand }, () => undefined);
+    await chats.abandon(place, opened);
+    expect(existsSync(byHand)).toBe(true);
+    expect(git(workspace, "branch", "--list", "by-hand")).toContain("by-hand");
   });
 });
