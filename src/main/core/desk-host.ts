@@ -382,6 +382,7 @@ export class DeskHost {
     this.chats.set(id, chat);
     this.lastOpened = id;
     this.sendSummary(chat);
+    this.worktrees.started(chat);
     return chat;
   }
 

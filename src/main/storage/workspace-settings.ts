@@ -21,6 +21,8 @@ export interface WorkspaceSettings {
   limits?: { memoryBytes?: number; processes?: number };
   /** Where this workspace's worktree chats' folders go (an absolute path); absent: in Pi Desk's data folder. */
   worktreesFolder?: string;
+  /** A command run in each new worktree chat's worktree first (`npm ci`), asked for like any other; absent: none. */
+  worktreeSetup?: string;
   /** How many finished chats' clean worktrees stay, and how many days, before they are removed; absent: 5, 7. */
   worktreeCleanup?: { keep: number; olderThanDays: number };
 }
@@ -77,6 +79,8 @@ export async function loadWorkspaceSettings(
   if (limits) settings.limits = limits;
   const worktrees = stored.worktreesFolder;
   if (typeof worktrees === "string" && isAbsolute(worktrees)) settings.worktreesFolder = worktrees;
+  const setup = stored.worktreeSetup;
+  if (typeof setup === "string" && setup.trim()) settings.worktreeSetup = setup;
   const cleanup = stored.worktreeCleanup as { keep?: unknown; olderThanDays?: unknown } | undefined;
   const count = (value: unknown) => typeof value === "number" && Number.isInteger(value) && value >= 0;
   if (count(cleanup?.keep) && count(cleanup?.olderThanDays)) {

@@ -26,7 +26,11 @@ export interface WorktreeChat {
     parts: {
       dataDir: string;
       preferences: {
-        value: { worktreesFolder?: string; worktreeCleanup?: { keep: number; olderThanDays: number } };
+        value: {
+          worktreesFolder?: string;
+          worktreeSetup?: string;
+          worktreeCleanup?: { keep: number; olderThanDays: number };
+        };
       };
     };
   };
@@ -37,6 +41,7 @@ export interface WorktreeChat {
     view: { running: boolean };
     stop(): Promise<void>;
     changesDropped(keys: readonly string[]): void;
+    runHostCommand(command: string, purpose: string): Promise<void>;
   };
 }
 
@@ -105,6 +110,19 @@ export class WorktreeChats<Chat extends WorktreeChat> {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * A worktree chat is open: in a worktree made for it, the workspace's setup step (settings.json's
+   * `worktreeSetup`) runs first, as an ordinary command of the chat that waits for the person's approval (or a
+   * rule they made) like any other; in the background, so the chat is there to approve it in.
+   */
+  started(chat: Chat): void {
+    const setup = chat.workspace.parts.preferences.value.worktreeSetup;
+    if (!chat.folder?.made || !setup) return;
+    void chat.session
+      .runHostCommand(setup, "the workspace's setup step in this new worktree")
+      .catch(() => {});
   }
 
   /**

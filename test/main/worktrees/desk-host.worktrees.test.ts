@@ -178,3 +178,57 @@ describe("when a workspace opens", () => {
     }
   });
 });
+
+describe("a workspace's setup step", () => {
+  it("runs in a new worktree chat as an ordinary command: it waits for the person's approval, then runs there", async () => {
+    const root = mkdtempSync(join(tmpdir(), "pi-desk-setup-"));
+    const workspace = join(root, "repo");
+    const dataRoot = join(root, "data");
+    git(root, "init", "-q", "-b", "main", workspace);
+    writeFileSync(join(workspace, "a.txt"), "alpha\n");
+    git(workspace, "add", "-A");
+    git(workspace, "commit", "-q", "-m", "first");
+    const setup = "printf 'set up\\n' > .setup-done";
+    writeFileSync(
+      join(workspaceDataDir(dataRoot, workspace), "settings.json"),
+      JSON.stringify({ worktreeSetup: setup }),
+    );
+    writeFileSync(join(root, "script.json"), JSON.stringify([]));
+    process.env.PI_DESK_SCRIPT = join(root, "script.json");
+    const host = await DeskHost.create({
+      shell: "browser",
+      version: "test",
+      workspace: { path: workspace, name: "repo" },
+      dataRoot,
+      changes: false,
+    });
+    try {
+      const chat = await calls(host).newSession({ worktree: { name: "set" } });
+      const waiting = await waitFor(() =>
+        Object.values(host.state(chat.id).session?.commands ?? {}).find((command) => command.approvalId),
+      );
+      expect(waiting.command).toBe(setup);
+      expect(waiting.cwd).toBe(chat.folder);
+      expect(host.state().inbox.map((entry) => entry.chatId)).toEqual([chat.id]);
+      expect(existsSync(join(chat.folder, ".setup-done"))).toBe(false);
+      await calls(host, chat.id).decide({
+        approvalId: waiting.approvalId as string,
+        decision: { kind: "approve" },
+      });
+      await waitFor(() => host.state(chat.id).session?.commands[waiting.id]?.phase === "succeeded");
+      expect(readFileSync(join(chat.folder, ".setup-done"), "utf8")).toBe("set up\n");
+      expect(existsSync(join(workspace, ".setup-done"))).toBe(false);
+      const history = await calls(host, chat.id).getHistory({});
+      expect(history.some((entry) => JSON.stringify(entry).includes(".setup-done"))).toBe(true);
+
+      // An existing worktree opened as a chat's folder is set up already: no step.
+      const byHand = join(root, "by-hand");
+      git(workspace, "worktree", "add", "-q", "-b", "by-hand", byHand);
+      const opened = await calls(host).newSession({ worktree: { path: byHand } });
+      expect(Object.keys(host.state(opened.id).session?.commands ?? {})).toEqual([]);
+    } finally {
+      await host.dispose();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
