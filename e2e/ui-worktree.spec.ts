@@ -194,3 +194,15 @@ test("a worktree made outside Pi Desk is offered as a new chat's folder; a base 
     git(desk.workspace, "worktree", "remove", "--force", byHand);
   }
 });
+
+test("a workspace that is not a git repository offers new chats here only, and says why", async ({
+  page,
+  scriptedDesk,
+}) => {
+  const desk = await scriptedDesk({});
+  await openDesk(page, desk);
+  await page.getByTestId("new-chat-button").click();
+  await expect(page.getByTestId("new-chat-here")).toBeVisible();
+  await expect(page.getByTestId("chat-list")).toContainText("Not a git repository: chats start here.");
+  await expect(page.getByTestId("new-chat-worktree")).toHaveCount(0);
+});

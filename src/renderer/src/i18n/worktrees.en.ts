@@ -3,6 +3,7 @@ export const worktreesEn = {
   newChat: (workspace: string) => `In a new worktree of ${workspace}`,
   newChatHint:
     "A folder of its own on a new pi-desk/ branch: the workspace sees nothing until you bring the work in.",
+  notRepository: "Not a git repository: chats start here.",
   baseLabel: "Base (a branch, tag or commit)",
   openExisting: (branch: string) => `Open the worktree of ${branch}`,
   branch: (branch: string) => `Branch ${branch}`,

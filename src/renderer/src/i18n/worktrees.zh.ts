@@ -4,6 +4,7 @@ import type { worktreesEn } from "./worktrees.en";
 export const worktreesZh: typeof worktreesEn = {
   newChat: (workspace: string) => `在 ${workspace} 的新工作树中`,
   newChatHint: "一个独立的文件夹，位于新的 pi-desk/ 分支上：在你把工作带回之前，工作区看不到任何改动。",
+  notRepository: "不是 git 仓库：对话只能在这里开始。",
   baseLabel: "基准（分支、标签或提交）",
   openExisting: (branch: string) => `打开 ${branch} 的工作树`,
   branch: (branch: string) => `分支 ${branch}`,

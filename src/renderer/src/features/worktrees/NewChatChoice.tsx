@@ -21,13 +21,18 @@ export function NewChatChoice({
   const baseId = useId();
   const [base, setBase] = useState("");
   const [existing, setExisting] = useState<WorktreeEntry[]>([]);
+  // Unknown until the host answers; a folder that is not a repository (or not its top) offers "here" only.
+  const [repository, setRepository] = useState<boolean | undefined>(undefined);
   useEffect(() => {
     let live = true;
-    // A folder that is not a repository lists none: the worktree button says why when pressed.
     api
       .listWorktrees({ workspaceId: workspace.id })
-      .then((entries) => live && setExisting(entries.filter((entry) => !entry.main && !entry.chatId)))
-      .catch(() => {});
+      .then((entries) => {
+        if (!live) return;
+        setRepository(true);
+        setExisting(entries.filter((entry) => !entry.main && !entry.chatId));
+      })
+      .catch(() => live && setRepository(false));
     return () => {
       live = false;
     };
@@ -43,26 +48,31 @@ export function NewChatChoice({
       >
         {t.chats.here(workspace.name)}
       </button>
-      <button
-        type="button"
-        className="small"
-        title={t.worktrees.newChatHint}
-        onClick={() => onChoose(base.trim() ? { base: base.trim() } : {})}
-        data-testid="new-chat-worktree"
-        data-path={workspace.path}
-      >
-        {t.worktrees.newChat(workspace.name)}
-      </button>
-      <label className="new-chat-base" htmlFor={baseId}>
-        <span className="muted">{t.worktrees.baseLabel}</span>
-        <input
-          id={baseId}
-          value={base}
-          placeholder="HEAD"
-          onChange={(event) => setBase(event.target.value)}
-          data-testid="new-chat-worktree-base"
-        />
-      </label>
+      {repository === false && <span className="muted new-chat-note">{t.worktrees.notRepository}</span>}
+      {repository !== false && (
+        <>
+          <button
+            type="button"
+            className="small"
+            title={t.worktrees.newChatHint}
+            onClick={() => onChoose(base.trim() ? { base: base.trim() } : {})}
+            data-testid="new-chat-worktree"
+            data-path={workspace.path}
+          >
+            {t.worktrees.newChat(workspace.name)}
+          </button>
+          <label className="new-chat-base" htmlFor={baseId}>
+            <span className="muted">{t.worktrees.baseLabel}</span>
+            <input
+              id={baseId}
+              value={base}
+              placeholder="HEAD"
+              onChange={(event) => setBase(event.target.value)}
+              data-testid="new-chat-worktree-base"
+            />
+          </label>
+        </>
+      )}
       {existing.map((entry) => (
         <button
           key={entry.path}
