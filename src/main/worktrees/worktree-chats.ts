@@ -13,7 +13,7 @@ import { bringIntoWorkspace } from "./bring-back";
 import { type CleanupOutcome, cleanupWorktrees } from "./worktree-cleanup";
 import { listWorktrees } from "./worktree-create";
 import { commitWork, discardWorktree, removeWorktree } from "./worktree-finish";
-import { WorktreeFolder } from "./worktree-folder";
+import { forgetWorktree, WorktreeFolder } from "./worktree-folder";
 import { reviewWorktree } from "./worktree-review";
 
 /** What of an open chat the worktree actions read (the host's chat, seen from here). */
@@ -97,7 +97,7 @@ export class WorktreeChats<Chat extends WorktreeChat> {
     const openPaths = new Set<string>();
     for (const chat of this.options.chats()) if (chat.folder) openPaths.add(chat.folder.worktree.path);
     try {
-      return await cleanupWorktrees({
+      const outcome = await cleanupWorktrees({
         workspace: workspace.info.path,
         worktreesRoot: worktreesFolder ?? join(this.options.dataRoot, "worktrees"),
         openPaths,
@@ -107,6 +107,10 @@ export class WorktreeChats<Chat extends WorktreeChat> {
             }
           : {}),
       });
+      for (const tree of outcome.removed) {
+        await forgetWorktree(this.options.dataRoot, workspace.parts.dataDir, tree.path);
+      }
+      return outcome;
     } catch {
       return undefined;
     }

@@ -102,12 +102,18 @@ export class WorktreeFolder {
   /** Closes, then forgets the worktree's records and base (it was removed). */
   async forget(dataRoot: string, workspaceData: string): Promise<void> {
     await this.close();
-    await rm(workspaceDataDir(dataRoot, this.worktree.path), { recursive: true, force: true });
-    const bases = basesFile(workspaceData);
-    const known = await readBases(bases);
-    delete known[this.worktree.path];
-    await writeFileAtomic(bases, `${JSON.stringify(known, null, 2)}\n`);
+    await forgetWorktree(dataRoot, workspaceData, this.worktree.path);
   }
+}
+
+/** A removed worktree's change records and remembered base are removed from Pi Desk's data too. */
+export async function forgetWorktree(dataRoot: string, workspaceData: string, path: string): Promise<void> {
+  await rm(workspaceDataDir(dataRoot, path), { recursive: true, force: true });
+  const bases = basesFile(workspaceData);
+  const known = await readBases(bases);
+  if (!(path in known)) return;
+  delete known[path];
+  await writeFileAtomic(bases, `${JSON.stringify(known, null, 2)}\n`);
 }
 
 /** The bases of the worktrees Pi Desk made for a workspace, by folder. */

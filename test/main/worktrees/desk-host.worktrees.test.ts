@@ -159,6 +159,8 @@ describe("when a workspace opens", () => {
       join(workspaceDataDir(dataRoot, workspace), "settings.json"),
       JSON.stringify({ worktreeCleanup: { keep: 0, olderThanDays: 0 } }),
     );
+    // What Pi Desk keeps for a worktree chat's folder (its change records) goes with the worktree.
+    const doneData = workspaceDataDir(dataRoot, done.path);
     const host = await DeskHost.create({
       shell: "browser",
       version: "test",
@@ -169,7 +171,10 @@ describe("when a workspace opens", () => {
     try {
       // Removed in the background: the worktree, then its branch (untouched, so nothing is lost).
       await waitFor(
-        () => !existsSync(done.path) && git(workspace, "branch", "--list", "pi-desk/done") === "",
+        () =>
+          !existsSync(done.path) &&
+          git(workspace, "branch", "--list", "pi-desk/done") === "" &&
+          !existsSync(doneData),
       );
       expect(readFileSync(join(dirty.path, "half.txt"), "utf8")).toBe("half\n");
     } finally {
