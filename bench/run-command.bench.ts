@@ -82,6 +82,9 @@ if (phases.delete("changes")) await runChangesPhase();
 if (phases.delete("network")) await runPhase("network.bench.ts", ["--rounds", args["network-rounds"]]);
 // Many chats at once against one (issue 32): bench/chats.bench.ts drives the built browser host, which it builds.
 if (phases.delete("chats")) await runPhase("chats.bench.ts", ["--rounds", args["chats-rounds"]]);
+// A new worktree chat, ready with recording on, against `git worktree add` alone (issue 33): its own process
+// and results file, like the two above; not in the default phases (it writes and commits 100,000 files).
+if (phases.delete("worktree")) await runPhase("worktree.bench.ts", []);
 if (phases.size === 0) process.exit(0);
 
 await buildWorker();

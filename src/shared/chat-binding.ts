@@ -23,12 +23,17 @@ export const CHAT_CALLS = [
   "undoCommand",
   "previewRestore",
   "restoreWorkspace",
+  "reviewWorktree",
+  "bringIntoWorkspace",
+  "keepBranch",
+  "discardWorktree",
 ] as const satisfies readonly DeskMethod[];
 
 /** The calls whose parameters name a workspace. */
 export const WORKSPACE_CALLS = [
   "listSessions",
   "newSession",
+  "listWorktrees",
   "openSession",
   "closeWorkspace",
   "setSandbox",

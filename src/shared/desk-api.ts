@@ -13,6 +13,7 @@ import type {
 import type { ThinkingLevel } from "./models";
 import type { AllowedHostsSaved } from "./network";
 import type { AuditEntry, CommandRule, RuleDraft } from "./rules";
+import type { BringResult, KeptBranch, WorktreeChoice, WorktreeEntry, WorktreeReview } from "./worktrees";
 
 /** Stops a subscription. */
 export type Unsubscribe = () => void;
@@ -37,8 +38,24 @@ export interface DeskApi {
   openWorkspace(params: { path: string }): Promise<WorkspaceInfo>;
   /** The workspace's past conversations, newest first. */
   listSessions(params: { workspaceId: string }): Promise<SessionSummary[]>;
-  /** Start a new chat in the workspace's folder, beside the chats already open; resolves to its id. */
-  newSession(params: { workspaceId: string }): Promise<ChatSummary>;
+  /**
+   * Start a new chat beside the chats already open: in the workspace's folder, or with `worktree` in a git
+   * worktree of its own (a new one on a `pi-desk/` branch from `base`, or an existing one by `path`).
+   */
+  newSession(params: { workspaceId: string; worktree?: WorktreeChoice }): Promise<ChatSummary>;
+  /** Every worktree of the workspace's repository (`git worktree list`), the open chat of each named. */
+  listWorktrees(params: { workspaceId: string }): Promise<WorktreeEntry[]>;
+  /** Everything a worktree chat changed against its base, file by file with the diff. */
+  reviewWorktree(params: { chatId: string }): Promise<WorktreeReview>;
+  /**
+   * Apply a worktree chat's whole change to the workspace's checkout as uncommitted changes, all or nothing:
+   * when any file conflicts with the workspace's own state, nothing is applied and each such file is listed.
+   */
+  bringIntoWorkspace(params: { chatId: string }): Promise<BringResult>;
+  /** Commit a worktree chat's uncommitted work on its branch, remove its worktree, keep the branch; the chat closes. */
+  keepBranch(params: { chatId: string; message?: string }): Promise<KeptBranch>;
+  /** Remove a worktree chat's worktree and its branch, with all their work (the page confirms first); the chat closes. */
+  discardWorktree(params: { chatId: string }): Promise<void>;
   /** Reopen a past conversation of the workspace by its session file (the open chat when it is open already). */
   openSession(params: { workspaceId: string; path: string }): Promise<ChatSummary>;
   /** Close a chat: what it runs is stopped, what waits is cancelled; its conversation stays in its session file. */
@@ -155,6 +172,11 @@ export const DESK_METHODS = [
   "openWorkspace",
   "listSessions",
   "newSession",
+  "listWorktrees",
+  "reviewWorktree",
+  "bringIntoWorkspace",
+  "keepBranch",
+  "discardWorktree",
   "openSession",
   "closeChat",
   "closeWorkspace",

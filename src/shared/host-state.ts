@@ -75,6 +75,8 @@ export interface ChatSummary {
   folder: string;
   /** Whether the folder is a git worktree of its own rather than the workspace's. */
   worktree: boolean;
+  /** A worktree chat's branch (`pi-desk/<name>`, or the branch of a worktree made outside Pi Desk). */
+  branch?: string;
   /** Its name (Pi's session name), else the start of its first message; empty for a new chat. */
   title: string;
   /** Working, waiting for the person, idle, or failed (its last turn ended in an error). */

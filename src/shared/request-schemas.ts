@@ -70,7 +70,23 @@ export const requestSchemas = {
   chooseWorkspace: NoParams,
   openWorkspace: Params({ path: Path }),
   listSessions: Params({ workspaceId: Id }),
-  newSession: Params({ workspaceId: Id }),
+  newSession: Params({
+    workspaceId: Id,
+    worktree: Type.Optional(
+      Params({
+        base: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+        name: Type.Optional(
+          Type.String({ minLength: 1, maxLength: 100, pattern: "^[A-Za-z0-9][A-Za-z0-9._/-]*$" }),
+        ),
+        path: Type.Optional(Path),
+      }),
+    ),
+  }),
+  listWorktrees: Params({ workspaceId: Id }),
+  reviewWorktree: Params({ chatId: Id }),
+  bringIntoWorkspace: Params({ chatId: Id }),
+  keepBranch: Params({ chatId: Id, message: Type.Optional(Type.String({ maxLength: 10_000 })) }),
+  discardWorktree: Params({ chatId: Id }),
   openSession: Params({ workspaceId: Id, path: Path }),
   closeChat: Params({ chatId: Id }),
   closeWorkspace: Params({ workspaceId: Id }),

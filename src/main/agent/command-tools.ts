@@ -22,8 +22,14 @@ import type { SessionProjection } from "./session-projection";
 export interface CommandToolsChat {
   /** Asks the person (through the command gate). */
   approve(request: CommandRequest, signal: AbortSignal | undefined): Promise<ApprovalDecision>;
-  /** The workspace's sandbox choice now, with its allowed hosts. */
-  sandbox(): { enabled: boolean; network: boolean; allowedHosts: string[] };
+  /** The workspace's sandbox choice now, with its allowed hosts (and what a worktree chat's git may write). */
+  sandbox(): {
+    enabled: boolean;
+    network: boolean;
+    allowedHosts: string[];
+    readOnlyPaths?: readonly string[];
+    writablePaths?: readonly string[];
+  };
   /** A sandboxed command's proxy decided on a host: audit it, and show the command's `hosts` so far on its card. */
   hostDecision?(commandId: string, event: HostDecisionEvent, hosts: HostTally[]): void;
   /** How long a background command may run now, in seconds. */

@@ -3,6 +3,8 @@ import type { AgentSession } from "@earendil-works/pi-coding-agent";
 import type { ChatEventBody } from "../../shared/host-events";
 import type { WorkspaceInfo } from "../../shared/host-state";
 import { ApprovalGate } from "../approvals/approval-gate";
+import { isInside } from "../base/paths";
+import type { ChangeRecords } from "../changes";
 import { DEFAULT_BACKGROUND_CAP_SECONDS, type RunRegistry, type SandboxCheck } from "../run-command";
 import { createDeskSession, type SessionChoice } from "./agent-session-factory";
 import { ChangeActions, REVERT_MESSAGE_TYPE } from "./change-actions";
@@ -14,6 +16,7 @@ import { shellWritePreview } from "./file-edits/shell-write-preview";
 import { chatModelOf, startingModel } from "./model-choice";
 import type { DeskModels } from "./model-runtime";
 import { HiddenFolders } from "./read-tools/hidden-folders";
+import { realExisting } from "./read-tools/pi-paths";
 import { RecordKeys } from "./record-keys";
 import { SessionProjection } from "./session-projection";
 import type { WorkspaceParts } from "./workspace-parts";
@@ -37,6 +40,16 @@ export interface WorkspaceSessionOptions {
   hiddenPaths: string[];
   /** Where running commands are recorded for crash recovery. */
   runRegistry?: RunRegistry;
+  /**
+   * The chat's own folder when it is not the workspace's (a git worktree), with its own change records
+   * (absent: not recorded); commands, edits, read tools, the sandbox and undo all work there.
+   */
+  folder?: {
+    path: string;
+    changes?: ChangeRecords;
+    /** What the sandbox lets its commands read and write besides the folder (its git), read at each command. */
+    sandboxPaths?: () => { readOnlyPaths: string[]; writablePaths: string[] };
+  };
 }
 
 /**
@@ -45,7 +58,9 @@ export interface WorkspaceSessionOptions {
  * session created with them.
  */
 export async function openWorkspaceSession(options: WorkspaceSessionOptions): Promise<WorkspaceSession> {
-  const { workspace, parts } = options;
+  const { parts } = options;
+  // The chat's folder: the workspace's, or its own worktree's (the workspace's rules and settings still hold).
+  const workspace = options.folder ? { ...options.workspace, path: options.folder.path } : options.workspace;
   const rules = parts.rules.forChat();
   const { audit, preferences, outputQuota, outputDir, limits } = parts;
   const settings = parts.commands;
@@ -59,9 +74,12 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
   // The tools are created before the session (Pi needs them), and ask through the session once it exists.
   let self: WorkspaceSession | undefined;
   let agent: AgentSession | undefined;
-  const changes = parts.changes;
+  const changes = options.folder ? options.folder.changes : parts.changes;
   const root = realpathSync(workspace.path);
-  const hidden = new HiddenFolders(options.hiddenPaths);
+  // A hidden folder that holds the chat's whole folder (a worktree in Pi Desk's data) hides nothing the tools,
+  // kept to the folder, may reach; the sandbox still hides it all but the folder (commands get the whole list).
+  const toolHiddenPaths = options.hiddenPaths.filter((path) => !isInside(realExisting(path), root));
+  const hidden = new HiddenFolders(toolHiddenPaths);
   // The chat's records in the workspace's shared ones, under its Pi session id (known once the session is).
   let sessionId = "";
   const keys = changes ? new RecordKeys(() => sessionId, changes) : undefined;
@@ -88,7 +106,7 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
         if (writePreview) projection.updateCommand(request.toolCallId, { writePreview });
         return self.gate.approveCommand(request, signal);
       },
-      sandbox: () => preferences.sandbox(),
+      sandbox: () => ({ ...preferences.sandbox(), ...options.folder?.sandboxPaths?.() }),
       // The workspace's own limits over the host's, read as each command starts (settings.json's "limits").
       resourceLimits: () => preferences.value.limits,
       backgroundCapSeconds: () => self?.backgroundCapSeconds ?? DEFAULT_BACKGROUND_CAP_SECONDS,
@@ -119,7 +137,7 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
     editTools,
     appendSystemPrompt: [EDITING_GUIDANCE],
     open: options.open,
-    hiddenPaths: options.hiddenPaths,
+    hiddenPaths: toolHiddenPaths,
     ...(start.model ? { model: start.model } : {}),
     ...(isNew && preferences.value.thinkingLevel ? { thinkingLevel: preferences.value.thinkingLevel } : {}),
   });

@@ -33,6 +33,7 @@ import type { FixedLimits } from "./command-limits";
 import type { CommandTools } from "./command-tools";
 import { commandsForState, outputLeftOut } from "./deferred-outputs";
 import { EDIT_TOOLS } from "./edit-views";
+import { runHostCommand } from "./host-command";
 import type { RecordKeys } from "./record-keys";
 import { readSavedOutput } from "./saved-output";
 import type { SessionProjection } from "./session-projection";
@@ -240,6 +241,15 @@ export class WorkspaceSession {
         ...followUp.map((text) => ({ mode: "follow-up" as const, text })),
       ],
     };
+  }
+
+  /** Runs a command the host asks for (a worktree's setup step) as an ordinary command of this chat. */
+  runHostCommand(command: string, purpose: string): Promise<void> {
+    return runHostCommand(
+      { tools: this.parts.tools, session: this.session, play: (event) => this.onSessionEvent(event) },
+      command,
+      purpose,
+    );
   }
 
   /** Cancels one command, pending, running or running in the background, and nothing else. */

@@ -16,6 +16,8 @@ export interface ChatPlace {
   folder: string;
   /** When the host opened it. */
   openedAt: number;
+  /** A worktree chat's branch; absent for a chat in the workspace's folder. */
+  branch?: string;
 }
 
 /** A chat as the sidebar lists it: its name, how it is doing, how much waits for the person, its last line. */
@@ -29,7 +31,7 @@ export function chatSummary(place: ChatPlace, chat: WorkspaceSession): ChatSumma
   return {
     ...place,
     ...(file ? { file } : {}),
-    worktree: false,
+    worktree: place.branch !== undefined,
     title: clip(chat.agent.sessionName ?? (firstAsked?.kind === "user" ? firstAsked.text : "")),
     activity: activityOf(running, waiting, transcript.at(-1)),
     waiting,

@@ -6,6 +6,7 @@ import type { CommandView } from "../../shared/commands";
 import type { DeskApi, DeskMethod, Unsubscribe } from "../../shared/desk-api";
 import type { ChatEventBody, HostEvent, HostEventBody } from "../../shared/host-events";
 import type { ChatSummary, HostState, SessionState, ShellKind, WorkspaceInfo } from "../../shared/host-state";
+import type { WorktreeChoice } from "../../shared/worktrees";
 import { listWorkspaceSessions, type SessionChoice } from "../agent/agent-session-factory";
 import { DeskModels } from "../agent/model-runtime";
 import { modelsStateOf } from "../agent/models-state";
@@ -13,6 +14,8 @@ import type { CommandSettings, WorkspaceSession } from "../agent/workspace-sessi
 import { openWorkspaceSession } from "../agent/workspace-session-factory";
 import { checkSandbox, RunRegistry, type SandboxCheck } from "../run-command";
 import { loadPreferences, type Preferences, preferencesFile, savePreferences } from "../storage/preferences";
+import { WorktreeChats } from "../worktrees/worktree-chats";
+import type { WorktreeFolder } from "../worktrees/worktree-folder";
 import { chatSummary } from "./chat-summary";
 import { DeskWorkspace, type WorkspaceChangesOptions } from "./desk-workspace";
 import { HostInbox } from "./host-inbox";
@@ -77,6 +80,8 @@ interface DeskChat {
   openedAt: number;
   /** Its summary as last sent, to send one only when it changed. */
   sentSummary: string;
+  /** Its own git worktree, when it works in one rather than in the workspace's folder. */
+  folder?: WorktreeFolder;
 }
 
 /**
@@ -96,6 +101,8 @@ export class DeskHost {
   private lastOpened: string | undefined;
   private seq = 0;
   private reach: string;
+  /** Worktree chats' folders: made, reviewed, brought back, kept or discarded (src/main/worktrees). */
+  private readonly worktrees: WorktreeChats<DeskChat>;
 
   private constructor(
     private readonly options: DeskHostOptions,
@@ -106,6 +113,12 @@ export class DeskHost {
     this.dataRoot = dataRootOf(options);
     this.runRegistry = new RunRegistry(join(this.dataRoot, "running"));
     this.reach = options.reach ?? (options.shell === "electron" ? "desktop app" : "browser host");
+    this.worktrees = new WorktreeChats({
+      dataRoot: this.dataRoot,
+      changes: options.changes,
+      chats: () => this.chats.values(),
+      closeChat: (chat) => this.closeChat(chat),
+    });
   }
 
   /** Sets up the models and opens the start workspaces, if any, each with a new chat. */
@@ -201,8 +214,13 @@ export class DeskHost {
         messageCount: past.messageCount,
       }));
     },
-    newSession: async ({ workspaceId }) =>
-      this.summaryOf(await this.openChat(this.requireWorkspace(workspaceId), { kind: "new" })),
+    newSession: async ({ workspaceId, worktree }) =>
+      this.summaryOf(await this.openChat(this.requireWorkspace(workspaceId), { kind: "new" }, worktree)),
+    listWorktrees: async ({ workspaceId }) => this.worktrees.list(this.requireWorkspace(workspaceId)),
+    reviewWorktree: async ({ chatId }) => this.worktrees.review(this.requireChat(chatId)),
+    bringIntoWorkspace: async ({ chatId }) => this.worktrees.bring(this.requireChat(chatId)),
+    keepBranch: async ({ chatId, message }) => this.worktrees.keep(this.requireChat(chatId), message),
+    discardWorktree: async ({ chatId }) => this.worktrees.discard(this.requireChat(chatId)),
     openSession: async ({ workspaceId, path }) => {
       const workspace = this.requireWorkspace(workspaceId);
       const open = [...this.chats.values()].find((chat) => chat.session.agent.sessionFile === path);
@@ -298,6 +316,7 @@ export class DeskHost {
     const chats = [...this.chats.values()];
     this.chats.clear();
     await Promise.all(chats.map((chat) => chat.session.dispose("quit")));
+    await Promise.all(chats.map((chat) => chat.folder?.close()));
     const workspaces = [...this.workspaces.values()];
     this.workspaces.clear();
     for (const workspace of workspaces) await workspace.close();
@@ -330,6 +349,7 @@ export class DeskHost {
       this.workspaces.set(workspace.id, workspace);
       this.emitWorkspaces();
       await this.openChat(workspace, { kind: "new" });
+      void this.worktrees.cleanup(workspace);
     } catch (error) {
       this.workspaces.delete(workspace.id);
       await workspace.close();
@@ -339,11 +359,17 @@ export class DeskHost {
     return workspace.info;
   }
 
-  /** Opens a chat in the workspace beside those open; the page is told with its summary. */
-  private async openChat(workspace: DeskWorkspace, choice: SessionChoice): Promise<DeskChat> {
+  /** Opens a chat in the workspace (or a worktree of it) beside those open; the page is told with its summary. */
+  private async openChat(
+    workspace: DeskWorkspace,
+    choice: SessionChoice,
+    worktree?: WorktreeChoice,
+  ): Promise<DeskChat> {
     const id = randomUUID();
     let chat: DeskChat | undefined;
+    const folder = worktree ? await this.worktrees.open(workspace, worktree, () => chat) : undefined;
     const session = await openWorkspaceSession({
+      ...(folder ? { folder: folder.chatFolder() } : {}),
       workspace: workspace.info,
       parts: workspace.parts,
       models: this.models,
@@ -355,11 +381,15 @@ export class DeskHost {
       emit: (event) => {
         if (chat && this.chats.get(id) === chat) this.emitChat(chat, event);
       },
+    }).catch(async (error: unknown) => {
+      if (folder) await this.worktrees.abandon(workspace, folder);
+      throw error;
     });
-    chat = { id, workspace, session, openedAt: Date.now(), sentSummary: "" };
+    chat = { id, workspace, session, openedAt: Date.now(), sentSummary: "", ...(folder ? { folder } : {}) };
     this.chats.set(id, chat);
     this.lastOpened = id;
     this.sendSummary(chat);
+    this.worktrees.started(chat);
     return chat;
   }
 
@@ -369,6 +399,7 @@ export class DeskHost {
     this.chats.delete(chat.id);
     this.emit({ type: "chat-closed", chatId: chat.id });
     await chat.session.dispose("chat-closed");
+    await chat.folder?.close();
   }
 
   /** Closes a workspace: its chats first, as each is closed alone, then the folder is given up. */
@@ -402,8 +433,9 @@ export class DeskHost {
       {
         id: chat.id,
         workspaceId: chat.workspace.id,
-        folder: chat.workspace.info.path,
+        folder: chat.folder?.worktree.path ?? chat.workspace.info.path,
         openedAt: chat.openedAt,
+        ...(chat.folder ? { branch: chat.folder.worktree.branch } : {}),
       },
       chat.session,
     );

@@ -154,6 +154,7 @@ export function createRunCommandTool(options: RunCommandOptions) {
           homeDir: options.personHomeDir,
           hiddenPaths: options.hiddenPaths,
           readOnlyPaths: settings.readOnlyPaths,
+          writablePaths: settings.writablePaths,
           searchPath: options.sandboxSearchPath,
         })
       : undefined;

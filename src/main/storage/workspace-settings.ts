@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { BACKGROUND_CAP_RANGE } from "../../shared/commands";
 import { THINKING_LEVELS, type ThinkingLevel } from "../../shared/models";
 import { checkResourceLimits } from "../run-command";
@@ -19,6 +19,12 @@ export interface WorkspaceSettings {
   allowedHosts?: string[];
   /** Each command's memory (bytes) and processes at most, where the person changed them; absent: the host's. */
   limits?: { memoryBytes?: number; processes?: number };
+  /** Where this workspace's worktree chats' folders go (an absolute path); absent: in Pi Desk's data folder. */
+  worktreesFolder?: string;
+  /** A command run in each new worktree chat's worktree first (`npm ci`), asked for like any other; absent: none. */
+  worktreeSetup?: string;
+  /** How many finished chats' clean worktrees stay, and how many days, before they are removed; absent: 5, 7. */
+  worktreeCleanup?: { keep: number; olderThanDays: number };
 }
 
 /** The most entries a workspace's allowed hosts may hold. */
@@ -71,6 +77,18 @@ export async function loadWorkspaceSettings(
     settings.backgroundCapSeconds = stored.backgroundCapSeconds;
   const limits = readLimits(stored.limits);
   if (limits) settings.limits = limits;
+  const worktrees = stored.worktreesFolder;
+  if (typeof worktrees === "string" && isAbsolute(worktrees)) settings.worktreesFolder = worktrees;
+  const setup = stored.worktreeSetup;
+  if (typeof setup === "string" && setup.trim()) settings.worktreeSetup = setup;
+  const cleanup = stored.worktreeCleanup as { keep?: unknown; olderThanDays?: unknown } | undefined;
+  const count = (value: unknown) => typeof value === "number" && Number.isInteger(value) && value >= 0;
+  if (count(cleanup?.keep) && count(cleanup?.olderThanDays)) {
+    settings.worktreeCleanup = {
+      keep: cleanup?.keep as number,
+      olderThanDays: cleanup?.olderThanDays as number,
+    };
+  }
   return settings;
 }
 

@@ -39,6 +39,11 @@ export interface SandboxSettings {
   /** Folders commands may read although they are hidden (toolchains under the home: ~/.nvm, ~/.cargo). */
   readOnlyPaths?: readonly string[];
   /**
+   * Folders and files outside the workspace commands may write besides it (a worktree chat's own part of its
+   * repository's `.git`, so `git commit` works there); a read-only path inside one stays read-only.
+   */
+  writablePaths?: readonly string[];
+  /**
    * Hosts the workspace's commands may reach by name through Pi Desk's proxy (`registry.npmjs.org`,
    * `*.githubusercontent.com`, either with `:port`); see network/host-pattern.ts. Absent or empty: none.
    */
@@ -57,6 +62,8 @@ export interface SandboxSetup {
   hiddenPaths?: readonly string[];
   /** Folders shown again, read-only, inside hidden ones (the workspace's `SandboxSettings.readOnlyPaths`). */
   readOnlyPaths?: readonly string[];
+  /** Paths commands may write besides the workspace (`SandboxSettings.writablePaths`). */
+  writablePaths?: readonly string[];
   /** The PATH bwrap is looked up on (default: the host's own PATH, not the commands'). */
   searchPath?: string;
   /** The platform to sandbox for (default: process.platform); tests use it to see the other platforms' refusals. */
@@ -324,6 +331,8 @@ function planFor(
   for (const path of ALWAYS_HIDDEN) add(join(systemRoot, path), "hidden");
   for (const path of setup.hiddenPaths ?? []) add(path, "hidden");
   for (const path of setup.readOnlyPaths ?? []) add(path, "read-only");
+  // The deeper rule wins (orderRules): a read-only file inside a writable folder stays read-only.
+  for (const path of setup.writablePaths ?? []) add(path, "read-write");
   // What the forwarder runs on, shown last so no hidden folder covers it.
   for (const path of run.proxyReadable ?? []) add(path, "read-only");
   // Last, so it sees every folder the command may write: sockets there are its own (a dev server's).

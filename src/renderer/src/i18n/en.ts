@@ -5,6 +5,7 @@ import { layoutEn } from "./layout.en";
 import { networkEn } from "./network.en";
 import { editRefusalTextEn, refusalTextEn } from "./refusals.en";
 import { riskTextEn } from "./risks.en";
+import { worktreesEn } from "./worktrees.en";
 
 /** What a prefix rule leaves out, completing "except ones that …". */
 function exceptEn(except: readonly ArgumentEffect[]): string {
@@ -290,6 +291,7 @@ export const en = {
     preparing: "Preparing the command…",
   },
   changes: changesEn,
+  worktrees: worktreesEn,
   edits: editsEn,
   layout: layoutEn,
   risk: riskTextEn,

@@ -6,6 +6,7 @@ import { layoutZh } from "./layout.zh";
 import { networkZh } from "./network.zh";
 import { editRefusalTextZh, refusalTextZh } from "./refusals.zh";
 import { riskTextZh } from "./risks.zh";
+import { worktreesZh } from "./worktrees.zh";
 
 /** What a prefix rule leaves out, completing "不包括…的参数". */
 function exceptZh(except: readonly ArgumentEffect[]): string {
@@ -269,6 +270,7 @@ export const zh: Messages = {
     preparing: "正在准备命令…",
   },
   changes: changesZh,
+  worktrees: worktreesZh,
   edits: editsZh,
   layout: layoutZh,
   risk: riskTextZh,

@@ -6,6 +6,7 @@ import { useAction } from "../../lib/use-action";
 import { useFooterHeight } from "../layout/use-footer-height";
 import { ModelPicker, modelsUsable } from "../models/ModelPicker";
 import { ModelSetup } from "../models/ModelSetup";
+import { WorktreeBar } from "../worktrees/WorktreeBar";
 import { Composer } from "./Composer";
 import { ContextMeter } from "./ContextMeter";
 import { Transcript } from "./Transcript";
@@ -40,8 +41,10 @@ export function ChatView({ host, api }: { host: HostState; api: ChatApi }) {
     );
   }
   const usable = modelsUsable(host.models);
+  const shown = host.chats.find((chat) => chat.id === host.chatId);
   return (
     <div className="chat">
+      {shown?.worktree && <WorktreeBar chat={shown} api={api} />}
       <Transcript session={session} api={api} />
       <div className="chat-footer" ref={footer}>
         {(!usable || setupOpen) && <ModelSetup models={host.models} api={api} />}

@@ -1,15 +1,18 @@
 import { memo, useId, useState } from "react";
 import type { DeskApi } from "../../../../shared/desk-api";
 import type { ChatSummary, WorkspaceInfo } from "../../../../shared/host-state";
+import type { WorktreeChoice } from "../../../../shared/worktrees";
 import { useT } from "../../i18n/i18n";
 import { useAction } from "../../lib/use-action";
+import { NewChatChoice } from "../worktrees/NewChatChoice";
 import { PastChats } from "./PastChats";
 
 /**
  * Every open workspace and, under each, its open chats: name, how each is doing, how much waits for the
  * person, its last line; then its past chats. A click shows a chat; switching never stops one. "New chat"
- * offers where to start one: in a workspace's folder (a sister kind, in a worktree of its own, joins the
- * choice later); each workspace's "+" starts one in its folder at once.
+ * offers where to start one: in a workspace's folder, or in a git worktree of its own (the host says plainly
+ * when the folder is not a repository); each workspace's "+" starts one in its folder at once. A worktree
+ * chat is marked with its branch.
  */
 export const ChatList = memo(function ChatList({
   workspaces,
@@ -29,9 +32,11 @@ export const ChatList = memo(function ChatList({
   const headingId = useId();
   const action = useAction();
   const [choosing, setChoosing] = useState(false);
-  const newChat = (workspaceId: string) => {
+  const newChat = (workspaceId: string, worktree?: WorktreeChoice) => {
     setChoosing(false);
-    action.run(async () => onShow((await api.newSession({ workspaceId })).id));
+    action.run(async () =>
+      onShow((await api.newSession({ workspaceId, ...(worktree ? { worktree } : {}) })).id),
+    );
   };
   const close = (chat: ChatSummary) => {
     if (isBusy(chat) && !window.confirm(t.chats.closeWorking(chat.title || t.chats.untitled))) return;
@@ -62,16 +67,12 @@ export const ChatList = memo(function ChatList({
       {choosing && (
         <div className="new-chat-choices">
           {workspaces.map((workspace) => (
-            <button
+            <NewChatChoice
               key={workspace.id}
-              type="button"
-              className="small"
-              onClick={() => newChat(workspace.id)}
-              data-testid="new-chat-here"
-              data-path={workspace.path}
-            >
-              {t.chats.here(workspace.name)}
-            </button>
+              workspace={workspace}
+              api={api}
+              onChoose={(worktree) => newChat(workspace.id, worktree)}
+            />
           ))}
         </div>
       )}
@@ -184,6 +185,11 @@ function ChatItem({
             </span>
           )}
         </span>
+        {chat.worktree && chat.branch && (
+          <span className="chat-item-branch" title={chat.folder} data-testid="chat-item-branch">
+            {t.worktrees.branch(chat.branch)}
+          </span>
+        )}
         {chat.lastLine && <span className="muted chat-item-line">{chat.lastLine}</span>}
       </button>
       <button
