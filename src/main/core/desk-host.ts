@@ -3,11 +3,11 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import type { AgentSession } from "@earendil-works/pi-coding-agent";
 import type { CommandView } from "../../shared/commands";
-import type { DeskApi, DeskMethod, Unsubscribe } from "../../shared/desk-api";
+import type { Unsubscribe } from "../../shared/desk-api";
 import type { ChatEventBody, HostEvent, HostEventBody } from "../../shared/host-events";
 import type { ChatSummary, HostState, SessionState, ShellKind, WorkspaceInfo } from "../../shared/host-state";
 import type { WorktreeChoice } from "../../shared/worktrees";
-import { listWorkspaceSessions, type SessionChoice } from "../agent/agent-session-factory";
+import type { SessionChoice } from "../agent/agent-session-factory";
 import { DeskModels } from "../agent/model-runtime";
 import { modelsStateOf } from "../agent/models-state";
 import type { CommandSettings, WorkspaceSession } from "../agent/workspace-session";
@@ -16,11 +16,14 @@ import { checkSandbox, RunRegistry, type SandboxCheck } from "../run-command";
 import { loadPreferences, type Preferences, preferencesFile, savePreferences } from "../storage/preferences";
 import { WorktreeChats } from "../worktrees/worktree-chats";
 import type { WorktreeFolder } from "../worktrees/worktree-folder";
+import { chatCalls } from "./chat-calls";
 import { chatSummary } from "./chat-summary";
+import type { DeskHandlers } from "./desk-handlers";
 import { DeskWorkspace, type WorkspaceChangesOptions } from "./desk-workspace";
 import { HostInbox } from "./host-inbox";
 import { endLastRunsLeftovers } from "./last-run-leftovers";
 import { resolveWorkspace, type WorkspaceFolder } from "./workspace";
+import { workspaceCalls } from "./workspace-calls";
 
 export type { WorkspaceChangesOptions } from "./desk-workspace";
 
@@ -65,8 +68,7 @@ function dataRootOf(options: DeskHostOptions): string {
   return options.dataRoot ?? process.env.PI_DESK_DATA_DIR ?? join(homedir(), ".pi-desk");
 }
 
-/** The host's side of a call: what `DeskApi` does once the shell has checked who asks and with what. */
-export type DeskHandlers = { [M in DeskMethod]: DeskApi[M] };
+export type { DeskHandlers } from "./desk-handlers";
 
 /** An open chat as the host holds it. */
 interface DeskChat {
@@ -194,6 +196,12 @@ export class DeskHost {
 
   /** The calls, bound to this host; the shells route validated requests here. */
   readonly handlers: DeskHandlers = {
+    ...chatCalls((chatId) => this.requireChat(chatId).session),
+    ...workspaceCalls({
+      workspaceOf: (workspaceId) => this.requireWorkspace(workspaceId),
+      sandbox: () => this.sandbox,
+      limitsChanged: (workspace) => this.emitLimits(workspace),
+    }),
     getState: async (params) => this.state(params?.chatId),
     chooseWorkspace: async () => {
       const pick = this.options.pickFolder;
@@ -204,16 +212,6 @@ export class DeskHost {
       return path === null ? null : this.openFolder(await resolveWorkspace(path));
     },
     openWorkspace: async ({ path }) => this.openFolder(await resolveWorkspace(path)),
-    listSessions: async ({ workspaceId }) => {
-      const workspace = this.requireWorkspace(workspaceId);
-      return (await listWorkspaceSessions(workspace.info.path)).map((past) => ({
-        path: past.path,
-        id: past.id,
-        title: past.name ?? (past.firstMessage.trim().slice(0, 120) || "(empty conversation)"),
-        modified: past.modified.getTime(),
-        messageCount: past.messageCount,
-      }));
-    },
     newSession: async ({ workspaceId, worktree }) =>
       this.summaryOf(await this.openChat(this.requireWorkspace(workspaceId), { kind: "new" }, worktree)),
     listWorktrees: async ({ workspaceId }) => this.worktrees.list(this.requireWorkspace(workspaceId)),
@@ -229,20 +227,11 @@ export class DeskHost {
     },
     closeChat: async ({ chatId }) => this.closeChat(this.requireChat(chatId)),
     closeWorkspace: async ({ workspaceId }) => this.closeWorkspace(this.requireWorkspace(workspaceId)),
-    prompt: async ({ chatId, text, mode }) => this.requireChat(chatId).session.prompt(text, mode),
-    compact: async ({ chatId, instructions }) => this.requireChat(chatId).session.compact(instructions),
-    removeQueued: async ({ chatId, mode, index }) =>
-      this.requireChat(chatId).session.removeQueued(mode, index),
-    stop: async ({ chatId }) => this.requireChat(chatId).session.stop(),
     decide: async ({ approvalId, decision, rule }) => {
       const chat = [...this.chats.values()].find((open) => open.session.gate.isWaiting(approvalId));
       if (chat) return chat.session.gate.decide(approvalId, decision, rule);
       throw new Error(this.inbox.refusal(approvalId));
     },
-    cancelCommand: async ({ chatId, commandId }) => this.requireChat(chatId).session.cancelCommand(commandId),
-    commandOutput: async ({ chatId, commandId }) => this.requireChat(chatId).session.commandOutput(commandId),
-    readFullOutput: async ({ chatId, commandId, offset }) =>
-      this.requireChat(chatId).session.readFullOutput(commandId, offset),
     setModel: async ({ chatId, provider, id }) => {
       const model = this.models.pick({ provider, id });
       if (!model) throw new Error(`There is no model "${provider}/${id}". Pick one from the list.`);
@@ -262,47 +251,6 @@ export class DeskHost {
         this.emitChat(chat, { type: "models-changed", models: modelsStateOf(this.models, chat?.session) });
       }
     },
-    addRule: async ({ chatId, ...draft }) => this.requireChat(chatId).session.gate.addRule(draft),
-    updateRule: async ({ chatId, id, rule }) => this.requireChat(chatId).session.gate.updateRule(id, rule),
-    removeRule: async ({ chatId, id }) => this.requireChat(chatId).session.gate.removeRule(id),
-    setSandbox: async ({ workspaceId, enabled, network }) => {
-      const workspace = this.requireWorkspace(workspaceId);
-      if (enabled && !this.sandbox.available) {
-        throw new Error(
-          `The sandbox cannot run on this machine: ${this.sandbox.problem ?? "it is not available"}`,
-        );
-      }
-      await workspace.parts.preferences.save({ sandbox: { enabled, network } });
-      this.emitLimits(workspace);
-    },
-    setAllowedHosts: async ({ workspaceId, hosts }) => {
-      const workspace = this.requireWorkspace(workspaceId);
-      const outcome = await workspace.parts.preferences.setAllowedHosts(hosts);
-      if (outcome.saved) this.emitLimits(workspace);
-      return outcome;
-    },
-    addAllowedHosts: async ({ workspaceId, hosts }) => {
-      const workspace = this.requireWorkspace(workspaceId);
-      const outcome = await workspace.parts.preferences.addAllowedHosts(hosts);
-      if (outcome.saved) this.emitLimits(workspace);
-      return outcome;
-    },
-    keepRunning: async ({ chatId, commandId }) => this.requireChat(chatId).session.keepRunning(commandId),
-    setBackgroundCap: async ({ workspaceId, seconds }) => {
-      const workspace = this.requireWorkspace(workspaceId);
-      await workspace.parts.preferences.save({ backgroundCapSeconds: seconds });
-      this.emitLimits(workspace);
-    },
-    getHistory: async ({ workspaceId, query, limit }) =>
-      this.requireWorkspace(workspaceId).parts.audit.read({ query, limit }),
-    commandDiff: async ({ chatId, commandId, path }) =>
-      this.requireChat(chatId).session.changes.diff(commandId, path),
-    undoCommand: async ({ chatId, commandId, undoAnyway }) =>
-      this.requireChat(chatId).session.changes.undo(commandId, undoAnyway),
-    previewRestore: async ({ chatId, commandId }) =>
-      this.requireChat(chatId).session.changes.previewRestore(commandId),
-    restoreWorkspace: async ({ chatId, previewId, undoAnyway }) =>
-      this.requireChat(chatId).session.changes.restore(previewId, undoAnyway),
     setNotifications: async ({ enabled }) => {
       const next = { ...this.preferences, notifications: enabled };
       await savePreferences(preferencesFile(this.dataRoot), next);

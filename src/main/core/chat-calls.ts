@@ -1,0 +1,43 @@
+import type { WorkspaceSession } from "../agent/workspace-session";
+import type { DeskHandlers } from "./desk-handlers";
+
+/** The calls that act on one open chat and nothing else. */
+type ForwardedCall =
+  | "prompt"
+  | "compact"
+  | "removeQueued"
+  | "stop"
+  | "cancelCommand"
+  | "commandOutput"
+  | "readFullOutput"
+  | "addRule"
+  | "updateRule"
+  | "removeRule"
+  | "keepRunning"
+  | "commandDiff"
+  | "undoCommand"
+  | "previewRestore"
+  | "restoreWorkspace";
+
+/** Those calls: each finds its chat (`chatOf` refuses a chat that is not open) and hands the call on. */
+export function chatCalls(chatOf: (chatId: string) => WorkspaceSession): Pick<DeskHandlers, ForwardedCall> {
+  return {
+    prompt: async ({ chatId, text, mode }) => chatOf(chatId).prompt(text, mode),
+    compact: async ({ chatId, instructions }) => chatOf(chatId).compact(instructions),
+    removeQueued: async ({ chatId, mode, index }) => chatOf(chatId).removeQueued(mode, index),
+    stop: async ({ chatId }) => chatOf(chatId).stop(),
+    cancelCommand: async ({ chatId, commandId }) => chatOf(chatId).cancelCommand(commandId),
+    commandOutput: async ({ chatId, commandId }) => chatOf(chatId).commandOutput(commandId),
+    readFullOutput: async ({ chatId, commandId, offset }) => chatOf(chatId).readFullOutput(commandId, offset),
+    addRule: async ({ chatId, ...draft }) => chatOf(chatId).gate.addRule(draft),
+    updateRule: async ({ chatId, id, rule }) => chatOf(chatId).gate.updateRule(id, rule),
+    removeRule: async ({ chatId, id }) => chatOf(chatId).gate.removeRule(id),
+    keepRunning: async ({ chatId, commandId }) => chatOf(chatId).keepRunning(commandId),
+    commandDiff: async ({ chatId, commandId, path }) => chatOf(chatId).changes.diff(commandId, path),
+    undoCommand: async ({ chatId, commandId, undoAnyway }) =>
+      chatOf(chatId).changes.undo(commandId, undoAnyway),
+    previewRestore: async ({ chatId, commandId }) => chatOf(chatId).changes.previewRestore(commandId),
+    restoreWorkspace: async ({ chatId, previewId, undoAnyway }) =>
+      chatOf(chatId).changes.restore(previewId, undoAnyway),
+  };
+}

@@ -1,0 +1,69 @@
+import { listWorkspaceSessions } from "../agent/agent-session-factory";
+import type { SandboxCheck } from "../run-command";
+import type { DeskHandlers } from "./desk-handlers";
+import type { DeskWorkspace } from "./desk-workspace";
+
+/** The calls on one open workspace's settings, history and past chats. */
+type WorkspaceCall =
+  | "listSessions"
+  | "setSandbox"
+  | "setAllowedHosts"
+  | "addAllowedHosts"
+  | "setBackgroundCap"
+  | "getHistory";
+
+/** What those calls need of the host. */
+export interface WorkspaceCallsHost {
+  /** The open workspace of that id; refuses one that is not open, saying what to do. */
+  workspaceOf(workspaceId: string): DeskWorkspace;
+  /** Whether this machine can sandbox commands. */
+  sandbox(): SandboxCheck;
+  /** A setting changed: each of the workspace's chats is told its limits now. */
+  limitsChanged(workspace: DeskWorkspace): void;
+}
+
+/** Those calls: each finds its workspace and changes or reads what all its chats share. */
+export function workspaceCalls(host: WorkspaceCallsHost): Pick<DeskHandlers, WorkspaceCall> {
+  return {
+    listSessions: async ({ workspaceId }) => {
+      const workspace = host.workspaceOf(workspaceId);
+      return (await listWorkspaceSessions(workspace.info.path)).map((past) => ({
+        path: past.path,
+        id: past.id,
+        title: past.name ?? (past.firstMessage.trim().slice(0, 120) || "(empty conversation)"),
+        modified: past.modified.getTime(),
+        messageCount: past.messageCount,
+      }));
+    },
+    setSandbox: async ({ workspaceId, enabled, network }) => {
+      const workspace = host.workspaceOf(workspaceId);
+      const sandbox = host.sandbox();
+      if (enabled && !sandbox.available) {
+        throw new Error(
+          `The sandbox cannot run on this machine: ${sandbox.problem ?? "it is not available"}`,
+        );
+      }
+      await workspace.parts.preferences.save({ sandbox: { enabled, network } });
+      host.limitsChanged(workspace);
+    },
+    setAllowedHosts: async ({ workspaceId, hosts }) => {
+      const workspace = host.workspaceOf(workspaceId);
+      const outcome = await workspace.parts.preferences.setAllowedHosts(hosts);
+      if (outcome.saved) host.limitsChanged(workspace);
+      return outcome;
+    },
+    addAllowedHosts: async ({ workspaceId, hosts }) => {
+      const workspace = host.workspaceOf(workspaceId);
+      const outcome = await workspace.parts.preferences.addAllowedHosts(hosts);
+      if (outcome.saved) host.limitsChanged(workspace);
+      return outcome;
+    },
+    setBackgroundCap: async ({ workspaceId, seconds }) => {
+      const workspace = host.workspaceOf(workspaceId);
+      await workspace.parts.preferences.save({ backgroundCapSeconds: seconds });
+      host.limitsChanged(workspace);
+    },
+    getHistory: async ({ workspaceId, query, limit }) =>
+      host.workspaceOf(workspaceId).parts.audit.read({ query, limit }),
+  };
+}
