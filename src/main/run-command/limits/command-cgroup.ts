@@ -71,10 +71,20 @@ export class CommandCgroup {
   /**
    * Shell lines that move the shell running them into the cgroup, or end it with code 125 and a sentence
    * when that fails (nothing of the command ran then). Builtins only: no process is started outside it.
+   *
+   * On v1 the shell moves its own thread (`0` into `tasks`): the kernel then takes no machine-wide lock,
+   * where a write to `cgroup.procs` takes `cgroup_threadgroup_rwsem` for writing and waits for an RCU grace
+   * period (1-3 ms on this 2-core machine, more under load: most of what the limits cost a small command).
+   * The shell is single-threaded (bash, dash), so its thread is the whole process, and every process it
+   * starts afterwards is born inside. v2 moves whole processes only (`cgroup.procs`).
    */
   joinLines(): string {
     const moves = [...this.folders, ...this.shared]
-      .map((f) => `echo $$ >${shellQuote(join(f.dir, "cgroup.procs"))}`)
+      .map((f) =>
+        f.controller === "v2"
+          ? `echo $$ >${shellQuote(join(f.dir, "cgroup.procs"))}`
+          : `echo 0 >${shellQuote(join(f.dir, "tasks"))}`,
+      )
       .join(" && ");
     const why =
       "Pi Desk could not move this command into its cgroup (its resource limits), so it did not run. " +
