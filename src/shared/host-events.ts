@@ -1,7 +1,13 @@
 import type { ChangesState } from "./changes";
 import type { CommandView } from "./commands";
 import type { EditView } from "./edits";
-import type { ChatSummary, HostState, SavedOutputsState, WorkspaceInfo } from "./host-state";
+import type {
+  ChatSummary,
+  HostState,
+  ResourceLimitsState,
+  SavedOutputsState,
+  WorkspaceInfo,
+} from "./host-state";
 import type { ModelsState } from "./models";
 import type { CommandRule } from "./rules";
 import type { TranscriptItem } from "./transcript";
@@ -105,6 +111,13 @@ export interface ChangesStateEvent {
   changes: ChangesState;
 }
 
+/** A workspace's limits per command were changed in Settings: they hold from its next command on. */
+export interface LimitsChangedEvent {
+  type: "limits-changed";
+  /** The limits as they are now (they replace `HostState.limits.resources`). */
+  resources: ResourceLimitsState;
+}
+
 /** Notifications of waiting commands were turned on or off. */
 export interface NotificationsChangedEvent {
   type: "notifications-changed";
@@ -171,7 +184,7 @@ export type ChatEventBody =
   | ModelsChangedEvent;
 
 /** What happens to one workspace, whichever chat caused it; the host stamps its id on it (`workspaceId`). */
-export type WorkspaceEventBody = SavedOutputsEvent | ChangesStateEvent;
+export type WorkspaceEventBody = SavedOutputsEvent | ChangesStateEvent | LimitsChangedEvent;
 
 /** The host's own events, about no single chat or workspace. */
 export type HostWideEventBody =

@@ -157,6 +157,21 @@ describe("deskReducer: many chats, one numbered stream", () => {
       figures,
     );
   });
+
+  it("takes a workspace's new limits per command only for the shown chat's workspace", () => {
+    const view = twoChats();
+    const resources = {
+      layer: "cgroup-v1" as const,
+      description: "limits: cgroup v1",
+      memoryBytes: 64 * 1024 ** 2,
+      processes: 100,
+      cpuWeight: 50,
+      defaults: { memoryBytes: 8 * 1024 ** 3, processes: 2_048 },
+      fromWorkspace: { memoryBytes: true, processes: true },
+    };
+    expect(step(view, { type: "limits-changed", resources, workspaceId: "w2" }).host).toBe(view.host);
+    expect(step(view, { type: "limits-changed", resources }).host?.limits?.resources).toEqual(resources);
+  });
 });
 
 describe("deskReducer: the conversation", () => {

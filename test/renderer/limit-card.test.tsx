@@ -59,3 +59,42 @@ describe("a command stopped by a resource limit", () => {
     expect(screen.getByText("因资源上限停止")).toBeTruthy();
   });
 });
+
+describe("the layer a command's limits were held by, on its card", () => {
+  function card(command: ReturnType<typeof runningCommand>, language: Language = "en") {
+    render(
+      <I18nProvider initial={language}>
+        <CommandCard command={command} api={fakeApi()} />
+      </I18nProvider>,
+    );
+    return screen.getByTestId("command-limits-layer");
+  }
+
+  it("says it on a running command's card, from its first live update", () => {
+    const note = card(runningCommand({ limitsLayer: "process" }));
+    expect(note.getAttribute("data-layer")).toBe("process");
+    expect(note.textContent).toBe("limits: per process only");
+  });
+
+  it("says it on a finished command's card, from its record", () => {
+    const command = stopped({ kind: "memory", limit: 64 * 1024 ** 2 }, 137);
+    const withLayer = {
+      ...command,
+      details: command.details && { ...command.details, limitsLayer: "cgroup-v1" as const },
+    };
+    const note = card(withLayer);
+    expect(note.getAttribute("data-layer")).toBe("cgroup-v1");
+    expect(note.textContent).toBe("limits: cgroup v1");
+    cleanup();
+    expect(card(withLayer, "zh-CN").textContent).toBe("上限：cgroup v1");
+  });
+
+  it("says nothing for a command recorded before the layer was", () => {
+    render(
+      <I18nProvider initial="en">
+        <CommandCard command={stopped({ kind: "processes", limit: 64 }, 0)} api={fakeApi()} />
+      </I18nProvider>,
+    );
+    expect(screen.queryByTestId("command-limits-layer")).toBeNull();
+  });
+});

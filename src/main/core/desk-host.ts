@@ -268,6 +268,8 @@ export class DeskHost {
       await this.requireWorkspace(workspaceId).parts.preferences.save({ backgroundCapSeconds: seconds });
       this.emitSnapshot();
     },
+    setResourceLimits: async ({ workspaceId, ...limits }) =>
+      this.requireWorkspace(workspaceId).setResourceLimits(limits),
     getHistory: async ({ workspaceId, query, limit }) =>
       this.requireWorkspace(workspaceId).parts.audit.read({ query, limit }),
     commandDiff: async ({ chatId, commandId, path }) =>

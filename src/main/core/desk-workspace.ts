@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { WorkspaceEventBody } from "../../shared/host-events";
 import type { WorkspaceInfo } from "../../shared/host-state";
-import type { CommandSettings } from "../agent/command-limits";
+import { type CommandSettings, resourceLimitsState } from "../agent/command-limits";
 import { openWorkspaceParts, type WorkspaceParts } from "../agent/workspace-parts";
 import { ChangeRecords, type ChangeRecordsOptions } from "../changes";
-import type { SandboxCheck } from "../run-command";
+import { checkResourceLimits, type SandboxCheck } from "../run-command";
 import { changesDir, workspaceDataDir } from "../storage/data-folder";
 import { acquireWorkspaceLock, WorkspaceInUseError, type WorkspaceLock } from "../storage/workspace-lock";
+import type { WorkspaceLimits } from "../storage/workspace-settings";
 import type { WorkspaceFolder } from "./workspace";
 
 /** How a host records what commands change: everything but where (the workspace and its data folder). */
@@ -46,6 +47,8 @@ export class DeskWorkspace {
     /** What its chats share. */
     readonly parts: WorkspaceParts,
     private readonly lock: WorkspaceLock,
+    /** Where its events go (the host stamps its id on them). */
+    private readonly emit: (event: WorkspaceEventBody) => void,
   ) {}
 
   /** Takes the workspace's lock (a live owner's is not taken: the error names it), then opens what it shares. */
@@ -82,7 +85,7 @@ export class DeskWorkspace {
         ...(changes ? { changes } : {}),
         onSavedOutputs: (savedOutputs) => options.emit({ type: "saved-outputs", savedOutputs }),
       });
-      workspace = new DeskWorkspace({ id: randomUUID(), ...folder }, parts, lock);
+      workspace = new DeskWorkspace({ id: randomUUID(), ...folder }, parts, lock, options.emit);
       return workspace;
     } catch (error) {
       await changes?.close();
@@ -96,6 +99,25 @@ export class DeskWorkspace {
     return this.info.id;
   }
 
+  /**
+   * Sets the most memory and processes each of its commands may use (an absent one: the host's), kept in its
+   * settings; the next command starts under them. Refused, saying what to set, below the smallest.
+   */
+  async setResourceLimits(limits: WorkspaceLimits): Promise<void> {
+    const own: WorkspaceLimits = Object.fromEntries(
+      Object.entries(limits).filter(([, value]) => value !== undefined),
+    );
+    const problem =
+      checkResourceLimits({ memoryBytes: own.memoryBytes, processes: own.processes }) ??
+      checkTotal(
+        checkResourceLimits({ memoryBytes: own.backgroundMemoryBytes, processes: own.backgroundProcesses }),
+      );
+    if (problem) throw new Error(problem);
+    const { preferences, commands } = this.parts;
+    await preferences.save({ limits: Object.keys(own).length > 0 ? own : undefined });
+    this.emit({ type: "limits-changed", resources: resourceLimitsState(commands, preferences.value.limits) });
+  }
+
   /** Says how to reach the host from now on, in the owner lock. */
   setReach(reach: string): void {
     this.lock.update(reach);
@@ -107,4 +129,9 @@ export class DeskWorkspace {
     // Last: the workspace is given up only once nothing of this host writes its data any more.
     this.lock.release();
   }
+}
+
+/** A problem with the background total, said as one (the checks speak of a command's limit). */
+function checkTotal(problem: string | undefined): string | undefined {
+  return problem?.replace("A command's", "The background commands' total");
 }

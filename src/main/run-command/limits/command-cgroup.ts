@@ -114,6 +114,24 @@ export class CommandCgroup {
     return undefined;
   }
 
+  /**
+   * The most processes it held at once, and the most memory it used, where the kernel keeps them (pids.peak,
+   * v1 memory.max_usage_in_bytes, v2 memory.peak).
+   */
+  peak(): { processes?: number; memoryBytes?: number } {
+    const found: { processes?: number; memoryBytes?: number } = {};
+    const number = (path: string) => {
+      const text = this.files.read(path).trim();
+      return /^\d+$/.test(text) ? Number(text) : undefined;
+    };
+    for (const { controller, dir } of this.folders) {
+      if (controller === "v2" || controller === "pids") found.processes = number(join(dir, "pids.peak"));
+      if (controller === "v2") found.memoryBytes = number(join(dir, "memory.peak"));
+      if (controller === "memory") found.memoryBytes = number(join(dir, "memory.max_usage_in_bytes"));
+    }
+    return Object.fromEntries(Object.entries(found).filter(([, v]) => v !== undefined));
+  }
+
   /** The processes still in it (from the pids hierarchy on v1, which holds every process of the command). */
   members(): number[] {
     const folder = this.folders.find((f) => f.controller === "v2" || f.controller === "pids");
@@ -123,9 +141,9 @@ export class CommandCgroup {
   /**
    * Kills everything still in it: v2's cgroup.kill where the kernel has it, else SIGKILL to each member
    * until none is left (a fork bomb at its limit refills the slots of the killed, so it takes a few rounds).
+   * True when it was seen empty at the end.
    */
-  async empty(): Promise<number> {
-    let killed = 0;
+  async empty(): Promise<boolean> {
     const v2 = this.folders.find((f) => f.controller === "v2");
     if (v2) {
       try {
@@ -145,12 +163,11 @@ export class CommandCgroup {
           // gone already
         }
       }
-      killed += signalled;
       // Listed but none alive to signal: the kernel has not caught up yet, or a stand-in tree never will.
-      if (signalled === 0 || performance.now() > giveUpAt) break;
+      if (signalled === 0 || performance.now() > giveUpAt) return false;
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    return killed;
+    return true;
   }
 
   /**

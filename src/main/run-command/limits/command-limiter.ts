@@ -1,20 +1,21 @@
 import { join } from "node:path";
-import type { LimitStop } from "../../../shared/commands";
+import type { LimitStop, ResourceLimitsLayer } from "../../../shared/commands";
 import { type ProcessIdentity, processIdentity } from "../../base/process-identity";
+import { type BackgroundGroup, GroupRun } from "./background-group";
 import { type CgroupFiles, kernelCgroupFiles } from "./cgroup-files";
 import { type CgroupHierarchy, hierarchiesOf, hostGroupDir, PI_DESK_GROUP } from "./cgroup-places";
 import { CommandCgroup } from "./command-cgroup";
-import { detectLimitsLayer, type LimitsLayer } from "./limits-layer";
+import { COMMAND_CPU_WEIGHT, detectLimitsLayer, type LimitsLayer, layerName } from "./limits-layer";
 import type { ResourceLimits } from "./resource-limits";
 
 /** How often a running command's cgroup is checked for a refused fork (a fork bomb stops within this). */
 const WATCH_INTERVAL_MS = 250;
 
 /** cpu.shares of the Pi Desk folder on v1: half the host's 1,024, so commands together weigh less than it. */
-const V1_CPU_SHARES = 512;
+const V1_CPU_SHARES = (COMMAND_CPU_WEIGHT * 1024) / 100;
 
 /** cpu.weight of the Pi Desk folder on v2: half the default 100. */
-const V2_CPU_WEIGHT = 50;
+const V2_CPU_WEIGHT = COMMAND_CPU_WEIGHT;
 
 /** One command's limits while it runs (see `CommandLimiter.start`). */
 export interface LimitedRun {
@@ -29,6 +30,8 @@ export interface LimitedRun {
   finish(): Promise<{ stop?: LimitStop }>;
   /** The cgroup's folders (none for per-process limits). */
   readonly cgroupDirs: string[];
+  /** The layer holding the limits, as the contract names it. */
+  readonly layer: ResourceLimitsLayer;
 }
 
 /** How a limiter finds its layer; the defaults are this machine's. */
@@ -72,11 +75,34 @@ export class CommandLimiter {
    * Sets up one command's limits before it starts; undefined where nothing limits commands. Throws, with
    * the reason, when the layer is there but refused: the command must then not run unlimited.
    */
-  start(limits: ResourceLimits): LimitedRun | undefined {
+  start(limits: ResourceLimits, group?: BackgroundGroup): LimitedRun | undefined {
     if (this.layer.kind === "none") return undefined;
     if (this.layer.kind === "rlimit") return perProcessRun(limits);
+    if (group) return this.startInGroup(limits, group);
     const cgroup = this.takeSpare(limits) ?? this.create(limits);
-    return cgroupRun(cgroup, (clean) => this.keepSpare(limits, cgroup, clean));
+    return cgroupRun(layerName(this.layer), cgroup, (clean) => this.keepSpare(limits, cgroup, clean));
+  }
+
+  /**
+   * A background command: its cgroup inside its workspace's group, whose total bounds all the workspace's
+   * background commands together (background-group.ts). Not kept for the next command (that is rarely
+   * another background one).
+   */
+  private startInGroup(limits: ResourceLimits, group: BackgroundGroup): LimitedRun {
+    let entered: ReturnType<typeof GroupRun.enter>;
+    let cgroup: CommandCgroup;
+    try {
+      entered = GroupRun.enter(this.hostDirs(), group, this.files);
+      for (const dir of entered.run.dirs) groupDirsAtExit.set(dir, this.files);
+      cgroup = CommandCgroup.create(entered.parents, limits, this.files);
+    } catch (error) {
+      throw new Error(
+        `Could not set the resource limits of this background command or its workspace's total (${(error as Error).message}), so it did not run. ` +
+          "Check that Pi Desk may still write its cgroups, or raise the workspace's total in Settings.",
+      );
+    }
+    const remove = () => void cgroup.removeWhenEmpty().then(() => cgroupsAtExit.delete(cgroup));
+    return cgroupRun(layerName(this.layer), cgroup, remove, entered.run);
   }
 
   /** A new cgroup with these limits; throws, saying what to do, when the kernel refuses it. */
@@ -121,7 +147,7 @@ export class CommandLimiter {
    * What the kept one holds of the last command is at most reclaimable page cache (v1 leaves it charged).
    */
   private keepSpare(limits: ResourceLimits, ended: CommandCgroup, clean: boolean): void {
-    if (!spare && clean && ended.members().length === 0) {
+    if (!spare && clean) {
       spare = { key: this.keyFor(limits), cgroup: ended };
       return;
     }
@@ -189,6 +215,9 @@ export class CommandLimiter {
 /** Host folders to remove when this process exits normally (what a crash leaves, the next start reaps). */
 const hostDirsAtExit = new Map<string, CgroupFiles>();
 
+/** Workspaces' background groups (background-group.ts), removed at exit before the host's folders. */
+const groupDirsAtExit = new Map<string, CgroupFiles>();
+
 /** Cgroups no command is in: ended commands' whose removal is still to come (it runs after the result), and ones made ahead. */
 const cgroupsAtExit = new Set<CommandCgroup>();
 
@@ -200,16 +229,35 @@ function removeAtExit(dirs: string[], files: CgroupFiles): void {
     process.once("exit", () => {
       for (const cgroup of cgroupsAtExit) cgroup.remove();
       cgroupsAtExit.clear();
-      for (const [dir, dirFiles] of hostDirsAtExit) {
-        try {
-          dirFiles.rmdir(dir);
-        } catch {
-          // a command's cgroup still in it (its removal was under way): the next start reaps it
-        }
-      }
+      // Workspaces' groups once their commands' cgroups are gone, before the host's folders they are in.
+      for (const [dir, dirFiles] of groupDirsAtExit) removeAtExitNow(dirFiles, dir);
+      groupDirsAtExit.clear();
+      for (const [dir, dirFiles] of hostDirsAtExit) removeAtExitNow(dirFiles, dir);
       hostDirsAtExit.clear();
     });
   for (const dir of dirs) hostDirsAtExit.set(dir, files);
+}
+
+/** How long the exit waits, in all, for the kernel to let a folder go whose child was just removed. */
+const EXIT_REMOVE_MAX_MS = 200;
+
+/**
+ * Removes a folder as the process exits (nothing async runs then). A child removed just before is taken
+ * offline by the kernel a moment later, and until then the parent's removal fails with EBUSY: it is tried
+ * again, sleeping a millisecond at a time. What stays is removed at the next start (cgroup-reaper.ts).
+ */
+function removeAtExitNow(files: CgroupFiles, dir: string): void {
+  const giveUpAt = performance.now() + EXIT_REMOVE_MAX_MS;
+  for (;;) {
+    try {
+      files.rmdir(dir);
+      return;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "EBUSY" || performance.now() > giveUpAt) return;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+    }
+  }
 }
 
 /** Makes a folder that may be there already; true when this call made it. */
@@ -225,16 +273,24 @@ function makeDir(files: CgroupFiles, dir: string): boolean {
 
 /**
  * A command in a cgroup of its own. Once its result is on its way, `afterResult` keeps the cgroup for the
- * next command or removes it (told whether it is `clean`: emptied, no limit reached).
+ * next command or removes it (told whether it is `clean`: seen empty, no limit reached).
  */
-function cgroupRun(cgroup: CommandCgroup, afterResult: (clean: boolean) => void): LimitedRun {
+function cgroupRun(
+  layer: ResourceLimitsLayer,
+  cgroup: CommandCgroup,
+  afterResult: (clean: boolean) => void,
+  /** Its workspace's background group, whose total may be what stops it. */
+  group?: GroupRun,
+): LimitedRun {
   let timer: NodeJS.Timeout | undefined;
+  const limitStop = () => (group ? group.stopOf(cgroup.limitStop(), cgroup.peak()) : cgroup.limitStop());
   return {
+    layer,
     cgroupDirs: cgroup.dirs,
     wrap: (argv) => enterFirst(cgroup.joinLines(), argv),
     watch(onStop) {
       timer = setInterval(() => {
-        if (cgroup.limitStop()?.kind !== "processes") return;
+        if (limitStop()?.kind !== "processes") return;
         clearInterval(timer);
         onStop();
       }, WATCH_INTERVAL_MS);
@@ -242,13 +298,13 @@ function cgroupRun(cgroup: CommandCgroup, afterResult: (clean: boolean) => void)
     },
     async finish() {
       clearInterval(timer);
-      await cgroup.empty();
+      const emptied = await cgroup.empty();
       // Read once nothing is left to add to the counts.
-      const stop = cgroup.limitStop();
+      const stop = limitStop();
       // Kept or removed off the command's path: the result does not wait for the kernel to let the folders
       // go. Until then it is on the exit's list: a process ending right after its last command leaves none.
       cgroupsAtExit.add(cgroup);
-      setImmediate(() => afterResult(stop === undefined));
+      setImmediate(() => afterResult(emptied && stop === undefined));
       return stop ? { stop } : {};
     },
   };
@@ -263,6 +319,7 @@ function perProcessRun(limits: ResourceLimits): LimitedRun {
   const kib = Math.floor(limits.memoryBytes / 1024);
   const why = "Pi Desk could not set this command's memory limit (ulimit -v), so it did not run.";
   return {
+    layer: "process",
     cgroupDirs: [],
     wrap: (argv) => enterFirst(`ulimit -v ${kib} 2>/dev/null || { echo "${why}" >&2; exit 125; }`, argv),
     watch: () => {},

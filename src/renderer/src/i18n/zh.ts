@@ -5,6 +5,7 @@ import type { Messages } from "./en";
 import { layoutZh } from "./layout.zh";
 import { networkZh } from "./network.zh";
 import { editRefusalTextZh, refusalTextZh } from "./refusals.zh";
+import { resourcesZh } from "./resources.zh";
 import { riskTextZh } from "./risks.zh";
 
 /** What a prefix rule leaves out, completing "不包括…的参数". */
@@ -253,6 +254,7 @@ export const zh: Messages = {
   refusal: refusalTextZh,
   editRefusal: editRefusalTextZh,
   network: networkZh,
+  resources: resourcesZh,
   fullOutput: {
     title: "完整输出",
     close: "关闭",

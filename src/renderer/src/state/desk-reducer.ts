@@ -79,6 +79,9 @@ function reduceHost(host: HostState, event: NumberedEvent): HostState {
     case "changes-state":
       if (event.workspaceId !== host.workspace?.id || !host.limits) return host;
       return { ...host, limits: { ...host.limits, changes: event.changes } };
+    case "limits-changed":
+      if (event.workspaceId !== host.workspace?.id || !host.limits) return host;
+      return { ...host, limits: { ...host.limits, resources: event.resources } };
     case "notifications-changed":
       return host.notifications === event.enabled ? host : { ...host, notifications: event.enabled };
     default: {

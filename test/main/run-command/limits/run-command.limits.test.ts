@@ -46,6 +46,7 @@ describe.skipIf(!writable.ok)(
       );
       expect(details.status).toBe("limit-reached");
       expect(details.limit).toEqual({ kind: "processes", limit: 128 });
+      expect(details.limitsLayer).toBe(machineLimitsLayer().kind);
       expect(details.durationMs).toBeLessThan(10_000);
       expect(text).toMatch(
         /Command stopped at its process limit: it reached 128 processes and threads, so it was killed \(exit code \d+\); ask the user to raise the limit in Settings/,
@@ -95,11 +96,12 @@ describe.skipIf(!writable.ok)(
 
     it("runs commands unlimited, in no cgroup, when limits are off", async () => {
       const workspaceRoot = makeWorkspace();
-      const { text } = await runTool(
+      const { text, details } = await runTool(
         { workspaceRoot, resourceLimits: false },
         { command: "cat /proc/self/cgroup" },
       );
       expect(text).not.toContain(PI_DESK_GROUP);
+      expect(details.limitsLayer).toBe("none");
     });
   },
 );

@@ -1,0 +1,104 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { DeskHost } from "../../../src/main/core/desk-host";
+import { machineLimitsLayer } from "../../../src/main/run-command/limits/command-limiter";
+import { cgroupsWritable } from "../run-command/limits/limits-probe";
+import { assistantSaid, calls, commandOf, pendingApproval, runCommand, startHost } from "./host-harness";
+
+const MiB = 1024 ** 2;
+const writable = cgroupsWritable();
+
+/** A program holding 128 MiB: within the default limit, past 64 MiB. */
+const HOG = "python3 -c \"b = b'x' * (128 * 1024 * 1024); print('held')\"";
+
+describe("the session host: each command's resource limits in Settings", () => {
+  it("shows the limits in force and the layer that holds them", async () => {
+    const { host } = await startHost([]);
+    const resources = host.state().limits?.resources;
+    const layer = machineLimitsLayer().kind;
+    expect(resources).toMatchObject({
+      layer: layer === "rlimit" ? "process" : layer,
+      processes: 2_048,
+      fromWorkspace: { memoryBytes: false, processes: false },
+    });
+    expect(resources?.memoryBytes).toBe(resources?.defaults.memoryBytes);
+    expect(resources?.description).toMatch(/^limits: cgroup v[12]$|^per process only|^not limited/);
+  });
+
+  it("refuses a limit below the smallest, saying what to set, and keeps the one in force", async () => {
+    const { host } = await startHost([]);
+    await expect(calls(host).setResourceLimits({ processes: 3 })).rejects.toThrow(
+      "A command's process limit must be a whole number, at least 16; got 3. Set 16 or more, or leave it empty for the default.",
+    );
+    await expect(calls(host).setResourceLimits({ memoryBytes: 1024 })).rejects.toThrow(
+      /at least 16777216 \(16 MiB\)/,
+    );
+    expect(host.state().limits?.resources?.processes).toBe(2_048);
+  });
+
+  it.skipIf(!writable.ok)(
+    "applies a limit changed in Settings from the next command, tells the page in a small event, and keeps it across a restart",
+    async () => {
+      const { host, events, root, workspace } = await startHost([
+        [runCommand("before", HOG)],
+        [{ type: "text", text: "First done." }],
+        [runCommand("after", HOG)],
+        [{ type: "text", text: "Second done." }],
+      ]);
+      await calls(host).prompt({ text: "go" });
+      await calls(host).decide({
+        approvalId: await pendingApproval(host, "before"),
+        decision: { kind: "approve" },
+      });
+      await assistantSaid(host, "First done.");
+      expect(commandOf(host, "before")?.details?.status).toBe("succeeded");
+      // The card says which layer held it: from its first live update, and in its record.
+      const layer = host.state().limits?.resources?.layer;
+      expect(commandOf(host, "before")?.limitsLayer).toBe(layer);
+      expect(commandOf(host, "before")?.details?.limitsLayer).toBe(layer);
+
+      await calls(host).setResourceLimits({ memoryBytes: 64 * MiB });
+      const changed = events.filter((event) => event.type === "limits-changed");
+      expect(changed).toEqual([
+        expect.objectContaining({
+          workspaceId: host.state().workspace?.id,
+          resources: expect.objectContaining({ memoryBytes: 64 * MiB, processes: 2_048 }),
+        }),
+      ]);
+      expect(host.state().limits?.resources).toMatchObject({
+        memoryBytes: 64 * MiB,
+        fromWorkspace: { memoryBytes: true, processes: false },
+      });
+
+      await calls(host).prompt({ text: "again" });
+      await calls(host).decide({
+        approvalId: await pendingApproval(host, "after"),
+        decision: { kind: "approve" },
+      });
+      await assistantSaid(host, "Second done.");
+      expect(commandOf(host, "after")?.details).toMatchObject({
+        status: "limit-reached",
+        limit: { kind: "memory", limit: 64 * MiB },
+      });
+
+      await host.dispose();
+      const again = await DeskHost.create({
+        shell: "browser",
+        version: "test",
+        workspace: { path: workspace, name: "repo" },
+        dataRoot: join(root, "data"),
+      });
+      try {
+        expect(again.state().limits?.resources?.memoryBytes).toBe(64 * MiB);
+        // Back to the host's: an absent limit is the default again.
+        await calls(again).setResourceLimits({});
+        expect(again.state().limits?.resources?.memoryBytes).toBe(
+          again.state().limits?.resources?.defaults.memoryBytes,
+        );
+      } finally {
+        await again.dispose();
+      }
+    },
+    60_000,
+  );
+});
