@@ -160,8 +160,13 @@ export interface ResourceLimitsState {
   cpuWeight: number | null;
   /** The host's limits, which hold where the workspace sets none. */
   defaults: { memoryBytes: number; processes: number };
-  /** Whether the workspace set its own memory limit and process limit (else the host's hold). */
-  fromWorkspace: { memoryBytes: boolean; processes: boolean };
+  /** Whether the workspace set its own memory limit and process limit (else the host's hold), and its own total. */
+  fromWorkspace: {
+    memoryBytes: boolean;
+    processes: boolean;
+    backgroundMemoryBytes?: boolean;
+    backgroundProcesses?: boolean;
+  };
   /**
    * The most memory and processes the workspace's background commands may use together (all its chats');
    * absent where no layer can hold a total (per-process limits, or none).

@@ -102,6 +102,23 @@ describe("Settings: memory and processes per command", () => {
     );
   });
 
+  it("shows and sets the total of the workspace's background commands, keeping the limits it set before", async () => {
+    const api = show(
+      resources({
+        memoryBytes: 1024 * MiB,
+        fromWorkspace: { memoryBytes: true, processes: false },
+        backgroundTotal: { memoryBytes: 1024 * MiB, processes: 4_096 },
+      }),
+    );
+    expect(screen.getByTestId("limits-background-total").textContent).toBe(
+      "The workspace's background commands together: at most 1 GiB of memory and 4,096 processes.",
+    );
+    fireEvent.change(screen.getByTestId("limits-background-processes"), { target: { value: "300" } });
+    fireEvent.click(screen.getByTestId("limits-save"));
+    await waitFor(() => expect(screen.getByTestId("limits-saved")).toBeTruthy());
+    expect(api.setResourceLimits).toHaveBeenCalledWith({ memoryBytes: 1024 * MiB, backgroundProcesses: 300 });
+  });
+
   it("speaks Chinese on the Chinese page", () => {
     show(resources(), fakeApi(), "zh-CN");
     expect(screen.getByText("每条命令的内存与进程")).toBeTruthy();

@@ -95,7 +95,12 @@ export function resourceLimitsState(
     ...own,
     cpuWeight: cpuWeightOf(layer),
     defaults,
-    fromWorkspace: { memoryBytes: own.memoryBytes !== undefined, processes: own.processes !== undefined },
+    fromWorkspace: {
+      memoryBytes: own.memoryBytes !== undefined,
+      processes: own.processes !== undefined,
+      backgroundMemoryBytes: workspace?.backgroundMemoryBytes !== undefined,
+      backgroundProcesses: workspace?.backgroundProcesses !== undefined,
+    },
     // Only a cgroup holds a total of several commands.
     ...(layer.kind === "cgroup-v1" || layer.kind === "cgroup-v2"
       ? { backgroundTotal: backgroundTotal(settings, workspace) }

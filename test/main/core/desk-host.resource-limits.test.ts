@@ -37,6 +37,42 @@ describe("the session host: each command's resource limits in Settings", () => {
   });
 
   it.skipIf(!writable.ok)(
+    "runs a background command inside the workspace's group, whose total Settings shows and sets",
+    async () => {
+      const inBackground = {
+        type: "toolCall" as const,
+        id: "bg",
+        name: "run_command",
+        arguments: { command: "cat /proc/self/cgroup; sleep 30", background: true },
+      };
+      const { host } = await startHost([[inBackground], [{ type: "text", text: "Started." }]], {
+        commands: { backgroundReadinessMs: 300 },
+      });
+      expect(host.state().limits?.resources?.backgroundTotal).toEqual({
+        memoryBytes: host.state().limits?.resources?.defaults.memoryBytes,
+        processes: 2 * 2_048,
+      });
+      await calls(host).setResourceLimits({ backgroundMemoryBytes: 256 * MiB, backgroundProcesses: 100 });
+      expect(host.state().limits?.resources?.backgroundTotal).toEqual({
+        memoryBytes: 256 * MiB,
+        processes: 100,
+      });
+      await calls(host).prompt({ text: "go" });
+      await calls(host).decide({
+        approvalId: await pendingApproval(host, "bg"),
+        decision: { kind: "approve" },
+      });
+      await assistantSaid(host, "Started.");
+      // Its cgroup is inside the workspace's group (pi-desk/<host>/w-<…>/c-<…>), not beside the host's others.
+      expect(commandOf(host, "bg")?.output).toMatch(/pi-desk\/\d+-[0-9a-f]+\/w-[0-9a-f]{12}\/c-/);
+      await expect(calls(host).setResourceLimits({ backgroundProcesses: 2 })).rejects.toThrow(
+        "The background commands' total process limit must be a whole number, at least 16; got 2.",
+      );
+    },
+    30_000,
+  );
+
+  it.skipIf(!writable.ok)(
     "applies a limit changed in Settings from the next command, tells the page in a small event, and keeps it across a restart",
     async () => {
       const { host, events, root, workspace } = await startHost([

@@ -17,6 +17,8 @@ export const resourcesEn = {
   cpuNone: "No CPU weight here: a busy command competes with the app as any program does.",
   backgroundTotal: (memory: string, processes: string) =>
     `The workspace's background commands together: at most ${memory} of memory and ${processes} processes.`,
+  backgroundMemory: "Background commands together: memory (MiB)",
+  backgroundProcesses: "Background commands together: processes and threads",
   save: "Save limits",
   saved: "Saved: they hold from the next command.",
   tooSmallMemory: "Give at least 16 MiB of memory, or leave it empty for the default.",

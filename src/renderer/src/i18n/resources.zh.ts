@@ -17,6 +17,8 @@ export const resourcesZh: typeof resourcesEn = {
   cpuNone: "此处没有 CPU 权重：繁忙的命令与应用像普通程序一样争用 CPU。",
   backgroundTotal: (memory: string, processes: string) =>
     `本工作区的后台命令合计：内存最多 ${memory}，进程最多 ${processes} 个。`,
+  backgroundMemory: "后台命令合计：内存（MiB）",
+  backgroundProcesses: "后台命令合计：进程和线程数",
   save: "保存上限",
   saved: "已保存：从下一条命令起生效。",
   tooSmallMemory: "内存至少填 16 MiB，或留空使用默认值。",

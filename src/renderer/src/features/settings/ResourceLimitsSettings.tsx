@@ -16,15 +16,15 @@ const MiB = 1024 ** 2;
  */
 export function ResourceLimitsSettings({ resources, api }: { resources: ResourceLimitsState; api: ChatApi }) {
   const t = useT();
-  const memoryId = useId();
-  const processesId = useId();
   const change = useAction();
-  const [memory, setMemory] = useState(
-    ownValue(resources.fromWorkspace.memoryBytes, resources.memoryBytes / MiB),
-  );
-  const [processes, setProcesses] = useState(
-    ownValue(resources.fromWorkspace.processes, resources.processes),
-  );
+  const own = resources.fromWorkspace;
+  const total = resources.backgroundTotal;
+  const [draft, setDraft] = useState<Draft>({
+    memoryBytes: ownValue(own.memoryBytes, resources.memoryBytes / MiB),
+    processes: ownValue(own.processes, resources.processes),
+    backgroundMemoryBytes: ownValue(own.backgroundMemoryBytes, (total?.memoryBytes ?? 0) / MiB),
+    backgroundProcesses: ownValue(own.backgroundProcesses, total?.processes ?? 0),
+  });
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const held = resources.layer !== "none";
@@ -32,11 +32,23 @@ export function ResourceLimitsSettings({ resources, api }: { resources: Resource
   const save = async (e: FormEvent) => {
     e.preventDefault();
     setSaved(false);
-    const checked = checkDraft(memory, processes, t);
+    const checked = checkDraft(draft, t);
     setProblem(checked.problem ?? null);
     if (checked.problem) return;
     if (await change.run(() => api.setResourceLimits(checked.limits), t.resources.failed)) setSaved(true);
   };
+  const field = (key: keyof Draft, label: string, fallback: number, mebibytes: boolean, testId: string) => (
+    <LimitField
+      label={label}
+      value={draft[key]}
+      placeholder={String(mebibytes ? fallback / MiB : fallback)}
+      hint={t.resources.defaultHint(
+        mebibytes ? formatLimitBytes(fallback) : fallback.toLocaleString("en-US"),
+      )}
+      onChange={(value) => setDraft({ ...draft, [key]: value })}
+      testId={testId}
+    />
+  );
 
   return (
     <div className="resource-limits" data-testid="resource-limits">
@@ -48,38 +60,36 @@ export function ResourceLimitsSettings({ resources, api }: { resources: Resource
       <p className="muted" data-testid="limits-cpu">
         {resources.cpuWeight === null ? t.resources.cpuNone : t.resources.cpuWeight(resources.cpuWeight)}
       </p>
-      {resources.backgroundTotal && (
+      {total && (
         <p className="muted" data-testid="limits-background-total">
           {t.resources.backgroundTotal(
-            formatLimitBytes(resources.backgroundTotal.memoryBytes),
-            resources.backgroundTotal.processes.toLocaleString("en-US"),
+            formatLimitBytes(total.memoryBytes),
+            total.processes.toLocaleString("en-US"),
           )}
         </p>
       )}
       {held && (
         <form onSubmit={(e) => void save(e)}>
-          <label htmlFor={memoryId}>{t.resources.memory}</label>
-          <input
-            id={memoryId}
-            inputMode="numeric"
-            value={memory}
-            placeholder={String(resources.defaults.memoryBytes / MiB)}
-            onChange={(e) => setMemory(e.target.value)}
-            data-testid="limits-memory"
-          />
-          <p className="muted">{t.resources.defaultHint(formatLimitBytes(resources.defaults.memoryBytes))}</p>
-          <label htmlFor={processesId}>{t.resources.processes}</label>
-          <input
-            id={processesId}
-            inputMode="numeric"
-            value={processes}
-            placeholder={String(resources.defaults.processes)}
-            onChange={(e) => setProcesses(e.target.value)}
-            data-testid="limits-processes"
-          />
-          <p className="muted">
-            {t.resources.defaultHint(resources.defaults.processes.toLocaleString("en-US"))}
-          </p>
+          {field("memoryBytes", t.resources.memory, resources.defaults.memoryBytes, true, "limits-memory")}
+          {field("processes", t.resources.processes, resources.defaults.processes, false, "limits-processes")}
+          {total && (
+            <>
+              {field(
+                "backgroundMemoryBytes",
+                t.resources.backgroundMemory,
+                own.backgroundMemoryBytes ? resources.defaults.memoryBytes : total.memoryBytes,
+                true,
+                "limits-background-memory",
+              )}
+              {field(
+                "backgroundProcesses",
+                t.resources.backgroundProcesses,
+                own.backgroundProcesses ? 2 * resources.defaults.processes : total.processes,
+                false,
+                "limits-background-processes",
+              )}
+            </>
+          )}
           <button type="submit" disabled={change.busy} data-testid="limits-save">
             {t.resources.save}
           </button>
@@ -99,29 +109,60 @@ export function ResourceLimitsSettings({ resources, api }: { resources: Resource
   );
 }
 
+/** One limit: its label, the field (empty: the default), and the default said under it. */
+function LimitField(props: {
+  label: string;
+  value: string;
+  placeholder: string;
+  hint: string;
+  onChange: (value: string) => void;
+  testId: string;
+}) {
+  const id = useId();
+  return (
+    <>
+      <label htmlFor={id}>{props.label}</label>
+      <input
+        id={id}
+        inputMode="numeric"
+        value={props.value}
+        placeholder={props.placeholder}
+        onChange={(e) => props.onChange(e.target.value)}
+        data-testid={props.testId}
+      />
+      <p className="muted">{props.hint}</p>
+    </>
+  );
+}
+
+/** The fields as typed: memory in MiB, processes as a count. */
+interface Draft {
+  memoryBytes: string;
+  processes: string;
+  backgroundMemoryBytes: string;
+  backgroundProcesses: string;
+}
+
+type Limits = Partial<Record<keyof Draft, number>>;
+
 /** A field's text at first: the workspace's own value, or empty where the default holds. */
-function ownValue(own: boolean, value: number): string {
+function ownValue(own: boolean | undefined, value: number): string {
   return own ? String(value) : "";
 }
 
 /** The limits the fields ask for (empty: the default), or the problem with them, worded for the person. */
-function checkDraft(
-  memory: string,
-  processes: string,
-  t: Messages,
-): { limits: { memoryBytes?: number; processes?: number }; problem?: string } {
-  const limits: { memoryBytes?: number; processes?: number } = {};
-  const mebibytes = wholeOrEmpty(memory);
-  const count = wholeOrEmpty(processes);
-  if (mebibytes === null || count === null) return { limits, problem: t.resources.notWhole };
-  if (mebibytes !== undefined) {
-    if (mebibytes * MiB < MIN_RESOURCE_LIMITS.memoryBytes)
+function checkDraft(draft: Draft, t: Messages): { limits: Limits; problem?: string } {
+  const limits: Limits = {};
+  for (const key of Object.keys(draft) as (keyof Draft)[]) {
+    const value = wholeOrEmpty(draft[key]);
+    if (value === null) return { limits, problem: t.resources.notWhole };
+    if (value === undefined) continue;
+    const memory = key === "memoryBytes" || key === "backgroundMemoryBytes";
+    if (memory && value * MiB < MIN_RESOURCE_LIMITS.memoryBytes)
       return { limits, problem: t.resources.tooSmallMemory };
-    limits.memoryBytes = mebibytes * MiB;
-  }
-  if (count !== undefined) {
-    if (count < MIN_RESOURCE_LIMITS.processes) return { limits, problem: t.resources.tooFewProcesses };
-    limits.processes = count;
+    if (!memory && value < MIN_RESOURCE_LIMITS.processes)
+      return { limits, problem: t.resources.tooFewProcesses };
+    limits[key] = memory ? value * MiB : value;
   }
   return { limits };
 }
