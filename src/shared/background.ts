@@ -1,5 +1,7 @@
 /** What a background command is, apart from the rest of the command contract (the page words its notices from it). */
 
+import type { LimitStop } from "./commands";
+
 /** Who or what ended a background command. */
 export type BackgroundStopper =
   /** The person, with Stop. */
@@ -29,4 +31,9 @@ export interface BackgroundState {
   stoppedBy?: BackgroundStopper;
   /** Its exit code, when it exited on its own. */
   exitCode?: number | null;
+  /**
+   * The resource limit that stopped it, when one did: its own, or its workspace's total for background
+   * commands (the figure is the total's then).
+   */
+  limit?: LimitStop;
 }

@@ -98,3 +98,32 @@ describe("the layer a command's limits were held by, on its card", () => {
     expect(screen.queryByTestId("command-limits-layer")).toBeNull();
   });
 });
+
+describe("a background command stopped at a limit", () => {
+  it("says which limit on its card: the workspace's total for background commands", () => {
+    const now = Date.now();
+    const command = runningCommand({
+      phase: "background",
+      limitsLayer: "cgroup-v1",
+      background: {
+        status: "exited",
+        ports: [],
+        capSeconds: 3600,
+        startedAt: now - 5_000,
+        endedAt: now,
+        exitCode: null,
+        limit: { kind: "processes", limit: 24 },
+      },
+    });
+    render(
+      <I18nProvider initial="en">
+        <CommandCard command={command} api={fakeApi()} />
+      </I18nProvider>,
+    );
+    expect(screen.getByTestId("command-limit").textContent).toBe(
+      "Stopped: it reached 24 processes. Raise the process limit in Settings, or run it with fewer processes.",
+    );
+    expect(screen.getByText(/stopped at a resource limit/)).toBeTruthy();
+    expect(screen.getByTestId("command-limits-layer").getAttribute("data-layer")).toBe("cgroup-v1");
+  });
+});

@@ -1,11 +1,28 @@
+import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DeskHost } from "../../../src/main/core/desk-host";
 import { machineLimitsLayer } from "../../../src/main/run-command/limits/command-limiter";
 import { cgroupsWritable } from "../run-command/limits/limits-probe";
-import { assistantSaid, calls, commandOf, pendingApproval, runCommand, startHost } from "./host-harness";
+import {
+  assistantSaid,
+  calls,
+  commandOf,
+  pendingApproval,
+  runCommand,
+  startHost,
+  waitFor,
+} from "./host-harness";
 
 const MiB = 1024 ** 2;
+
+/** Live `sleep <tag>` processes, matched on their whole argv. */
+function sleepers(tag: string): number {
+  return execFileSync("ps", ["-eo", "stat=,args="], { encoding: "utf8" })
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([stat, ...args]) => !stat?.startsWith("Z") && args.join(" ") === `sleep ${tag}`).length;
+}
 const writable = cgroupsWritable();
 
 /** A program holding 128 MiB: within the default limit, past 64 MiB. */
@@ -70,6 +87,54 @@ describe("the session host: each command's resource limits in Settings", () => {
       );
     },
     30_000,
+  );
+
+  it.skipIf(!writable.ok)(
+    "counts a background command against the workspace's total: another chat's is stopped at it, and its card says so",
+    async () => {
+      const tag = `55.${process.pid}`;
+      const inBackground = (id: string, command: string) => ({
+        type: "toolCall" as const,
+        id,
+        name: "run_command",
+        arguments: { command, background: true },
+      });
+      const { host } = await startHost(
+        {
+          first: [
+            [inBackground("a", `for i in $(seq 12); do sleep ${tag}1 & done; wait`)],
+            [{ type: "text", text: "A up." }],
+          ],
+          // Ready first (it is in the background when it reaches the total), then 12 more.
+          second: [
+            [inBackground("b", `echo ready; sleep 1; for i in $(seq 12); do sleep ${tag}2 & done; wait`)],
+            [{ type: "text", text: "B up." }],
+          ],
+        },
+        { commands: { backgroundReadinessMs: 300 } },
+      );
+      // Each within its own 40; together 26 would pass the total of 24.
+      await calls(host).setResourceLimits({ processes: 40, backgroundProcesses: 24 });
+      const first = host.state().chatId as string;
+      await calls(host, first).prompt({ text: "first" });
+      await calls(host, first).decide({
+        approvalId: await pendingApproval(host, "a"),
+        decision: { kind: "approve" },
+      });
+      await waitFor(() => sleepers(`${tag}1`) === 12);
+      const second = (await calls(host).newSession()).id;
+      await calls(host, second).prompt({ text: "second" });
+      const approvalId = await waitFor(() => host.command("b", second)?.approvalId);
+      await calls(host, second).decide({ approvalId, decision: { kind: "approve" } });
+      const stopped = await waitFor(() => host.command("b", second)?.background?.limit);
+      expect(stopped).toEqual({ kind: "processes", limit: 24 });
+      expect(host.command("b", second)?.background?.status).not.toBe("running");
+      await waitFor(() => sleepers(`${tag}2`) === 0);
+      // The first chat's command is untouched.
+      expect(sleepers(`${tag}1`)).toBe(12);
+      expect(host.command("a", first)?.background?.status).toBe("running");
+    },
+    60_000,
   );
 
   it.skipIf(!writable.ok)(

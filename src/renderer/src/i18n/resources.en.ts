@@ -19,6 +19,7 @@ export const resourcesEn = {
     `The workspace's background commands together: at most ${memory} of memory and ${processes} processes.`,
   backgroundMemory: "Background commands together: memory (MiB)",
   backgroundProcesses: "Background commands together: processes and threads",
+  stoppedAtLimit: "stopped at a resource limit",
   save: "Save limits",
   saved: "Saved: they hold from the next command.",
   tooSmallMemory: "Give at least 16 MiB of memory, or leave it empty for the default.",

@@ -19,6 +19,7 @@ export const resourcesZh: typeof resourcesEn = {
     `本工作区的后台命令合计：内存最多 ${memory}，进程最多 ${processes} 个。`,
   backgroundMemory: "后台命令合计：内存（MiB）",
   backgroundProcesses: "后台命令合计：进程和线程数",
+  stoppedAtLimit: "因资源上限而停止",
   save: "保存上限",
   saved: "已保存：从下一条命令起生效。",
   tooSmallMemory: "内存至少填 16 MiB，或留空使用默认值。",
