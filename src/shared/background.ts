@@ -1,7 +1,5 @@
 /** What a background command is, apart from the rest of the command contract (the page words its notices from it). */
 
-import type { LimitStop } from "./commands";
-
 /** Who or what ended a background command. */
 export type BackgroundStopper =
   /** The person, with Stop. */
@@ -33,7 +31,7 @@ export interface BackgroundState {
   exitCode?: number | null;
   /**
    * The resource limit that stopped it, when one did: its own, or its workspace's total for background
-   * commands (the figure is the total's then).
+   * commands (the figure is the total's then). A `LimitStop` (commands.ts, which imports this file).
    */
-  limit?: LimitStop;
+  limit?: { kind: "memory" | "processes"; limit: number };
 }
