@@ -314,6 +314,8 @@ export function createRunCommandTool(options: RunCommandOptions) {
       return recordChanges(options.recorder, toolCallId, signal, async () => withHosts(ledger, await run()));
       async function run(): Promise<RunCommandResult> {
         const startedAt = performance.now();
+        /** The command's limits once it started (moved into the workspace's group if it is kept running). */
+        let limited: ReturnType<typeof startLimits>;
         const progress = (update: { text: string; totalBytes: number; totalLines: number }) =>
           onUpdate?.({
             content: [{ type: "text", text: update.text }],
@@ -339,7 +341,10 @@ export function createRunCommandTool(options: RunCommandOptions) {
           outputBudgetBytes,
           outputSpace: options.outputQuota,
           onUpdate: progress,
-          startLimits: () => startLimits(background),
+          startLimits: () => {
+            limited = startLimits(background);
+            return limited;
+          },
           onStart: options.runRegistry
             ? (started) =>
                 (options.runRegistry as RunRegistry).add({
@@ -362,6 +367,10 @@ export function createRunCommandTool(options: RunCommandOptions) {
             readinessMs: background ? (options.background.readinessMs ?? DEFAULT_READINESS_MS) : undefined,
             capSeconds: backgroundCap(),
             asked,
+            // Kept running: from now on it counts against the workspace's total for background commands.
+            onMovedToBackground: () => {
+              if (limited && options.backgroundGroup) void limited.moveInto(options.backgroundGroup);
+            },
           });
         }
         if (!sandbox) return ranResult(facts, await runProcess(run), { asked });

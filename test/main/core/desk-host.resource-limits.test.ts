@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DeskHost } from "../../../src/main/core/desk-host";
@@ -15,6 +16,15 @@ import {
 } from "./host-harness";
 
 const MiB = 1024 ** 2;
+
+/** The pid of the live process whose whole argv is `args`. */
+function pidOf(args: string): number | undefined {
+  const line = execFileSync("ps", ["-eo", "pid=,stat=,args="], { encoding: "utf8" })
+    .split("\n")
+    .map((l) => l.trim().split(/\s+/))
+    .find(([, stat, ...rest]) => !stat?.startsWith("Z") && rest.join(" ") === args);
+  return line ? Number(line[0]) : undefined;
+}
 
 /** Live `sleep <tag>` processes, matched on their whole argv. */
 function sleepers(tag: string): number {
@@ -135,6 +145,33 @@ describe("the session host: each command's resource limits in Settings", () => {
       expect(host.command("a", first)?.background?.status).toBe("running");
     },
     60_000,
+  );
+
+  it.skipIf(!writable.ok)(
+    "moves a command kept running into the workspace's group, so it counts against the total from then on",
+    async () => {
+      const tag = `56.${process.pid}`;
+      const { host } = await startHost([
+        [runCommand("fg", `sleep ${tag}`)],
+        [{ type: "text", text: "Kept." }],
+      ]);
+      await calls(host).prompt({ text: "go" });
+      await calls(host).decide({
+        approvalId: await pendingApproval(host, "fg"),
+        decision: { kind: "approve" },
+      });
+      const pid = await waitFor(() => pidOf(`sleep ${tag}`));
+      expect(readFileSync(`/proc/${pid}/cgroup`, "utf8")).not.toMatch(/\/w-[0-9a-f]{12}\//);
+      await calls(host).keepRunning({ commandId: "fg" });
+      await assistantSaid(host, "Kept.");
+      await waitFor(() =>
+        /pids:\/pi-desk\/\d+-[0-9a-f]+\/w-[0-9a-f]{12}\/c-/.test(readFileSync(`/proc/${pid}/cgroup`, "utf8")),
+      );
+      expect(readFileSync(`/proc/${pid}/cgroup`, "utf8")).toMatch(/memory:.*\/w-[0-9a-f]{12}\/c-/);
+      await calls(host).cancelCommand({ commandId: "fg" });
+      await waitFor(() => commandOf(host, "fg")?.background?.status === "stopped");
+    },
+    30_000,
   );
 
   it.skipIf(!writable.ok)(

@@ -139,6 +139,27 @@ export class CommandCgroup {
   }
 
   /**
+   * Moves every process in it into `next` (a command kept running joins its workspace's group), in each
+   * hierarchy, round after round while it forks meanwhile; the cpu folder stays the same.
+   */
+  async moveMembersTo(next: CommandCgroup): Promise<void> {
+    const giveUpAt = performance.now() + EMPTY_MAX_MS;
+    for (let members = this.members(); members.length > 0; members = this.members()) {
+      for (const pid of members) {
+        for (const folder of next.folders) {
+          try {
+            this.files.write(join(folder.dir, "cgroup.procs"), String(pid));
+          } catch {
+            // gone already, or a thread of one moved with it
+          }
+        }
+      }
+      if (performance.now() > giveUpAt) return;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
+  /**
    * Kills everything still in it: v2's cgroup.kill where the kernel has it, else SIGKILL to each member
    * until none is left (a fork bomb at its limit refills the slots of the killed, so it takes a few rounds).
    * True when it was seen empty at the end.

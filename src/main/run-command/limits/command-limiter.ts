@@ -32,6 +32,12 @@ export interface LimitedRun {
   readonly cgroupDirs: string[];
   /** The layer holding the limits, as the contract names it. */
   readonly layer: ResourceLimitsLayer;
+  /**
+   * Moves the running command into its workspace's background group (it was kept running): a new cgroup
+   * there with the same limits, every process moved, the old cgroup removed. Nothing where there is no
+   * cgroup. Memory it already uses stays counted where it was charged (cgroup v1 moves no charges).
+   */
+  moveInto(group: BackgroundGroup): Promise<void>;
 }
 
 /** How a limiter finds its layer; the defaults are this machine's. */
@@ -80,7 +86,20 @@ export class CommandLimiter {
     if (this.layer.kind === "rlimit") return perProcessRun(limits);
     if (group) return this.startInGroup(limits, group);
     const cgroup = this.takeSpare(limits) ?? this.create(limits);
-    return cgroupRun(layerName(this.layer), cgroup, (clean) => this.keepSpare(limits, cgroup, clean));
+    const run = cgroupRun(layerName(this.layer), cgroup, (clean) => this.keepSpare(limits, cgroup, clean));
+    return { ...run, moveInto: (group) => this.move(run, limits, group) };
+  }
+
+  /** `LimitedRun.moveInto` for a command in a cgroup of its own. */
+  private async move(run: CgroupRun, limits: ResourceLimits, group: BackgroundGroup): Promise<void> {
+    const entered = GroupRun.enter(this.hostDirs(), group, this.files);
+    for (const dir of entered.run.dirs) groupDirsAtExit.set(dir, this.files);
+    const next = CommandCgroup.create(entered.parents, limits, this.files);
+    const before = run.current();
+    await before.moveMembersTo(next);
+    run.switchTo(next, entered.run);
+    // The one it left is not kept: its counters may hold what the command did before it moved.
+    void before.removeWhenEmpty();
   }
 
   /**
@@ -102,6 +121,7 @@ export class CommandLimiter {
       );
     }
     const remove = () => void cgroup.removeWhenEmpty().then(() => cgroupsAtExit.delete(cgroup));
+    // Already in the group: "Keep running" has nothing to move.
     return cgroupRun(layerName(this.layer), cgroup, remove, entered.run);
   }
 
@@ -271,23 +291,35 @@ function makeDir(files: CgroupFiles, dir: string): boolean {
   }
 }
 
+/** A command's run in a cgroup, which may move to its workspace's group while it runs ("Keep running"). */
+interface CgroupRun extends LimitedRun {
+  /** The cgroup it is in now. */
+  current(): CommandCgroup;
+  /** It moved: from now on its limits are read in `next`, inside `group`. */
+  switchTo(next: CommandCgroup, group: GroupRun): void;
+}
+
 /**
  * A command in a cgroup of its own. Once its result is on its way, `afterResult` keeps the cgroup for the
- * next command or removes it (told whether it is `clean`: seen empty, no limit reached).
+ * next command or removes it (told whether it is `clean`: seen empty, no limit reached); one that moved to
+ * its workspace's group is removed.
  */
 function cgroupRun(
   layer: ResourceLimitsLayer,
-  cgroup: CommandCgroup,
+  first: CommandCgroup,
   afterResult: (clean: boolean) => void,
   /** Its workspace's background group, whose total may be what stops it. */
-  group?: GroupRun,
-): LimitedRun {
+  firstGroup?: GroupRun,
+): CgroupRun {
   let timer: NodeJS.Timeout | undefined;
+  let cgroup = first;
+  let group = firstGroup;
+  let moved = false;
   const limitStop = () => (group ? group.stopOf(cgroup.limitStop(), cgroup.peak()) : cgroup.limitStop());
   return {
     layer,
-    cgroupDirs: cgroup.dirs,
-    wrap: (argv) => enterFirst(cgroup.joinLines(), argv),
+    cgroupDirs: first.dirs,
+    wrap: (argv) => enterFirst(first.joinLines(), argv),
     watch(onStop) {
       timer = setInterval(() => {
         if (limitStop()?.kind !== "processes") return;
@@ -298,14 +330,25 @@ function cgroupRun(
     },
     async finish() {
       clearInterval(timer);
-      const emptied = await cgroup.empty();
+      const ended = cgroup;
+      const emptied = await ended.empty();
       // Read once nothing is left to add to the counts.
       const stop = limitStop();
       // Kept or removed off the command's path: the result does not wait for the kernel to let the folders
       // go. Until then it is on the exit's list: a process ending right after its last command leaves none.
-      cgroupsAtExit.add(cgroup);
-      setImmediate(() => afterResult(emptied && stop === undefined));
+      cgroupsAtExit.add(ended);
+      setImmediate(() => {
+        if (moved) void ended.removeWhenEmpty().then(() => cgroupsAtExit.delete(ended));
+        else afterResult(emptied && stop === undefined);
+      });
       return stop ? { stop } : {};
+    },
+    moveInto: async () => {},
+    current: () => cgroup,
+    switchTo(next, nextGroup) {
+      cgroup = next;
+      group = nextGroup;
+      moved = true;
     },
   };
 }
@@ -324,6 +367,8 @@ function perProcessRun(limits: ResourceLimits): LimitedRun {
     wrap: (argv) => enterFirst(`ulimit -v ${kib} 2>/dev/null || { echo "${why}" >&2; exit 125; }`, argv),
     watch: () => {},
     finish: async () => ({}),
+    // Per-process limits hold wherever the process is: nothing to move.
+    moveInto: async () => {},
   };
 }
 
