@@ -67,11 +67,20 @@ export class CommandLimiter {
     return { ...run, moveInto: (group) => this.move(run, limits, group) };
   }
 
-  /** `LimitedRun.moveInto` for a command in a cgroup of its own. */
+  /**
+   * `LimitedRun.moveInto` for a command in a cgroup of its own. Where the group cannot take it (the kernel
+   * refuses a total below what the group uses now), it stays where it is, under its own limits.
+   */
   private async move(run: CgroupRun, limits: ResourceLimits, group: BackgroundGroup): Promise<void> {
-    const entered = GroupRun.enter(this.hostDirs(), group, this.files);
-    for (const dir of entered.run.dirs) groupDirsAtExit.set(dir, this.files);
-    const next = CommandCgroup.create(entered.parents, limits, this.files);
+    let entered: ReturnType<typeof GroupRun.enter>;
+    let next: CommandCgroup;
+    try {
+      entered = GroupRun.enter(this.hostDirs(), group, this.files);
+      for (const dir of entered.run.dirs) groupDirsAtExit.set(dir, this.files);
+      next = CommandCgroup.create(entered.parents, limits, this.files);
+    } catch {
+      return;
+    }
     const before = run.current();
     await before.moveMembersTo(next);
     run.switchTo(next, entered.run);
