@@ -46,6 +46,8 @@ export class CommandLimiter {
   private readonly host: ProcessIdentity | undefined;
   private readonly hierarchies: CgroupHierarchy[];
   private hostDirsMade = false;
+  /** The host's folders, as the first part of a spare cgroup's key (`keyFor`). */
+  private place: string | undefined;
 
   constructor(options: CommandLimiterOptions = {}) {
     this.layer = options.layer ?? machineLimitsLayer();
@@ -171,8 +173,8 @@ export class CommandLimiter {
   /** Commands with the same key may take the same spare cgroup: the same folders, the same limits. */
   private keyFor(limits: ResourceLimits): string {
     const host = this.host;
-    const dirs = this.hierarchies.map((h) => (host ? hostGroupDir(h, host) : h.base)).join("\n");
-    return `${dirs}\n${limits.memoryBytes}/${limits.processes}`;
+    this.place ??= this.hierarchies.map((h) => (host ? hostGroupDir(h, host) : h.base)).join("\n");
+    return `${this.place}\n${limits.memoryBytes}/${limits.processes}`;
   }
 
   /** The host's folder in each hierarchy, made on first use (with the Pi Desk folder's lower CPU weight). */
