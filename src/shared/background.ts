@@ -29,4 +29,9 @@ export interface BackgroundState {
   stoppedBy?: BackgroundStopper;
   /** Its exit code, when it exited on its own. */
   exitCode?: number | null;
+  /**
+   * The resource limit that stopped it, when one did: its own, or its workspace's total for background
+   * commands (the figure is the total's then). A `LimitStop` (commands.ts, which imports this file).
+   */
+  limit?: { kind: "memory" | "processes"; limit: number };
 }

@@ -40,6 +40,7 @@ export const WORKSPACE_CALLS = [
   "setAllowedHosts",
   "addAllowedHosts",
   "setBackgroundCap",
+  "setResourceLimits",
   "getHistory",
 ] as const satisfies readonly DeskMethod[];
 

@@ -38,6 +38,15 @@ export interface LimitStop {
   limit: number;
 }
 
+/**
+ * Which layer holds a command's memory, process and CPU limits: a cgroup of its own (v2, or v1), per-process
+ * limits only (`setrlimit`: each process's memory on its own, no count of processes), or none.
+ */
+export type ResourceLimitsLayer = "cgroup-v2" | "cgroup-v1" | "process" | "none";
+
+/** The smallest limits a person may set for a command: below them even `git status` may not run. */
+export const MIN_RESOURCE_LIMITS = { memoryBytes: 16 * 1024 ** 2, processes: 16 } as const;
+
 /** An output left out of the state, as its card needs to know it before it has it. */
 export interface DeferredOutput {
   /** The session the command belongs to (the request names it, so a reply never lands in another chat). */
@@ -125,6 +134,8 @@ export interface RunCommandDetails {
   cancelled: boolean;
   /** The resource limit that stopped it, when one did (status "limit-reached"). */
   limit?: LimitStop;
+  /** The layer that held its memory and process limits while it ran (absent: from before this was recorded). */
+  limitsLayer?: ResourceLimitsLayer;
   /** Wall time in milliseconds from the start of the run (0 when it never ran). */
   durationMs: number;
   /** Whether the model saw only the tail of the output. */
@@ -180,6 +191,8 @@ export interface RunCommandProgress {
   totalBytes: number;
   /** Lines printed so far. */
   totalLines: number;
+  /** The layer that holds its memory and process limits (absent: from a host before this was said). */
+  limitsLayer?: ResourceLimitsLayer;
 }
 
 /** Where a command is in its life: checked, waiting for the person, running, or ended (a `CommandStatus`). */
@@ -306,6 +319,8 @@ export interface CommandView {
   background?: BackgroundState;
   /** The final record, once it ended. */
   details?: RunCommandDetails;
+  /** The layer that holds its memory and process limits, from its first live update (the record says it too). */
+  limitsLayer?: ResourceLimitsLayer;
   /** Undos of its changes and restores to before it, oldest first. */
   reverts?: RevertEntry[];
   /** Its change record was dropped to keep the records within their budget: no undo or restore any more. */

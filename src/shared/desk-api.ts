@@ -127,6 +127,20 @@ export interface DeskApi {
   keepRunning(params: { chatId: string; commandId: string }): Promise<void>;
   /** How long a background command may run in this workspace, in seconds (kept for the workspace). */
   setBackgroundCap(params: { workspaceId: string; seconds: number }): Promise<void>;
+  /**
+   * Set the most memory (bytes) and processes each command of this workspace may use (kept for the
+   * workspace); an absent one goes back to the host's. Refused, saying what to do, below the smallest
+   * (`MIN_RESOURCE_LIMITS`). From the next command on; a `limits-changed` event tells the new limits.
+   */
+  setResourceLimits(params: {
+    workspaceId: string;
+    memoryBytes?: number;
+    processes?: number;
+    /** The most the workspace's background commands may use together, memory in bytes; absent: the host's. */
+    backgroundMemoryBytes?: number;
+    /** The most processes and threads they may have together; absent: the host's. */
+    backgroundProcesses?: number;
+  }): Promise<void>;
   /** The workspace's command decisions from the audit log, newest first, optionally filtered by text. */
   getHistory(params: { workspaceId: string; query?: string; limit?: number }): Promise<AuditEntry[]>;
   /** Turn notifications of commands waiting for approval on or off (kept across restarts). */
@@ -199,6 +213,7 @@ export const DESK_METHODS = [
   "addAllowedHosts",
   "keepRunning",
   "setBackgroundCap",
+  "setResourceLimits",
   "getHistory",
   "setNotifications",
   "commandDiff",

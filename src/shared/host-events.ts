@@ -90,7 +90,8 @@ export interface ModelsChangedEvent {
 
 /**
  * A setting of the chat's workspace changed (the sandbox, its network, the allowed hosts, the background
- * cap): the limits the chat's commands run under from now on. Sent to each chat of the workspace.
+ * cap, the resource limits): the limits the chat's commands run under from its next command on. Sent to
+ * each chat of the workspace.
  */
 export interface LimitsChangedEvent {
   type: "limits-changed";

@@ -1,5 +1,5 @@
 import type { ChangesState } from "./changes";
-import type { CommandView } from "./commands";
+import type { CommandView, ResourceLimitsLayer } from "./commands";
 import type { EditView } from "./edits";
 import type { ModelsState } from "./models";
 import type { CommandRule } from "./rules";
@@ -177,6 +177,36 @@ export interface CommandLimits {
   savedOutputs: SavedOutputsState;
   /** Whether what commands change is recorded (for undo), and the disk the records take. */
   changes: ChangesState;
+  /** Each command's memory, processes and CPU share, and the layer that holds them (absent: an older host). */
+  resources?: ResourceLimitsState;
+}
+
+/** The memory and process limits of each command of a workspace, and what holds them on this machine. */
+export interface ResourceLimitsState {
+  /** The layer that holds them here. */
+  layer: ResourceLimitsLayer;
+  /** The host's words for the layer ("limits: cgroup v1", or what per-process limits leave open, or why none). */
+  description: string;
+  /** The most memory a command (every process it starts, together) may use, in bytes. */
+  memoryBytes: number;
+  /** The most processes and threads a command may have at once. */
+  processes: number;
+  /** Commands' CPU weight on cgroup v2's scale, where the app has 100; null where no weight holds. */
+  cpuWeight: number | null;
+  /** The host's limits, which hold where the workspace sets none. */
+  defaults: { memoryBytes: number; processes: number };
+  /** Whether the workspace set its own memory limit and process limit (else the host's hold), and its own total. */
+  fromWorkspace: {
+    memoryBytes: boolean;
+    processes: boolean;
+    backgroundMemoryBytes?: boolean;
+    backgroundProcesses?: boolean;
+  };
+  /**
+   * The most memory and processes the workspace's background commands may use together (all its chats');
+   * absent where no layer can hold a total (per-process limits, or none).
+   */
+  backgroundTotal?: { memoryBytes: number; processes: number };
 }
 
 /**

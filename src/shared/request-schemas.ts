@@ -136,6 +136,14 @@ export const requestSchemas = {
       maximum: BACKGROUND_CAP_RANGE.maxSeconds,
     }),
   }),
+  // Whole positive numbers only here; the host refuses ones below the smallest with a sentence saying what to set.
+  setResourceLimits: Params({
+    workspaceId: Id,
+    memoryBytes: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
+    processes: Type.Optional(Type.Integer({ minimum: 1, maximum: 4_194_304 })),
+    backgroundMemoryBytes: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
+    backgroundProcesses: Type.Optional(Type.Integer({ minimum: 1, maximum: 4_194_304 })),
+  }),
   setNotifications: Params({ enabled: Type.Boolean() }),
   getHistory: Params({
     workspaceId: Id,

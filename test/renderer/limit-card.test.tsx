@@ -59,3 +59,71 @@ describe("a command stopped by a resource limit", () => {
     expect(screen.getByText("因资源上限停止")).toBeTruthy();
   });
 });
+
+describe("the layer a command's limits were held by, on its card", () => {
+  function card(command: ReturnType<typeof runningCommand>, language: Language = "en") {
+    render(
+      <I18nProvider initial={language}>
+        <CommandCard command={command} api={fakeApi()} />
+      </I18nProvider>,
+    );
+    return screen.getByTestId("command-limits-layer");
+  }
+
+  it("says it on a running command's card, from its first live update", () => {
+    const note = card(runningCommand({ limitsLayer: "process" }));
+    expect(note.getAttribute("data-layer")).toBe("process");
+    expect(note.textContent).toBe("limits: per process only");
+  });
+
+  it("says it on a finished command's card, from its record", () => {
+    const command = stopped({ kind: "memory", limit: 64 * 1024 ** 2 }, 137);
+    const withLayer = {
+      ...command,
+      details: command.details && { ...command.details, limitsLayer: "cgroup-v1" as const },
+    };
+    const note = card(withLayer);
+    expect(note.getAttribute("data-layer")).toBe("cgroup-v1");
+    expect(note.textContent).toBe("limits: cgroup v1");
+    cleanup();
+    expect(card(withLayer, "zh-CN").textContent).toBe("上限：cgroup v1");
+  });
+
+  it("says nothing for a command recorded before the layer was", () => {
+    render(
+      <I18nProvider initial="en">
+        <CommandCard command={stopped({ kind: "processes", limit: 64 }, 0)} api={fakeApi()} />
+      </I18nProvider>,
+    );
+    expect(screen.queryByTestId("command-limits-layer")).toBeNull();
+  });
+});
+
+describe("a background command stopped at a limit", () => {
+  it("says which limit on its card: the workspace's total for background commands", () => {
+    const now = Date.now();
+    const command = runningCommand({
+      phase: "background",
+      limitsLayer: "cgroup-v1",
+      background: {
+        status: "exited",
+        ports: [],
+        capSeconds: 3600,
+        startedAt: now - 5_000,
+        endedAt: now,
+        exitCode: null,
+        limit: { kind: "processes", limit: 24 },
+      },
+    });
+    render(
+      <I18nProvider initial="en">
+        <CommandCard command={command} api={fakeApi()} />
+      </I18nProvider>,
+    );
+    expect(screen.getByTestId("command-limit").textContent).toBe(
+      "Stopped: it reached 24 processes. Raise the process limit in Settings, or run it with fewer processes.",
+    );
+    expect(screen.getByText(/stopped at a resource limit/)).toBeTruthy();
+    expect(screen.getByTestId("command-limits-layer").getAttribute("data-layer")).toBe("cgroup-v1");
+  });
+});

@@ -2,6 +2,7 @@ import type { ApprovalDecision, BackgroundState } from "../../shared/commands";
 import type { HostTally } from "../../shared/network";
 import {
   BackgroundCommands,
+  type BackgroundGroup,
   type CommandRecorder,
   type CommandRequest,
   createCommandOutputTool,
@@ -58,6 +59,8 @@ export interface CommandToolsOptions {
   recorder?: CommandRecorder;
   /** How many background commands the workspace's chats run together (one cap holds for them all); absent: this chat's. */
   workspaceBackground?: () => number;
+  /** The workspace's background group, whose total bounds its background commands together. */
+  backgroundGroup?: BackgroundGroup;
   chat: CommandToolsChat;
 }
 
@@ -101,6 +104,7 @@ export function createCommandTools(options: CommandToolsOptions) {
     sandbox: () => ({ ...chat.sandbox(), ...networkTestHooks }),
     onHostDecision: (commandId, event, hosts) => chat.hostDecision?.(commandId, event, hosts),
     hiddenPaths: options.hiddenPaths,
+    ...(options.backgroundGroup ? { backgroundGroup: options.backgroundGroup } : {}),
     // The workspace's limits over the host's, read as each command starts.
     resourceLimits:
       hostLimits === false ? false : () => ({ ...hostLimits, ...definedLimits(chat.resourceLimits?.()) }),

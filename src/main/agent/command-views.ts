@@ -61,6 +61,7 @@ export class CommandViews {
         command: details.command,
         timeoutSeconds: details.timeoutSeconds,
         startedAt: Date.now() - details.elapsedMs,
+        ...(details.limitsLayer ? { limitsLayer: details.limitsLayer } : {}),
       };
       delete next.approvalId;
       this.byId.set(id, next);

@@ -1,11 +1,12 @@
+import { createHash } from "node:crypto";
 import type { SavedOutputsState } from "../../shared/host-state";
 import { AuditLog } from "../approvals/audit-log";
 import { RuleBook } from "../approvals/rule-book";
 import type { ChangeRecords } from "../changes";
-import { OutputQuota, pruneFullOutputs, type SandboxCheck } from "../run-command";
+import { type BackgroundGroup, OutputQuota, pruneFullOutputs, type SandboxCheck } from "../run-command";
 import { auditFile, rulesFile, workspaceDataDir } from "../storage/data-folder";
 import { loadWorkspaceSettings, settingsFile } from "../storage/workspace-settings";
-import { type CommandSettings, type FixedLimits, fixedLimits } from "./command-limits";
+import { backgroundTotal, type CommandSettings, type FixedLimits, fixedLimits } from "./command-limits";
 import { WorkspacePreferences } from "./workspace-preferences";
 
 /**
@@ -37,9 +38,17 @@ export interface WorkspaceParts {
   background: WorkspaceBackground;
 }
 
-/** The background commands of a workspace's chats, counted together: one machine runs them all. */
+/**
+ * The background commands of a workspace's chats, counted together: one machine runs them all. Their
+ * cgroups go in one group of the workspace's (`group`), whose total bounds their memory and processes.
+ */
 export class WorkspaceBackground {
   private readonly chats = new Set<{ running(): number }>();
+
+  constructor(
+    /** The workspace's background group: its folder's name, and the total read as each command starts. */
+    readonly group: BackgroundGroup,
+  ) {}
 
   /** Counts a chat's background commands from now on; returns what stops counting them (the chat closed). */
   join(chat: { running(): number }): () => void {
@@ -78,13 +87,14 @@ export async function openWorkspaceParts(options: WorkspacePartsOptions): Promis
   const settingsPath = settingsFile(dataDir);
   const settingsAtOpen = await loadWorkspaceSettings(settingsPath, options.sandbox.available);
   const outputDir = `${dataDir}/outputs`;
+  const preferences = new WorkspacePreferences(settingsAtOpen, settingsPath);
   await pruneFullOutputs(outputDir);
   return {
     dataDir,
     rules: await RuleBook.open({ file: rulesFile(dataDir) }),
     audit: new AuditLog({ file: auditFile(dataDir) }),
     auditFile: auditFile(dataDir),
-    preferences: new WorkspacePreferences(settingsAtOpen, settingsPath),
+    preferences,
     commands,
     limits: fixedLimits(options.path, commands),
     outputDir,
@@ -95,6 +105,10 @@ export async function openWorkspaceParts(options: WorkspacePartsOptions): Promis
       onChange: options.onSavedOutputs,
     }),
     ...(options.changes ? { changes: options.changes } : {}),
-    background: new WorkspaceBackground(),
+    background: new WorkspaceBackground({
+      // One name per workspace folder, the same for all its chats (and short: it is a cgroup's name).
+      name: `w-${createHash("sha256").update(options.path).digest("hex").slice(0, 12)}`,
+      total: () => backgroundTotal(commands, preferences.value.limits),
+    }),
   };
 }

@@ -98,6 +98,7 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
     ...(recorder ? { recorder } : {}),
     // One cap for the workspace's background commands, whichever chat started them.
     workspaceBackground: () => parts.background.running(),
+    backgroundGroup: parts.background.group,
     chat: {
       approve: (request, signal) => {
         if (!self) throw new Error("The session is not ready yet.");
@@ -190,6 +191,7 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
     gate,
     changeActions,
     baseLimits: limits,
+    commandSettings: settings,
     preferences,
     tools,
     outputQuota,

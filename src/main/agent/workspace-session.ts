@@ -29,7 +29,7 @@ import {
   type SandboxCheck,
 } from "../run-command";
 import type { ChangeActions } from "./change-actions";
-import type { FixedLimits } from "./command-limits";
+import { type CommandSettings, type FixedLimits, resourceLimitsState } from "./command-limits";
 import type { CommandTools } from "./command-tools";
 import { commandsForState, outputLeftOut } from "./deferred-outputs";
 import { EDIT_TOOLS } from "./edit-views";
@@ -61,6 +61,8 @@ export interface WorkspaceSessionParts {
   changeActions: ChangeActions | undefined;
   /** The limits that do not change while the session lives. */
   baseLimits: FixedLimits;
+  /** The host's command settings (its resource limits over the defaults). */
+  commandSettings: CommandSettings;
   /** The workspace's settings, kept on disk. */
   preferences: WorkspacePreferences;
   /** The command tools and what they hold per command (controllers, background commands). */
@@ -156,6 +158,7 @@ export class WorkspaceSession {
         ...this.parts.preferences.sandbox(),
       },
       backgroundCapSeconds: this.backgroundCapSeconds,
+      resources: resourceLimitsState(this.parts.commandSettings, this.parts.preferences.value.limits),
       savedOutputs: this.parts.outputQuota.state(),
       changes: this.parts.changes?.state ?? {
         state: { type: "off", reason: "This host was started not to record them (--no-changes)." },

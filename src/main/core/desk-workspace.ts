@@ -4,9 +4,10 @@ import type { WorkspaceInfo } from "../../shared/host-state";
 import type { CommandSettings } from "../agent/command-limits";
 import { openWorkspaceParts, type WorkspaceParts } from "../agent/workspace-parts";
 import { ChangeRecords, type ChangeRecordsOptions } from "../changes";
-import type { SandboxCheck } from "../run-command";
+import { checkResourceLimits, type SandboxCheck } from "../run-command";
 import { changesDir, workspaceDataDir } from "../storage/data-folder";
 import { acquireWorkspaceLock, WorkspaceInUseError, type WorkspaceLock } from "../storage/workspace-lock";
+import type { WorkspaceLimits } from "../storage/workspace-settings";
 import type { WorkspaceFolder } from "./workspace";
 
 /** How a host records what commands change: everything but where (the workspace and its data folder). */
@@ -96,6 +97,24 @@ export class DeskWorkspace {
     return this.info.id;
   }
 
+  /**
+   * Sets the most memory and processes each of its commands may use (an absent one: the host's), kept in its
+   * settings; the next command starts under them. Refused, saying what to set, below the smallest.
+   */
+  async setResourceLimits(limits: WorkspaceLimits): Promise<void> {
+    const own: WorkspaceLimits = Object.fromEntries(
+      Object.entries(limits).filter(([, value]) => value !== undefined),
+    );
+    const problem =
+      checkResourceLimits({ memoryBytes: own.memoryBytes, processes: own.processes }) ??
+      checkTotal(
+        checkResourceLimits({ memoryBytes: own.backgroundMemoryBytes, processes: own.backgroundProcesses }),
+      );
+    if (problem) throw new Error(problem);
+    const { preferences } = this.parts;
+    await preferences.save({ limits: Object.keys(own).length > 0 ? own : undefined });
+  }
+
   /** Says how to reach the host from now on, in the owner lock. */
   setReach(reach: string): void {
     this.lock.update(reach);
@@ -107,4 +126,9 @@ export class DeskWorkspace {
     // Last: the workspace is given up only once nothing of this host writes its data any more.
     this.lock.release();
   }
+}
+
+/** A problem with the background total, said as one (the checks speak of a command's limit). */
+function checkTotal(problem: string | undefined): string | undefined {
+  return problem?.replace("A command's", "The background commands' total");
 }

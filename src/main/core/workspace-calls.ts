@@ -10,6 +10,7 @@ type WorkspaceCall =
   | "setAllowedHosts"
   | "addAllowedHosts"
   | "setBackgroundCap"
+  | "setResourceLimits"
   | "getHistory";
 
 /** What those calls need of the host. */
@@ -61,6 +62,11 @@ export function workspaceCalls(host: WorkspaceCallsHost): Pick<DeskHandlers, Wor
     setBackgroundCap: async ({ workspaceId, seconds }) => {
       const workspace = host.workspaceOf(workspaceId);
       await workspace.parts.preferences.save({ backgroundCapSeconds: seconds });
+      host.limitsChanged(workspace);
+    },
+    setResourceLimits: async ({ workspaceId, ...limits }) => {
+      const workspace = host.workspaceOf(workspaceId);
+      await workspace.setResourceLimits(limits);
       host.limitsChanged(workspace);
     },
     getHistory: async ({ workspaceId, query, limit }) =>

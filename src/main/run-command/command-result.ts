@@ -83,6 +83,7 @@ export function ranResult(
       timedOut: outcome.timedOut,
       cancelled: outcome.cancelled,
       ...(status === "limit-reached" ? { limit: outcome.limit } : {}),
+      ...(outcome.limitsLayer ? { limitsLayer: outcome.limitsLayer } : {}),
       durationMs: outcome.durationMs,
       truncated: output.truncated,
       totalBytes: output.totalBytes,

@@ -18,8 +18,9 @@ export type { CommandRecorder, RecordedChanges } from "./command-changes";
 export { buildCommandEnvironment } from "./command-environment";
 export { MAX_ASKED_HOSTS, type NetworkOffer } from "./command-network";
 export { DEFAULT_TIMEOUT_LIMITS } from "./command-timeout";
+export type { BackgroundGroup } from "./limits/background-group";
 export { machineLimitsLayer } from "./limits/command-limiter";
-export { describeLimitsLayer, type LimitsLayer } from "./limits/limits-layer";
+export { cpuWeightOf, describeLimitsLayer, type LimitsLayer, layerName } from "./limits/limits-layer";
 export {
   checkResourceLimits,
   DEFAULT_PROCESS_LIMIT,

@@ -5,6 +5,7 @@ import { defineTool } from "@earendil-works/pi-coding-agent";
 import type {
   ApprovalDecision,
   CommandSandboxView,
+  ResourceLimitsLayer,
   RunCommandDetails,
   RunCommandProgress,
 } from "../../shared/commands";
@@ -23,8 +24,9 @@ import {
   resolveTimeout,
   type TimeoutLimits,
 } from "./command-timeout";
+import type { BackgroundGroup } from "./limits/background-group";
 import { CommandLimiter } from "./limits/command-limiter";
-import type { LimitsLayer } from "./limits/limits-layer";
+import { type LimitsLayer, layerName } from "./limits/limits-layer";
 import { type ResourceLimits, resolveResourceLimits } from "./limits/resource-limits";
 import { checkOutputBudget, DEFAULT_OUTPUT_BUDGET_BYTES, type OutputSpace } from "./output/output-file";
 import { checkAllowlist } from "./policy/command-policy";
@@ -90,6 +92,11 @@ export interface RunCommandOptions {
   resourceLimits?: Partial<ResourceLimits> | false | (() => Partial<ResourceLimits> | false | undefined);
   /** The layer that holds the limits (default: this machine's, detected once); tests give a stand-in v2 tree. */
   limitsLayer?: LimitsLayer;
+  /**
+   * The workspace-wide total of its background commands (limits/background-group.ts): a command started in
+   * the background runs inside the group, bounded by its own limits and, with the others, by the total.
+   */
+  backgroundGroup?: BackgroundGroup;
   /** The chat's background commands; without it, `background: true` is refused. */
   background?: {
     /** Where started background commands go. */
@@ -161,12 +168,14 @@ export function createRunCommandTool(options: RunCommandOptions) {
   const describedSandbox = sandboxSettings();
   const limiter =
     options.resourceLimits === false ? undefined : new CommandLimiter({ layer: options.limitsLayer });
-  /** The limits for a command starting now; undefined when commands are not limited. */
-  const startLimits = (): ReturnType<CommandLimiter["start"]> => {
+  /** The layer its commands' limits are held by, for their cards. */
+  const runLayer: ResourceLimitsLayer = limiter ? layerName(limiter.layer) : "none";
+  /** The limits for a command starting now (in the background: in its workspace's group); undefined when commands are not limited. */
+  const startLimits = (background: boolean): ReturnType<CommandLimiter["start"]> => {
     const given =
       typeof options.resourceLimits === "function" ? options.resourceLimits() : options.resourceLimits;
     if (given === false || !limiter) return undefined;
-    return limiter.start(resolveResourceLimits(given));
+    return limiter.start(resolveResourceLimits(given), background ? options.backgroundGroup : undefined);
   };
   const backgroundCap = (): number => {
     const cap = options.background?.capSeconds;
@@ -306,6 +315,8 @@ export function createRunCommandTool(options: RunCommandOptions) {
       return recordChanges(options.recorder, toolCallId, signal, async () => withHosts(ledger, await run()));
       async function run(): Promise<RunCommandResult> {
         const startedAt = performance.now();
+        /** The command's limits once it started (moved into the workspace's group if it is kept running). */
+        let limited: ReturnType<typeof startLimits>;
         const progress = (update: { text: string; totalBytes: number; totalLines: number }) =>
           onUpdate?.({
             content: [{ type: "text", text: update.text }],
@@ -316,6 +327,7 @@ export function createRunCommandTool(options: RunCommandOptions) {
               elapsedMs: Math.round(performance.now() - startedAt),
               totalBytes: update.totalBytes,
               totalLines: update.totalLines,
+              limitsLayer: runLayer,
             },
           });
         progress({ text: "", totalBytes: 0, totalLines: 0 });
@@ -330,7 +342,10 @@ export function createRunCommandTool(options: RunCommandOptions) {
           outputBudgetBytes,
           outputSpace: options.outputQuota,
           onUpdate: progress,
-          startLimits,
+          startLimits: () => {
+            limited = startLimits(background);
+            return limited;
+          },
           onStart: options.runRegistry
             ? (started) =>
                 (options.runRegistry as RunRegistry).add({
@@ -353,6 +368,10 @@ export function createRunCommandTool(options: RunCommandOptions) {
             readinessMs: background ? (options.background.readinessMs ?? DEFAULT_READINESS_MS) : undefined,
             capSeconds: backgroundCap(),
             asked,
+            // Kept running: from now on it counts against the workspace's total for background commands.
+            onMovedToBackground: () => {
+              if (limited && options.backgroundGroup) void limited.moveInto(options.backgroundGroup);
+            },
           });
         }
         if (!sandbox) return ranResult(facts, await runProcess(run), { asked });

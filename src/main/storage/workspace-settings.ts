@@ -17,14 +17,29 @@ export interface WorkspaceSettings {
   thinkingLevel?: ThinkingLevel;
   /** Hosts sandboxed commands may reach by name (checked when set; a command re-checks them). Absent: none. */
   allowedHosts?: string[];
-  /** Each command's memory (bytes) and processes at most, where the person changed them; absent: the host's. */
-  limits?: { memoryBytes?: number; processes?: number };
+  /**
+   * Each command's memory (bytes) and processes at most, and the most the workspace's background commands
+   * may use together, where the person changed them; absent: the host's.
+   */
+  limits?: WorkspaceLimits;
   /** Where this workspace's worktree chats' folders go (an absolute path); absent: in Pi Desk's data folder. */
   worktreesFolder?: string;
   /** A command run in each new worktree chat's worktree first (`npm ci`), asked for like any other; absent: none. */
   worktreeSetup?: string;
   /** How many finished chats' clean worktrees stay, and how many days, before they are removed; absent: 5, 7. */
   worktreeCleanup?: { keep: number; olderThanDays: number };
+}
+
+/** A workspace's own resource limits, as its settings file keeps them (each one optional). */
+export interface WorkspaceLimits {
+  /** Each command's memory at most, in bytes. */
+  memoryBytes?: number;
+  /** Each command's processes and threads at most. */
+  processes?: number;
+  /** The memory of all its background commands together at most, in bytes. */
+  backgroundMemoryBytes?: number;
+  /** The processes and threads of all its background commands together at most. */
+  backgroundProcesses?: number;
 }
 
 /** The most entries a workspace's allowed hosts may hold. */
@@ -112,10 +127,16 @@ function isBackgroundCap(value: unknown): value is number {
  */
 function readLimits(value: unknown): WorkspaceSettings["limits"] {
   if (typeof value !== "object" || value === null) return undefined;
-  const { memoryBytes, processes } = value as Record<string, unknown>;
-  const limits: NonNullable<WorkspaceSettings["limits"]> = {};
-  if (typeof memoryBytes === "number" && !checkResourceLimits({ memoryBytes }))
-    limits.memoryBytes = memoryBytes;
-  if (typeof processes === "number" && !checkResourceLimits({ processes })) limits.processes = processes;
+  const stored = value as Record<string, unknown>;
+  const limits: WorkspaceLimits = {};
+  for (const [key, kind] of [
+    ["memoryBytes", "memoryBytes"],
+    ["processes", "processes"],
+    ["backgroundMemoryBytes", "memoryBytes"],
+    ["backgroundProcesses", "processes"],
+  ] as const) {
+    const given = stored[key];
+    if (typeof given === "number" && !checkResourceLimits({ [kind]: given })) limits[key] = given;
+  }
   return Object.keys(limits).length > 0 ? limits : undefined;
 }

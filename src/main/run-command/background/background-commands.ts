@@ -181,6 +181,7 @@ export class BackgroundCommands {
       ports: [],
       endedAt: Date.now(),
       ...(stoppedBy ? { stoppedBy } : { exitCode: outcome.exitCode }),
+      ...(outcome.limit && !stoppedBy ? { limit: outcome.limit } : {}),
     };
     entry.latest = {
       text: outcome.output.text,

@@ -1,6 +1,7 @@
 import { defineTool } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
 import type { BackgroundState } from "../../../shared/commands";
+import { describeLimitStop } from "../command-result";
 import type { BackgroundCommands } from "./background-commands";
 
 /** Lines `command_output` returns when the agent names no number; the tail kept is at most 2000 lines / 50 KB. */
@@ -16,6 +17,7 @@ const idParameter = Type.String({
 export function describeBackground(state: BackgroundState): string {
   const ports = state.ports.length ? ` It listens on port ${state.ports.join(", ")} (127.0.0.1).` : "";
   if (state.status === "running") return `It is still running.${ports}`;
+  if (state.limit) return describeLimitStop(state.limit, state.exitCode ?? null);
   if (state.status === "exited") return `It has exited with code ${state.exitCode ?? "unknown"}.`;
   const by = {
     person: "by the user",

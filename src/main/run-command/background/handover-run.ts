@@ -42,6 +42,8 @@ export interface HandoverRun {
   capSeconds: number;
   /** The timeout the model asked for, when the host's cap lowered it (for the foreground result). */
   asked?: number;
+  /** Told once a command started in the foreground is moved to the background ("Keep running"). */
+  onMovedToBackground?: () => void;
 }
 
 /**
@@ -123,6 +125,7 @@ export async function runWithHandover(background: HandoverRun): Promise<RunComma
     // Moved from the foreground: it now runs to the cap, counted from its start.
     moveDeadline(background.capSeconds * 1000);
     facts = { ...facts, timeoutSeconds: background.capSeconds };
+    background.onMovedToBackground?.();
   }
   const state = await commands.adopt(id, {
     command: facts.command,

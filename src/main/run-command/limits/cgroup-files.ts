@@ -1,4 +1,13 @@
-import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmdirSync,
+  writeFileSync,
+} from "node:fs";
 
 /**
  * The file operations a cgroup tree is driven by. The kernel's by default; the tests of cgroup v2 give a
@@ -23,7 +32,7 @@ export const kernelCgroupFiles: CgroupFiles = {
   write: (path, text) => writeFileSync(path, text),
   read: (path) => {
     try {
-      return readFileSync(path, "latin1");
+      return readSmall(path);
     } catch {
       return "";
     }
@@ -39,6 +48,27 @@ export const kernelCgroupFiles: CgroupFiles = {
   },
   rmdir: (path) => rmdirSync(path),
 };
+
+/** Scratch buffer for control files: a counter file is a few lines, a busy command's cgroup.procs a few KiB. */
+const scratch = Buffer.alloc(64 * 1024);
+
+/**
+ * A control file's text, read into one reused buffer: three are read after every command, and
+ * `readFileSync` stats each first and allocates for it (cgroupfs reports size 0, so it reads in chunks). A
+ * file past the buffer (a cgroup.procs of thousands of processes) is read whole the ordinary way.
+ */
+function readSmall(path: string): string {
+  const fd = openSync(path, "r");
+  let length = 0;
+  try {
+    for (let got = -1; got !== 0 && length < scratch.length; length += got) {
+      got = readSync(fd, scratch, length, scratch.length - length, null);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return length < scratch.length ? scratch.toString("latin1", 0, length) : readFileSync(path, "latin1");
+}
 
 /** A counter of a flat-keyed file ("oom_kill 3" in memory.events, "max 12" in pids.events); 0 when absent. */
 export function readCounter(files: CgroupFiles, path: string, key: string): number {

@@ -50,7 +50,13 @@ export function sweepEmptyCgroups(options: { layer?: LimitsLayer; files?: Cgroup
       const host = hostOfGroupName(name);
       if (!host || isProcessAlive(host)) continue;
       const hostDir = join(top, name);
-      for (const command of files.children(hostDir)) if (tryRemove(files, join(hostDir, command))) removed++;
+      for (const child of files.children(hostDir)) {
+        // A workspace's background group holds its commands' cgroups: those go first.
+        const childDir = join(hostDir, child);
+        for (const command of files.children(childDir))
+          if (tryRemove(files, join(childDir, command))) removed++;
+        if (tryRemove(files, childDir)) removed++;
+      }
       if (tryRemove(files, hostDir)) removed++;
     }
   }

@@ -71,10 +71,20 @@ export class CommandCgroup {
   /**
    * Shell lines that move the shell running them into the cgroup, or end it with code 125 and a sentence
    * when that fails (nothing of the command ran then). Builtins only: no process is started outside it.
+   *
+   * On v1 the shell moves its own thread (`0` into `tasks`): the kernel then takes no machine-wide lock,
+   * where a write to `cgroup.procs` takes `cgroup_threadgroup_rwsem` for writing and waits for an RCU grace
+   * period (1-3 ms on this 2-core machine, more under load: most of what the limits cost a small command).
+   * The shell is single-threaded (bash, dash), so its thread is the whole process, and every process it
+   * starts afterwards is born inside. v2 moves whole processes only (`cgroup.procs`).
    */
   joinLines(): string {
     const moves = [...this.folders, ...this.shared]
-      .map((f) => `echo $$ >${shellQuote(join(f.dir, "cgroup.procs"))}`)
+      .map((f) =>
+        f.controller === "v2"
+          ? `echo $$ >${shellQuote(join(f.dir, "cgroup.procs"))}`
+          : `echo 0 >${shellQuote(join(f.dir, "tasks"))}`,
+      )
       .join(" && ");
     const why =
       "Pi Desk could not move this command into its cgroup (its resource limits), so it did not run. " +
@@ -104,6 +114,24 @@ export class CommandCgroup {
     return undefined;
   }
 
+  /**
+   * The most processes it held at once, and the most memory it used, where the kernel keeps them (pids.peak,
+   * v1 memory.max_usage_in_bytes, v2 memory.peak).
+   */
+  peak(): { processes?: number; memoryBytes?: number } {
+    const found: { processes?: number; memoryBytes?: number } = {};
+    const number = (path: string) => {
+      const text = this.files.read(path).trim();
+      return /^\d+$/.test(text) ? Number(text) : undefined;
+    };
+    for (const { controller, dir } of this.folders) {
+      if (controller === "v2" || controller === "pids") found.processes = number(join(dir, "pids.peak"));
+      if (controller === "v2") found.memoryBytes = number(join(dir, "memory.peak"));
+      if (controller === "memory") found.memoryBytes = number(join(dir, "memory.max_usage_in_bytes"));
+    }
+    return Object.fromEntries(Object.entries(found).filter(([, v]) => v !== undefined));
+  }
+
   /** The processes still in it (from the pids hierarchy on v1, which holds every process of the command). */
   members(): number[] {
     const folder = this.folders.find((f) => f.controller === "v2" || f.controller === "pids");
@@ -111,11 +139,32 @@ export class CommandCgroup {
   }
 
   /**
+   * Moves every process in it into `next` (a command kept running joins its workspace's group), in each
+   * hierarchy, round after round while it forks meanwhile; the cpu folder stays the same.
+   */
+  async moveMembersTo(next: CommandCgroup): Promise<void> {
+    const giveUpAt = performance.now() + EMPTY_MAX_MS;
+    for (let members = this.members(); members.length > 0; members = this.members()) {
+      for (const pid of members) {
+        for (const folder of next.folders) {
+          try {
+            this.files.write(join(folder.dir, "cgroup.procs"), String(pid));
+          } catch {
+            // gone already, or a thread of one moved with it
+          }
+        }
+      }
+      if (performance.now() > giveUpAt) return;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
+  /**
    * Kills everything still in it: v2's cgroup.kill where the kernel has it, else SIGKILL to each member
    * until none is left (a fork bomb at its limit refills the slots of the killed, so it takes a few rounds).
+   * True when it was seen empty at the end.
    */
-  async empty(): Promise<number> {
-    let killed = 0;
+  async empty(): Promise<boolean> {
     const v2 = this.folders.find((f) => f.controller === "v2");
     if (v2) {
       try {
@@ -135,12 +184,11 @@ export class CommandCgroup {
           // gone already
         }
       }
-      killed += signalled;
       // Listed but none alive to signal: the kernel has not caught up yet, or a stand-in tree never will.
-      if (signalled === 0 || performance.now() > giveUpAt) break;
+      if (signalled === 0 || performance.now() > giveUpAt) return false;
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    return killed;
+    return true;
   }
 
   /**

@@ -1,35 +1,21 @@
 import { join } from "node:path";
-import type { LimitStop } from "../../../shared/commands";
 import { type ProcessIdentity, processIdentity } from "../../base/process-identity";
+import { type BackgroundGroup, GroupRun } from "./background-group";
 import { type CgroupFiles, kernelCgroupFiles } from "./cgroup-files";
 import { type CgroupHierarchy, hierarchiesOf, hostGroupDir, PI_DESK_GROUP } from "./cgroup-places";
+import { cgroupsAtExit, groupDirsAtExit, removeHostDirsAtExit } from "./cgroups-at-exit";
 import { CommandCgroup } from "./command-cgroup";
-import { detectLimitsLayer, type LimitsLayer } from "./limits-layer";
+import { type CgroupRun, cgroupRun, type LimitedRun, perProcessRun } from "./limited-run";
+import { COMMAND_CPU_WEIGHT, detectLimitsLayer, type LimitsLayer, layerName } from "./limits-layer";
 import type { ResourceLimits } from "./resource-limits";
 
-/** How often a running command's cgroup is checked for a refused fork (a fork bomb stops within this). */
-const WATCH_INTERVAL_MS = 250;
+export type { LimitedRun } from "./limited-run";
 
 /** cpu.shares of the Pi Desk folder on v1: half the host's 1,024, so commands together weigh less than it. */
-const V1_CPU_SHARES = 512;
+const V1_CPU_SHARES = (COMMAND_CPU_WEIGHT * 1024) / 100;
 
 /** cpu.weight of the Pi Desk folder on v2: half the default 100. */
-const V2_CPU_WEIGHT = 50;
-
-/** One command's limits while it runs (see `CommandLimiter.start`). */
-export interface LimitedRun {
-  /** The argv that enters the limits first, then runs `argv` (in the same process: nothing starts outside them). */
-  wrap(argv: readonly string[]): string[];
-  /** Calls `onStop` once when the command reaches its process limit while it runs (it is then to be killed). */
-  watch(onStop: () => void): void;
-  /**
-   * After the command's first process exited: kills whatever is left in its cgroup, says which limit it
-   * reached if any, and removes the cgroup (`removed` settles once it is gone, or could not be).
-   */
-  finish(): Promise<{ stop?: LimitStop; removed: Promise<boolean> }>;
-  /** The cgroup's folders (none for per-process limits). */
-  readonly cgroupDirs: string[];
-}
+const V2_CPU_WEIGHT = COMMAND_CPU_WEIGHT;
 
 /** How a limiter finds its layer; the defaults are this machine's. */
 export interface CommandLimiterOptions {
@@ -60,6 +46,8 @@ export class CommandLimiter {
   private readonly host: ProcessIdentity | undefined;
   private readonly hierarchies: CgroupHierarchy[];
   private hostDirsMade = false;
+  /** The host's folders, as the first part of a spare cgroup's key (`keyFor`). */
+  private place: string | undefined;
 
   constructor(options: CommandLimiterOptions = {}) {
     this.layer = options.layer ?? machineLimitsLayer();
@@ -72,17 +60,68 @@ export class CommandLimiter {
    * Sets up one command's limits before it starts; undefined where nothing limits commands. Throws, with
    * the reason, when the layer is there but refused: the command must then not run unlimited.
    */
-  start(limits: ResourceLimits): LimitedRun | undefined {
+  start(limits: ResourceLimits, group?: BackgroundGroup): LimitedRun | undefined {
     if (this.layer.kind === "none") return undefined;
     if (this.layer.kind === "rlimit") return perProcessRun(limits);
+    if (group) return this.startInGroup(limits, group);
+    const cgroup = this.takeSpare(limits) ?? this.create(limits);
+    const run = cgroupRun(layerName(this.layer), cgroup, (clean) => this.keepSpare(limits, cgroup, clean));
+    return { ...run, moveInto: (group) => this.move(run, limits, group) };
+  }
+
+  /**
+   * `LimitedRun.moveInto` for a command in a cgroup of its own. Where the group cannot take it (the kernel
+   * refuses a total below what the group uses now), it stays where it is, under its own limits.
+   */
+  private async move(run: CgroupRun, limits: ResourceLimits, group: BackgroundGroup): Promise<void> {
+    let entered: ReturnType<typeof GroupRun.enter>;
+    let next: CommandCgroup;
+    try {
+      entered = GroupRun.enter(this.hostDirs(), group, this.files);
+      for (const dir of entered.run.dirs) groupDirsAtExit.set(dir, this.files);
+      next = CommandCgroup.create(entered.parents, limits, this.files);
+    } catch {
+      return;
+    }
+    const before = run.current();
+    await before.moveMembersTo(next);
+    run.switchTo(next, entered.run);
+    // The one it left is not kept: its counters may hold what the command did before it moved.
+    void before.removeWhenEmpty();
+  }
+
+  /**
+   * A background command: its cgroup inside its workspace's group, whose total bounds all the workspace's
+   * background commands together (background-group.ts). Not kept for the next command (that is rarely
+   * another background one).
+   */
+  private startInGroup(limits: ResourceLimits, group: BackgroundGroup): LimitedRun {
+    let entered: ReturnType<typeof GroupRun.enter>;
     let cgroup: CommandCgroup;
     try {
-      cgroup = CommandCgroup.create(this.hostDirs(), limits, this.files);
+      entered = GroupRun.enter(this.hostDirs(), group, this.files);
+      for (const dir of entered.run.dirs) groupDirsAtExit.set(dir, this.files);
+      cgroup = CommandCgroup.create(entered.parents, limits, this.files);
+    } catch (error) {
+      throw new Error(
+        `Could not set the resource limits of this background command or its workspace's total (${(error as Error).message}), so it did not run. ` +
+          "Check that Pi Desk may still write its cgroups, or raise the workspace's total in Settings.",
+      );
+    }
+    const remove = () => void cgroup.removeWhenEmpty().then(() => cgroupsAtExit.delete(cgroup));
+    // Already in the group: "Keep running" has nothing to move.
+    return cgroupRun(layerName(this.layer), cgroup, remove, entered.run);
+  }
+
+  /** A new cgroup with these limits; throws, saying what to do, when the kernel refuses it. */
+  private create(limits: ResourceLimits): CommandCgroup {
+    try {
+      return CommandCgroup.create(this.hostDirs(), limits, this.files);
     } catch {
       // The host folder may have gone (removed by hand): made again once, then the kernel's answer stands.
       this.hostDirsMade = false;
       try {
-        cgroup = CommandCgroup.create(this.hostDirs(), limits, this.files);
+        return CommandCgroup.create(this.hostDirs(), limits, this.files);
       } catch (error) {
         throw new Error(
           `Could not set this command's resource limits (${(error as Error).message}), so it did not run. ` +
@@ -90,7 +129,52 @@ export class CommandLimiter {
         );
       }
     }
-    return cgroupRun(cgroup);
+  }
+
+  /** The spare cgroup, if it is under this host's folders with exactly these limits (see `keepSpare`). */
+  private takeSpare(limits: ResourceLimits): CommandCgroup | undefined {
+    const taken = spare;
+    spare = undefined;
+    if (!taken) return undefined;
+    if (taken.key === this.keyFor(limits)) {
+      cgroupsAtExit.delete(taken.cgroup);
+      return taken.cgroup;
+    }
+    // For other limits (from before a change in Settings, or another workspace's): not this command's.
+    void taken.cgroup.removeWhenEmpty().then(() => cgroupsAtExit.delete(taken.cgroup));
+    return undefined;
+  }
+
+  /**
+   * After a command's result: keeps one empty cgroup with its limits for the next command, so that making
+   * folders, writing limits and removing folders (0.6-0.8 ms of the host's CPU here, and the kernel's
+   * deferred work of freeing a memory cgroup) is not paid per command. The ended command's own cgroup is
+   * kept when it is empty and reached no limit (its counters, which say why a command stopped, are still
+   * 0); else it goes and a new one is made. One is kept for the whole process: commands mostly follow one
+   * another and keep their limits; one started while another runs, or with other limits, makes its own.
+   * What the kept one holds of the last command is at most reclaimable page cache (v1 leaves it charged).
+   */
+  private keepSpare(limits: ResourceLimits, ended: CommandCgroup, clean: boolean): void {
+    if (!spare && clean) {
+      spare = { key: this.keyFor(limits), cgroup: ended };
+      return;
+    }
+    void ended.removeWhenEmpty().then(() => cgroupsAtExit.delete(ended));
+    if (spare) return;
+    try {
+      const cgroup = CommandCgroup.create(this.hostDirs(), limits, this.files);
+      spare = { key: this.keyFor(limits), cgroup };
+      cgroupsAtExit.add(cgroup);
+    } catch {
+      // The next command makes its own, and says why if it cannot.
+    }
+  }
+
+  /** Commands with the same key may take the same spare cgroup: the same folders, the same limits. */
+  private keyFor(limits: ResourceLimits): string {
+    const host = this.host;
+    this.place ??= this.hierarchies.map((h) => (host ? hostGroupDir(h, host) : h.base)).join("\n");
+    return `${this.place}\n${limits.memoryBytes}/${limits.processes}`;
   }
 
   /** The host's folder in each hierarchy, made on first use (with the Pi Desk folder's lower CPU weight). */
@@ -108,7 +192,7 @@ export class CommandLimiter {
       if (hierarchy.controller === "v2") this.enableControllers(dir);
     }
     this.hostDirsMade = true;
-    removeAtExit(
+    removeHostDirsAtExit(
       dirs.map(({ dir }) => dir),
       this.files,
     );
@@ -136,28 +220,8 @@ export class CommandLimiter {
   }
 }
 
-/** Host folders to remove when this process exits normally (what a crash leaves, the next start reaps). */
-const hostDirsAtExit = new Map<string, CgroupFiles>();
-
-/** Ended commands' cgroups whose removal is still to come (it runs after the result). */
-const removingAtExit = new Set<CommandCgroup>();
-
-function removeAtExit(dirs: string[], files: CgroupFiles): void {
-  if (hostDirsAtExit.size === 0)
-    process.once("exit", () => {
-      for (const cgroup of removingAtExit) cgroup.remove();
-      removingAtExit.clear();
-      for (const [dir, dirFiles] of hostDirsAtExit) {
-        try {
-          dirFiles.rmdir(dir);
-        } catch {
-          // a command's cgroup still in it (its removal was under way): the next start reaps it
-        }
-      }
-      hostDirsAtExit.clear();
-    });
-  for (const dir of dirs) hostDirsAtExit.set(dir, files);
-}
+/** The next command's cgroup, empty (`CommandLimiter.keepSpare`), with its place and limits as a key; on the exit's list. */
+let spare: { key: string; cgroup: CommandCgroup } | undefined;
 
 /** Makes a folder that may be there already; true when this call made it. */
 function makeDir(files: CgroupFiles, dir: string): boolean {
@@ -168,67 +232,4 @@ function makeDir(files: CgroupFiles, dir: string): boolean {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
     throw error;
   }
-}
-
-/** A command in a cgroup of its own. */
-function cgroupRun(cgroup: CommandCgroup): LimitedRun {
-  let timer: NodeJS.Timeout | undefined;
-  return {
-    cgroupDirs: cgroup.dirs,
-    wrap: (argv) => enterFirst(cgroup.joinLines(), argv),
-    watch(onStop) {
-      timer = setInterval(() => {
-        if (cgroup.limitStop()?.kind !== "processes") return;
-        clearInterval(timer);
-        onStop();
-      }, WATCH_INTERVAL_MS);
-      timer.unref();
-    },
-    async finish() {
-      clearInterval(timer);
-      await cgroup.empty();
-      // Read once nothing is left to add to the counts.
-      const stop = cgroup.limitStop();
-      // Removed off the command's path: the result does not wait for the kernel to let the folders go.
-      // Until then it is on the exit's list: a process ending right after its last command leaves none.
-      removingAtExit.add(cgroup);
-      const removed = new Promise<boolean>((resolve) =>
-        setImmediate(
-          () =>
-            void cgroup.removeWhenEmpty().then((gone) => {
-              removingAtExit.delete(cgroup);
-              resolve(gone);
-            }),
-        ),
-      );
-      return { ...(stop ? { stop } : {}), removed };
-    },
-  };
-}
-
-/**
- * Where only per-process limits hold: each process's address space (`ulimit -v`, in KiB), set in the
- * command's own shell before it runs anything, so everything it starts inherits it. There is no count
- * of a command's processes to read (RLIMIT_NPROC counts all of the person's), so no stop is reported.
- */
-function perProcessRun(limits: ResourceLimits): LimitedRun {
-  const kib = Math.floor(limits.memoryBytes / 1024);
-  const why = "Pi Desk could not set this command's memory limit (ulimit -v), so it did not run.";
-  return {
-    cgroupDirs: [],
-    wrap: (argv) => enterFirst(`ulimit -v ${kib} 2>/dev/null || { echo "${why}" >&2; exit 125; }`, argv),
-    watch: () => {},
-    finish: async () => ({ removed: Promise.resolve(true) }),
-  };
-}
-
-/**
- * The argv that runs `lines` first, in the process that then becomes the command: bash's own script gets
- * them in front (no extra program), any other argv runs through `sh -c 'lines; exec "$@"'`.
- */
-function enterFirst(lines: string, argv: readonly string[]): string[] {
-  const [program, flag, script, ...rest] = argv;
-  if (program === "/bin/bash" && flag === "-c" && script !== undefined)
-    return [program, flag, `${lines}\n${script}`, ...rest];
-  return ["/bin/sh", "-c", `${lines}\nexec "$@"`, "sh", ...argv];
 }

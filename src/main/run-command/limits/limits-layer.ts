@@ -1,5 +1,6 @@
 import { accessSync, constants, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { ResourceLimitsLayer } from "../../../shared/commands";
 
 /**
  * Which layer can hold a command's limits on this machine, best first. A cgroup holds the whole command
@@ -137,6 +138,21 @@ export function describeLimitsLayer(layer: LimitsLayer): string {
     case "none":
       return `not limited: ${layer.why}`;
   }
+}
+
+/** The layer as the contract names it (Settings, a card's details). */
+export function layerName(layer: LimitsLayer): ResourceLimitsLayer {
+  return layer.kind === "rlimit" ? "process" : layer.kind;
+}
+
+/** Commands' CPU weight on cgroup v2's scale (the app has 100): the Pi Desk folder's, on v1 512 of 1,024 shares. */
+export const COMMAND_CPU_WEIGHT = 50;
+
+/** The CPU weight that holds on this layer; null where none does (no cpu controller, no cgroups). */
+export function cpuWeightOf(layer: LimitsLayer): number | null {
+  if (layer.kind === "cgroup-v2") return layer.cpu ? COMMAND_CPU_WEIGHT : null;
+  if (layer.kind === "cgroup-v1") return layer.cpu ? COMMAND_CPU_WEIGHT : null;
+  return null;
 }
 
 function writable(path: string): boolean {

@@ -1,4 +1,5 @@
 import { totalmem } from "node:os";
+import { MIN_RESOURCE_LIMITS as SMALLEST } from "../../../shared/commands";
 
 export type { LimitStop } from "../../../shared/commands";
 
@@ -17,7 +18,7 @@ export const MAX_DEFAULT_MEMORY_BYTES = 8 * 1024 ** 3;
 export const DEFAULT_PROCESS_LIMIT = 2_048;
 
 /** The smallest limits a person may set: below them even `git status` may not run. */
-export const MIN_RESOURCE_LIMITS: ResourceLimits = { memoryBytes: 16 * 1024 ** 2, processes: 16 };
+export const MIN_RESOURCE_LIMITS: ResourceLimits = SMALLEST;
 
 /** The defaults: half of the machine's memory (at most 8 GiB), 2,048 processes. */
 export function defaultResourceLimits(machineMemoryBytes: number = totalmem()): ResourceLimits {
@@ -34,12 +35,12 @@ export function checkResourceLimits(limits: Partial<ResourceLimits>): string | u
     memoryBytes !== undefined &&
     !(Number.isSafeInteger(memoryBytes) && memoryBytes >= MIN_RESOURCE_LIMITS.memoryBytes)
   )
-    return `A command's memory limit must be a whole number of bytes, at least ${MIN_RESOURCE_LIMITS.memoryBytes} (16 MiB); got ${memoryBytes}.`;
+    return `A command's memory limit must be a whole number of bytes, at least ${MIN_RESOURCE_LIMITS.memoryBytes} (16 MiB); got ${memoryBytes}. Set 16 MiB or more, or leave it empty for the default.`;
   if (
     processes !== undefined &&
     !(Number.isSafeInteger(processes) && processes >= MIN_RESOURCE_LIMITS.processes)
   )
-    return `A command's process limit must be a whole number, at least ${MIN_RESOURCE_LIMITS.processes}; got ${processes}.`;
+    return `A command's process limit must be a whole number, at least ${MIN_RESOURCE_LIMITS.processes}; got ${processes}. Set ${MIN_RESOURCE_LIMITS.processes} or more, or leave it empty for the default.`;
   return undefined;
 }
 

@@ -4,7 +4,7 @@ import type { Socket } from "node:net";
 import { constants as osConstants } from "node:os";
 import type { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
-import type { LimitStop } from "../../../shared/commands";
+import type { LimitStop, ResourceLimitsLayer } from "../../../shared/commands";
 import { errorMessage } from "../../base/errors";
 import type { LimitedRun } from "../limits/command-limiter";
 import { type CollectedOutput, OutputCollector, type OutputSnapshot } from "../output/output-collector";
@@ -77,6 +77,8 @@ export interface ProcessOutcome {
   statusText?: string;
   /** The resource limit it reached (it was stopped, or a process of it killed, for it). */
   limit?: LimitStop;
+  /** The layer that held its memory and process limits ("none": nothing did); absent when it never started. */
+  limitsLayer?: ResourceLimitsLayer;
 }
 
 /** Live updates at most this often, so a chatty command does not flood the UI. */
@@ -261,6 +263,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
     output,
     ...(statusText !== undefined ? { statusText } : {}),
     ...(limitEnd?.stop && !cancelled ? { limit: limitEnd.stop } : {}),
+    limitsLayer: limited?.layer ?? "none",
   };
 }
 

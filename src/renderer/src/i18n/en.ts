@@ -4,6 +4,7 @@ import { editsEn } from "./edits.en";
 import { layoutEn } from "./layout.en";
 import { networkEn } from "./network.en";
 import { editRefusalTextEn, refusalTextEn } from "./refusals.en";
+import { resourcesEn } from "./resources.en";
 import { riskTextEn } from "./risks.en";
 import { worktreesEn } from "./worktrees.en";
 
@@ -298,6 +299,7 @@ export const en = {
   refusal: refusalTextEn,
   editRefusal: editRefusalTextEn,
   network: networkEn,
+  resources: resourcesEn,
   fullOutput: {
     title: "Full output",
     close: "Close",

@@ -5,6 +5,7 @@ import type { Messages } from "./en";
 import { layoutZh } from "./layout.zh";
 import { networkZh } from "./network.zh";
 import { editRefusalTextZh, refusalTextZh } from "./refusals.zh";
+import { resourcesZh } from "./resources.zh";
 import { riskTextZh } from "./risks.zh";
 import { worktreesZh } from "./worktrees.zh";
 
@@ -277,6 +278,7 @@ export const zh: Messages = {
   refusal: refusalTextZh,
   editRefusal: editRefusalTextZh,
   network: networkZh,
+  resources: resourcesZh,
   fullOutput: {
     title: "完整输出",
     close: "关闭",

@@ -1,4 +1,6 @@
 import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { LimitedRun } from "../../../../src/main/run-command/limits/command-limiter";
 import { runProcess } from "../../../../src/main/run-command/process/process-runner";
@@ -31,19 +33,37 @@ async function limitedRun(
 describe.skipIf(!writable.ok)(
   `resource limits on this machine's cgroups${writable.ok ? "" : ` (skipped: ${writable.why})`}`,
   () => {
-    it("runs a command inside a cgroup of its own and removes it afterwards", async () => {
-      const { outcome, dirs } = await limitedRun("cat /proc/self/cgroup", {
-        memoryBytes: 256 * MiB,
-        processes: 64,
-      });
+    it("runs a command inside a cgroup of its own, which holds nothing of it afterwards", async () => {
+      const limits = { memoryBytes: 256 * MiB, processes: 64 };
+      const { outcome, dirs } = await limitedRun("cat /proc/self/cgroup; sleep 30 & echo started", limits);
       expect(outcome.exitCode).toBe(0);
       expect(dirs.length).toBeGreaterThan(0);
       for (const dir of dirs) {
         const name = dir.split("/").at(-1) as string;
         expect(outcome.output.text).toContain(name);
       }
-      await until(() => allGone(dirs), 3_000);
       expect(outcome.limit).toBeUndefined();
+      // Its background sleep is gone with it; the cgroup is kept for the next command, or removed.
+      await until(() => dirs.every((dir) => !existsSync(dir) || membersOf(dir).length === 0), 3_000);
+    });
+
+    it("runs two commands at once in two cgroups, and a command after one that reached its limit clean", async () => {
+      const limits = { memoryBytes: 64 * MiB, processes: 64 };
+      const [first, second] = await Promise.all([
+        limitedRun("sleep 0.3", limits),
+        limitedRun("sleep 0.3", limits),
+      ]);
+      expect(first.dirs).not.toEqual(second.dirs);
+      // What a command's end does with its cgroup runs once its result is out: let both have run.
+      await afterResults();
+      const hog = await limitedRun("python3 -c \"b = b'x' * (256 * 1024 * 1024)\"", limits);
+      expect(hog.outcome.limit).toEqual({ kind: "memory", limit: 64 * MiB });
+      // Kept cgroups are only ever clean ones: a cgroup that counted an out-of-memory kill would make the
+      // next command look stopped by its memory limit too.
+      await afterResults();
+      const next = await limitedRun("echo fine", limits);
+      expect(next.outcome.output.text).toContain("fine");
+      expect(next.outcome.limit).toBeUndefined();
     });
 
     it("stops a fork bomb at its process limit within seconds, while another command runs, and leaves nothing", async () => {
@@ -87,4 +107,14 @@ function leftovers(tag: string): string[] {
   return execFileSync("ps", ["-eo", "pid=,stat=,args="], { encoding: "utf8" })
     .split("\n")
     .filter((line) => line.includes(`sleep ${tag}`) && !/^\s*\d+\s+Z/.test(line));
+}
+
+/** The pids in one cgroup folder. */
+function membersOf(dir: string): string[] {
+  return readFileSync(join(dir, "cgroup.procs"), "utf8").split("\n").filter(Boolean);
+}
+
+/** Lets what runs after a command's result (its cgroup kept or removed) run. */
+function afterResults(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

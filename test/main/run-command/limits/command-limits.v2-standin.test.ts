@@ -110,6 +110,51 @@ describe("cgroup v2 (stand-in tree in a temporary folder, not a kernel)", () => 
   });
 });
 
+describe("a workspace's background total on cgroup v2 (stand-in tree, not a kernel)", () => {
+  const group = { name: "w-standin", total: () => ({ memoryBytes: 500 * MiB, processes: 150 }) };
+
+  async function inGroup(limiter: CommandLimiter, script: string, env: Record<string, string>) {
+    let limited: LimitedRun | undefined;
+    const outcome = await runProcess({
+      argv: ["/bin/bash", "-c", `exec 2>&1\n${script}`],
+      cwd: "/tmp",
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
+      timeoutMs: 20_000,
+      startLimits: () => {
+        limited = limiter.start({ memoryBytes: 300 * MiB, processes: 100 }, group);
+        return limited;
+      },
+    });
+    return { outcome, dirs: limited?.cgroupDirs ?? [] };
+  }
+
+  it("makes the command's cgroup inside the group, whose folder holds the total and passes the controllers on", async () => {
+    const { limiter, mount } = standInTree();
+    const { outcome, dirs } = await inGroup(limiter, `${FIND_OWN}; echo "own $d"`, { TREE: mount });
+    const own = /own (.+)$/m.exec(outcome.output.text)?.[1] as string;
+    expect(own.split("/").at(-2)).toBe("w-standin");
+    expect(dirs).toEqual([own]);
+    const groupDir = join(own, "..");
+    expect(readFileSync(join(groupDir, "memory.max"), "utf8")).toBe(String(500 * MiB));
+    expect(readFileSync(join(groupDir, "pids.max"), "utf8")).toBe("150");
+    expect(readFileSync(join(groupDir, "cgroup.subtree_control"), "utf8")).toBe("+memory +pids");
+  });
+
+  it("names the total when a fork was refused while the command stayed under its own limit", async () => {
+    const { limiter, mount } = standInTree();
+    // As kernels since 6.x count it: in the group whose limit refused it, and in the command's own too.
+    const refused = `${FIND_OWN}; printf '5\n' >"$d/pids.peak"; printf 'max 1\n' >"$d/pids.events"; printf 'max 1\n' >"$d/../pids.events"; sleep 15`;
+    const { outcome } = await inGroup(limiter, refused, { TREE: mount });
+    expect(outcome.limit).toEqual({ kind: "processes", limit: 150 });
+    // At its own limit, its own is named.
+    const own = `${FIND_OWN}; printf '100\n' >"$d/pids.peak"; printf 'max 1\n' >"$d/pids.events"; printf 'max 2\n' >"$d/../pids.events"; sleep 15`;
+    expect((await inGroup(limiter, own, { TREE: mount })).outcome.limit).toEqual({
+      kind: "processes",
+      limit: 100,
+    });
+  });
+});
+
 describe("the layer on other machines (from their /proc files)", () => {
   it("is cgroup v1 where memory and pids are mounted and writable", () => {
     const root = mkdtempSync(join(tmpdir(), "pi-desk-cgroup1-"));

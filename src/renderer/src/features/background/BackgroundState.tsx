@@ -3,6 +3,7 @@ import { useT } from "../../i18n/i18n";
 import { formatClock } from "../../lib/format";
 import { useNow } from "../../lib/use-now";
 import { useTestId } from "../commands/card-scope";
+import { LimitStopNote } from "../commands/LimitStopNote";
 
 /**
  * How a background command is doing, in one line: running for how long, or how it ended; its ports as
@@ -17,8 +18,9 @@ export function BackgroundState({ command }: { command: CommandView }) {
   if (!state) return null;
   const end = state.endedAt ?? now;
   const time = formatClock(Math.max(0, end - state.startedAt));
-  const ended =
-    state.status === "stopped"
+  const ended = state.limit
+    ? t.resources.stoppedAtLimit
+    : state.status === "stopped"
       ? t.background.stoppedBy[state.stoppedBy ?? "person"]
       : t.background.exitedWith(String(state.exitCode ?? "?"));
   return (
@@ -26,6 +28,7 @@ export function BackgroundState({ command }: { command: CommandView }) {
       <p className="muted">
         {state.status === "running" ? t.background.runningFor(time) : `${ended} · ${t.background.ran(time)}`}
       </p>
+      {state.limit && <LimitStopNote limit={state.limit} />}
       {state.ports.length > 0 && (
         <p className="background-ports">
           {t.background.ports}{" "}

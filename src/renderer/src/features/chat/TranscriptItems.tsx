@@ -69,8 +69,9 @@ export function noticeText(t: Messages, item: NoticeItem): string {
   const say = item.say;
   if (say?.id !== "background-ended") return item.text;
   const { state } = say;
-  const how =
-    state.status === "exited"
+  const how = state.limit
+    ? t.resources.stoppedAtLimit
+    : state.status === "exited"
       ? t.background.exitedWith(String(state.exitCode ?? "?"))
       : state.status === "stopped"
         ? t.background.stoppedBy[state.stoppedBy ?? "person"]

@@ -17,6 +17,7 @@ import { cardStatus } from "./command-status";
 import { FullOutputDialog } from "./FullOutputDialog";
 import { HostsSeen } from "./HostsSeen";
 import { LimitStopNote } from "./LimitStopNote";
+import { LimitsLayerNote } from "./LimitsLayerNote";
 import { PendingCard } from "./PendingCard";
 import { useCommandOutput } from "./use-command-output";
 
@@ -99,6 +100,7 @@ function RunningCard({ command, api }: { command: CommandView; api: ChatApi }) {
       }
     >
       <Decider command={command} />
+      <LimitsLayerNote layer={command.limitsLayer} />
       {/* The full output is saved once the command ends; until then the card holds the tail. */}
       <CommandOutput output={command.output} totalLines={command.totalLines} />
       <HostsSeen command={command} api={api} />
@@ -153,6 +155,7 @@ function BackgroundCard({ command, api }: { command: CommandView; api: ChatApi }
     <CardFrame command={command}>
       <Decider command={command} />
       <BackgroundState command={command} />
+      <LimitsLayerNote layer={command.details?.limitsLayer ?? command.limitsLayer} />
       <details className="command-output-details">
         <summary>{t.command.output}</summary>
         <CommandOutput
@@ -200,6 +203,7 @@ function FinishedCard({ command, api }: { command: CommandView; api: ChatApi }) 
   const hasOutput =
     command.output !== "" || command.deferredOutput !== undefined || (details?.totalBytes ?? 0) > 0;
   const totalLines = details?.totalLines ?? command.totalLines;
+  const limitsLayer = details?.limitsLayer ?? command.limitsLayer;
   return (
     <CardFrame
       command={command}
@@ -219,6 +223,7 @@ function FinishedCard({ command, api }: { command: CommandView; api: ChatApi }) 
       <Decider command={command} />
       {status === "interrupted" && <p data-testid={tid("command-reason")}>{t.command.interruptedHint}</p>}
       {details?.limit && <LimitStopNote limit={details.limit} />}
+      {ran && <LimitsLayerNote layer={limitsLayer} />}
       {details?.reason && (
         <p
           className={status === "refused" || status === "failed" ? "error" : undefined}

@@ -9,6 +9,7 @@ import { ModelSetup } from "../models/ModelSetup";
 import { AllowedHostsSettings } from "./AllowedHostsSettings";
 import { BackgroundCapSetting } from "./BackgroundCapSetting";
 import { NotificationSettings } from "./NotificationSettings";
+import { ResourceLimitsSettings } from "./ResourceLimitsSettings";
 import { RulesEditor } from "./RulesEditor";
 import { SandboxSettings } from "./SandboxSettings";
 
@@ -50,6 +51,12 @@ export function SettingsView({ host, api }: { host: HostState; api: ChatApi }) {
           <p className="muted">{t.settings.limitsNone}</p>
         )}
       </section>
+      {host.limits?.resources && (
+        <section className="settings-section">
+          <h3>{t.resources.heading}</h3>
+          <ResourceLimitsSettings key={host.workspace?.id} resources={host.limits.resources} api={api} />
+        </section>
+      )}
       {host.limits?.sandbox && (
         <section className="settings-section">
           <h3>{t.settings.sandbox}</h3>
