@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   card,
   expect,
@@ -64,4 +67,37 @@ test("while the agent works: Enter steers after the step under way, Queue waits 
   expect(Number(await meter.getAttribute("data-window"))).toBeGreaterThan(
     Number(await meter.getAttribute("data-used")),
   );
+});
+
+test("/ opens Pi's templates; one picked by the keyboard is sent expanded with its argument", async ({
+  page,
+  scriptedDesk,
+}) => {
+  // A person's agent dir with one prompt template, as ~/.pi/agent/prompts/review.md.
+  const agentDir = mkdtempSync(join(tmpdir(), "pi-desk-e2e-agent-"));
+  try {
+    mkdirSync(join(agentDir, "prompts"));
+    writeFileSync(
+      join(agentDir, "prompts", "review.md"),
+      "---\ndescription: Review staged git changes\n---\nReview the staged changes. Focus on ${1:-correctness}.\n",
+    );
+    const desk = await scriptedDesk([[say("Reviewed.")]], { env: { PI_CODING_AGENT_DIR: agentDir } });
+    await openDesk(page, desk);
+    const input = page.getByTestId("prompt-input");
+    await input.fill("/rev");
+    const item = page.locator('[data-testid="slash-item"][data-name="review"]');
+    await expect(item).toContainText("Review staged git changes");
+    await expect(item).toHaveAttribute("aria-selected", "true");
+    await input.press("Enter");
+    await expect(input).toHaveValue("/review ");
+    await expect(page.getByTestId("slash-menu")).toHaveCount(0);
+    await input.pressSequentially("concurrency");
+    await input.press("Enter");
+    await expect(page.getByTestId("user-message")).toContainText(
+      "Review the staged changes. Focus on concurrency.",
+    );
+    await expect(page.getByTestId("assistant-message")).toContainText("Reviewed.");
+  } finally {
+    rmSync(agentDir, { recursive: true, force: true });
+  }
 });

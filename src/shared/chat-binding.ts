@@ -9,6 +9,7 @@ export const CHAT_CALLS = [
   "prompt",
   "removeQueued",
   "compact",
+  "listSlashCommands",
   "stop",
   "cancelCommand",
   "commandOutput",

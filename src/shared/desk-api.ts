@@ -7,6 +7,7 @@ import type {
   HostState,
   QueueMode,
   SessionSummary,
+  SlashCommand,
   StopOutcome,
   WorkspaceInfo,
 } from "./host-state";
@@ -76,6 +77,11 @@ export interface DeskApi {
    * (following `instructions`, when given) instead of the messages. Refused while the agent works.
    */
   compact(params: { chatId: string; instructions?: string }): Promise<void>;
+  /**
+   * The composer's `/` commands for the chat: Pi's prompt templates and skills where Pi loads them (the
+   * workspace's own only where it is trusted), then Pi Desk's own.
+   */
+  listSlashCommands(params: { chatId: string }): Promise<SlashCommand[]>;
   /** Take back a message still waiting to reach the model: the `index`-th of its mode in `queued`. */
   removeQueued(params: { chatId: string; mode: QueueMode; index: number }): Promise<void>;
   /**
@@ -197,6 +203,7 @@ export const DESK_METHODS = [
   "prompt",
   "removeQueued",
   "compact",
+  "listSlashCommands",
   "stop",
   "decide",
   "cancelCommand",

@@ -152,6 +152,20 @@ export interface QueuedMessage {
   text: string;
 }
 
+/**
+ * A command the composer's `/` menu offers: one of Pi's prompt templates (`/name args`, expanded by Pi as
+ * the `pi` command line expands it), one of Pi's skills (`/skill:name args`), or Pi Desk's own.
+ */
+export interface SlashCommand {
+  /** What follows the slash: `review`, `skill:pdf-tools`, `compact`. */
+  name: string;
+  /** What it does, as its file (or Pi Desk) says. */
+  description: string;
+  /** What arguments it takes, when its file says (`[focus]`, `<file>`). */
+  argumentHint?: string;
+  kind: "template" | "skill" | "desk";
+}
+
 /** What a Stop left: the messages that were waiting and were not sent (the page gives them back to edit). */
 export interface StopOutcome {
   unsent: QueuedMessage[];

@@ -95,6 +95,7 @@ export const requestSchemas = {
     text: Type.String({ minLength: 1, maxLength: 1024 * 1024 }),
     mode: Type.Optional(QueueModeSchema),
   }),
+  listSlashCommands: Params({ chatId: Id }),
   compact: Params({ chatId: Id, instructions: Type.Optional(Type.String({ maxLength: 10_000 })) }),
   removeQueued: Params({
     chatId: Id,

@@ -105,6 +105,53 @@ describe("the composer", () => {
   });
 });
 
+describe("the / menu", () => {
+  const commands = [
+    {
+      name: "review",
+      description: "Review staged git changes",
+      argumentHint: "[focus]",
+      kind: "template" as const,
+    },
+    { name: "refactor", description: "Refactor a module", kind: "template" as const },
+    { name: "skill:pdf-tools", description: "Extract text from PDFs", kind: "skill" as const },
+    { name: "compact", description: "Summarise the conversation", kind: "desk" as const },
+  ];
+
+  it("opens on a slash, filters as one types, moves with the arrows and picks with Enter", async () => {
+    const api = fakeApi({ listSlashCommands: vi.fn(async () => commands) });
+    render(<Composer api={api} running={false} />);
+    const input = screen.getByTestId("prompt-input") as HTMLTextAreaElement;
+    fireEvent.change(input, { target: { value: "/re" } });
+    const names = () => screen.getAllByTestId("slash-item").map((item) => item.dataset.name);
+    await vi.waitFor(() => expect(names()).toEqual(["review", "refactor"]));
+    expect(screen.getAllByTestId("slash-item")[0]?.getAttribute("aria-selected")).toBe("true");
+    fireEvent.keyDown(input, { key: "ArrowDown" });
+    expect(screen.getAllByTestId("slash-item")[1]?.getAttribute("aria-selected")).toBe("true");
+    fireEvent.keyDown(input, { key: "Enter" });
+    expect(input.value).toBe("/refactor ");
+    expect(screen.queryByTestId("slash-menu")).toBeNull();
+    // Enter now sends what the box holds: Pi expands the template.
+    fireEvent.change(input, { target: { value: "/refactor src/a.ts" } });
+    fireEvent.keyDown(input, { key: "Enter" });
+    expect(api.prompt).toHaveBeenCalledWith({ text: "/refactor src/a.ts" });
+  });
+
+  it("closes on Esc, and runs Pi Desk's own /compact with its instruction", async () => {
+    const api = fakeApi({ listSlashCommands: vi.fn(async () => commands) });
+    render(<Composer api={api} running={false} />);
+    const input = screen.getByTestId("prompt-input") as HTMLTextAreaElement;
+    fireEvent.change(input, { target: { value: "/" } });
+    await screen.findByTestId("slash-menu");
+    fireEvent.keyDown(input, { key: "Escape" });
+    expect(screen.queryByTestId("slash-menu")).toBeNull();
+    fireEvent.change(input, { target: { value: "/compact keep the API notes" } });
+    fireEvent.keyDown(input, { key: "Enter" });
+    expect(api.compact).toHaveBeenCalledWith({ instructions: "keep the API notes" });
+    expect(api.prompt).not.toHaveBeenCalled();
+  });
+});
+
 describe("the context meter", () => {
   it("says how full the context is and what it cost, warns near the limit, and compacts", async () => {
     const api = fakeApi();

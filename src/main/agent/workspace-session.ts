@@ -14,6 +14,7 @@ import type {
   ContextState,
   QueueMode,
   SessionState,
+  SlashCommand,
   StopOutcome,
 } from "../../shared/host-state";
 import type { ThinkingLevel, UnavailableModel } from "../../shared/models";
@@ -38,6 +39,19 @@ import type { RecordKeys } from "./record-keys";
 import { readSavedOutput } from "./saved-output";
 import type { SessionProjection } from "./session-projection";
 import type { WorkspacePreferences } from "./workspace-preferences";
+
+/**
+ * Pi Desk's own `/` commands, done by the page rather than sent to the model (the `pi` command line has
+ * its own of the same names).
+ */
+const DESK_SLASH_COMMANDS: SlashCommand[] = [
+  {
+    name: "compact",
+    description: "Replace the conversation so far with a summary (Pi's compaction)",
+    argumentHint: "[what the summary should keep]",
+    kind: "desk",
+  },
+];
 
 export type { CommandSettings } from "./command-limits";
 
@@ -132,6 +146,22 @@ export class WorkspaceSession {
       window: usage.contextWindow,
       costUsd: this.session.getSessionStats().cost,
     };
+  }
+
+  /** The composer's `/` commands: Pi's prompt templates and skills as this chat's session loaded them, then Pi Desk's. */
+  slashCommands(): SlashCommand[] {
+    const templates = this.session.promptTemplates.map((template) => ({
+      name: template.name,
+      description: template.description,
+      ...(template.argumentHint ? { argumentHint: template.argumentHint } : {}),
+      kind: "template" as const,
+    }));
+    const skills = this.session.resourceLoader.getSkills().skills.map((skill) => ({
+      name: `skill:${skill.name}`,
+      description: skill.description,
+      kind: "skill" as const,
+    }));
+    return [...templates, ...skills, ...DESK_SLASH_COMMANDS];
   }
 
   /**

@@ -5,6 +5,7 @@ import type { DeskHandlers } from "./desk-handlers";
 type ForwardedCall =
   | "prompt"
   | "compact"
+  | "listSlashCommands"
   | "removeQueued"
   | "stop"
   | "cancelCommand"
@@ -24,6 +25,7 @@ export function chatCalls(chatOf: (chatId: string) => WorkspaceSession): Pick<De
   return {
     prompt: async ({ chatId, text, mode }) => chatOf(chatId).prompt(text, mode),
     compact: async ({ chatId, instructions }) => chatOf(chatId).compact(instructions),
+    listSlashCommands: async ({ chatId }) => chatOf(chatId).slashCommands(),
     removeQueued: async ({ chatId, mode, index }) => chatOf(chatId).removeQueued(mode, index),
     stop: async ({ chatId }) => chatOf(chatId).stop(),
     cancelCommand: async ({ chatId, commandId }) => chatOf(chatId).cancelCommand(commandId),

@@ -84,6 +84,9 @@ export const en = {
     queuedHeading: "Messages waiting to reach the agent",
     queuedMode: { steer: "after this step", "follow-up": "when done" },
     queuedRemove: (text: string) => `Take back: ${text.slice(0, 60)}`,
+    slashMenu: "Commands",
+    slashNone: "No command starts like this",
+    slashKind: { template: "prompt template", skill: "skill", desk: "Pi Desk" },
     contextUsed: (percent: number, used: string, window: string) =>
       `Context ${percent}% (${used} of ${window})`,
     contextUnknown: (window: string) => `Context: not counted yet (window ${window})`,

@@ -78,6 +78,9 @@ export const zh: Messages = {
     queuedHeading: "等待送达智能体的消息",
     queuedMode: { steer: "这一步之后", "follow-up": "完成之后" },
     queuedRemove: (text: string) => `撤回：${text.slice(0, 60)}`,
+    slashMenu: "命令",
+    slashNone: "没有以此开头的命令",
+    slashKind: { template: "提示模板", skill: "技能", desk: "Pi Desk" },
     contextUsed: (percent: number, used: string, window: string) =>
       `上下文 ${percent}%（${used} / ${window}）`,
     contextUnknown: (window: string) => `上下文：尚未计数（窗口 ${window}）`,

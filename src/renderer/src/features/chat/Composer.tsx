@@ -1,9 +1,10 @@
-import { type FormEvent, type KeyboardEvent, memo, useState } from "react";
-import type { QueuedMessage, QueueMode } from "../../../../shared/host-state";
+import { type FormEvent, type KeyboardEvent, memo, useEffect, useState } from "react";
+import type { QueuedMessage, QueueMode, SlashCommand } from "../../../../shared/host-state";
 import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { reasonOf } from "../../lib/format";
 import { QueuedMessages } from "./QueuedMessages";
+import { matchingCommands, SlashMenu } from "./SlashMenu";
 import { followTranscriptEnd } from "./transcript-reveal";
 
 /**
@@ -29,6 +30,7 @@ export const Composer = memo(function Composer({
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const canSend = text.trim() !== "" && !sending;
+  const slash = useSlashMenu(api, text);
 
   const send = (mode?: QueueMode) => {
     if (!canSend) return;
@@ -37,7 +39,12 @@ export const Composer = memo(function Composer({
     setNote(null);
     // The person wants to see the answer, wherever they had scrolled to.
     followTranscriptEnd();
-    api.prompt(running ? { text, mode: mode ?? "steer" } : { text }).then(
+    // Pi Desk's own /compact is done here; Pi's templates and skills are expanded by Pi, as `pi` does.
+    const compact = /^\/compact(?:\s+([\s\S]*))?$/.exec(text.trim());
+    const call = compact
+      ? api.compact(compact[1]?.trim() ? { instructions: compact[1].trim() } : {})
+      : api.prompt(running ? { text, mode: mode ?? "steer" } : { text });
+    call.then(
       () => {
         setText("");
         setSending(false);
@@ -62,6 +69,12 @@ export const Composer = memo(function Composer({
     );
   };
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    const picked = slash.onKey(e);
+    if (picked) {
+      setText(`/${picked.name} `);
+      return;
+    }
+    if (e.defaultPrevented) return;
     if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       send(e.altKey ? "follow-up" : "steer");
@@ -75,6 +88,13 @@ export const Composer = memo(function Composer({
   return (
     <form className="composer" onSubmit={onSubmit}>
       <QueuedMessages queued={queued} api={api} />
+      {slash.shown && (
+        <SlashMenu
+          commands={slash.matches}
+          selected={slash.selected}
+          onPick={(command) => setText(`/${command.name} `)}
+        />
+      )}
       <textarea
         className="prompt-input"
         aria-label={t.chat.promptLabel}
@@ -131,3 +151,50 @@ export const Composer = memo(function Composer({
     </form>
   );
 });
+
+/**
+ * The `/` menu's state: open while the box holds a slash and a command's start (no space yet), with the
+ * chat's commands asked for once it opens; its keys move, pick and close it before the box's own.
+ */
+function useSlashMenu(api: ChatApi, text: string) {
+  const [commands, setCommands] = useState<SlashCommand[] | null>(null);
+  const [selected, setSelected] = useState(0);
+  const [dismissed, setDismissed] = useState(false);
+  const typed = /^\/(\S*)$/.exec(text)?.[1];
+  const open = typed !== undefined;
+  useEffect(() => {
+    if (!open) {
+      setDismissed(false);
+      return;
+    }
+    // Asked each time the menu opens: templates and skills are files the person may have just added.
+    setSelected(0);
+    api.listSlashCommands().then(setCommands, () => setCommands([]));
+  }, [open, api]);
+  const matches = typed === undefined || !commands ? [] : matchingCommands(commands, typed);
+  const shown = open && !dismissed && commands !== null;
+  const at = Math.min(selected, Math.max(0, matches.length - 1));
+  return {
+    shown,
+    matches,
+    selected: at,
+    /** Handles a key meant for the menu (preventing its default); returns the command picked, if one was. */
+    onKey(e: KeyboardEvent<HTMLTextAreaElement>): SlashCommand | undefined {
+      if (!shown || e.nativeEvent.isComposing) return undefined;
+      if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+        e.preventDefault();
+        const step = e.key === "ArrowDown" ? 1 : -1;
+        setSelected(matches.length === 0 ? 0 : (at + step + matches.length) % matches.length);
+      } else if (e.key === "Escape") {
+        e.preventDefault();
+        setDismissed(true);
+      } else if ((e.key === "Enter" && !e.shiftKey) || e.key === "Tab") {
+        const command = matches[at];
+        if (!command) return undefined;
+        e.preventDefault();
+        return command;
+      }
+      return undefined;
+    },
+  };
+}

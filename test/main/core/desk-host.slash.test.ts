@@ -1,0 +1,41 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { assistantSaid, calls, startHost } from "./host-harness";
+
+// This file's own agent dir (test/setup/pi-environment.ts makes one per file), as a person's ~/.pi/agent.
+beforeAll(() => {
+  const agentDir = process.env.PI_CODING_AGENT_DIR as string;
+  mkdirSync(join(agentDir, "prompts"), { recursive: true });
+  writeFileSync(
+    join(agentDir, "prompts", "review.md"),
+    `---\ndescription: Review staged git changes\nargument-hint: "[focus]"\n---\nReview the staged changes. Focus on \${1:-correctness}.\n`,
+  );
+  mkdirSync(join(agentDir, "skills", "pdf-tools"), { recursive: true });
+  writeFileSync(
+    join(agentDir, "skills", "pdf-tools", "SKILL.md"),
+    "---\nname: pdf-tools\ndescription: Extract text and tables from PDF files\n---\nUse pdftotext.\n",
+  );
+});
+
+describe("the host: the composer's / commands", () => {
+  it("lists Pi's templates and skills from the agent dir, then Pi Desk's own", async () => {
+    const { host } = await startHost([[{ type: "text", text: "ok" }]]);
+    const commands = await calls(host).listSlashCommands();
+    expect(commands).toEqual([
+      { name: "review", description: "Review staged git changes", argumentHint: "[focus]", kind: "template" },
+      { name: "skill:pdf-tools", description: "Extract text and tables from PDF files", kind: "skill" },
+      expect.objectContaining({ name: "compact", kind: "desk" }),
+    ]);
+  });
+
+  it("sends a template expanded with its argument, as the pi command line does", async () => {
+    const { host } = await startHost([[{ type: "text", text: "Reviewed." }]]);
+    await calls(host).prompt({ text: "/review concurrency" });
+    await assistantSaid(host, "Reviewed.");
+    const asked = host.agentOf()?.messages.find((message) => message.role === "user");
+    expect(JSON.stringify(asked?.content)).toContain("Review the staged changes. Focus on concurrency.");
+    const shown = host.state().session?.transcript.find((item) => item.kind === "user");
+    expect(shown?.kind === "user" && shown.text).toContain("Focus on concurrency.");
+  });
+});
