@@ -135,7 +135,8 @@ describe("shell writes against real bash", () => {
       }),
       { numRuns: 500 },
     );
-    // Many edits break a line; enough must survive for the property to say something (about 55 do).
-    expect(predicted).toBeGreaterThan(25);
+    // Many edits break a line; enough must survive for the property to say something. 34-49 did in six runs
+    // of 500 (and 24 once, in a CI run): the bound is where the property still says something, not the mean.
+    expect(predicted).toBeGreaterThan(15);
   });
 });
