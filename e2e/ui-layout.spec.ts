@@ -112,6 +112,17 @@ async function layoutProblems(page: Page): Promise<string[]> {
       const overflows = box.scrollHeight > box.clientHeight + 1;
       if (overflows && said.hidden) problems.push(`${area} hides entries without saying so`);
     }
+    // Scrolled to its top, the tray shows the first waiting card's decision buttons, whatever else is open.
+    const trayBox = byId("tray-scroll");
+    const first = trayBox?.querySelector('[data-testid="tray-approve-button"]');
+    if (trayBox && first) {
+      const [box, button] = [rect(trayBox), rect(first)];
+      if (button.top < box.top - 0.5 || button.bottom > box.bottom + 0.5) {
+        problems.push(
+          `the first card's Approve is out of the tray's view: ${JSON.stringify({ box, button })}`,
+        );
+      }
+    }
     return problems;
   });
 }

@@ -37,7 +37,9 @@ export const ApprovalTray = memo(function ApprovalTray({
     <section className="approval-tray" aria-labelledby={headingId} data-testid="approval-tray">
       <header className="tray-head">
         <h2 id={headingId}>{t.command.trayHeading(total)}</h2>
-        <span className="muted tray-hint">{t.command.trayHint}</span>
+        <span className="muted tray-hint" title={t.command.trayHint}>
+          {t.command.trayHint}
+        </span>
         <OutOfViewNote count={hidden} testId="tray-out-of-view" />
       </header>
       <div className="tray-scroll" ref={box} data-testid="tray-scroll">
