@@ -101,3 +101,35 @@ test("/ opens Pi's templates; one picked by the keyboard is sent expanded with i
     rmSync(agentDir, { recursive: true, force: true });
   }
 });
+
+test("@ finds a file in a nested folder by a few letters of its name; the sent message names it as pi writes it", async ({
+  page,
+  scriptedDesk,
+}) => {
+  const desk = await scriptedDesk([[say("Read it.")]]);
+  mkdirSync(join(desk.workspace, "src", "parsing", "deep"), { recursive: true });
+  writeFileSync(join(desk.workspace, "src", "parsing", "deep", "token-reader.ts"), "export {};\n");
+  writeFileSync(join(desk.workspace, "README.md"), "# readme\n");
+  await openDesk(page, desk);
+  const input = page.getByTestId("prompt-input");
+  await input.pressSequentially("Look at @tokrd");
+  const item = page.locator('[data-testid="file-item"][data-path="src/parsing/deep/token-reader.ts"]');
+  await expect(item).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByTestId("file-item")).toHaveCount(1);
+  await input.press("Tab");
+  await expect(input).toHaveValue("Look at @src/parsing/deep/token-reader.ts ");
+  await expect(page.getByTestId("file-menu")).toHaveCount(0);
+  // A folder picked leaves the mention open, to go on into it; Esc closes the menu and keeps the text.
+  await input.pressSequentially("and @pars");
+  await page.locator('[data-testid="file-item"][data-path="src/parsing/"]').click();
+  await expect(input).toHaveValue("Look at @src/parsing/deep/token-reader.ts and @src/parsing/");
+  await expect(page.getByTestId("file-item").first()).toBeVisible();
+  await input.press("Escape");
+  await expect(page.getByTestId("file-menu")).toHaveCount(0);
+  await input.pressSequentially(" please");
+  await input.press("Enter");
+  await expect(page.getByTestId("user-message")).toContainText(
+    "Look at @src/parsing/deep/token-reader.ts and @src/parsing/ please",
+  );
+  await expect(page.getByTestId("assistant-message")).toContainText("Read it.");
+});

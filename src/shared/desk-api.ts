@@ -4,6 +4,7 @@ import type { EditDecision } from "./edits";
 import type { HostEvent } from "./host-events";
 import type {
   ChatSummary,
+  FoundFiles,
   HostState,
   QueueMode,
   SessionSummary,
@@ -82,6 +83,12 @@ export interface DeskApi {
    * workspace's own only where it is trusted), then Pi Desk's own.
    */
   listSlashCommands(params: { chatId: string }): Promise<SlashCommand[]>;
+  /**
+   * The composer's `@` finder: the chat folder's files and folders best matching `query` (its characters in
+   * order, ignoring case), as Pi's read tools see the folder. The folder is listed at the first call and
+   * matched in memory after; `fresh` (the menu just opened) lists it again unless it was just listed.
+   */
+  findFiles(params: { chatId: string; query: string; fresh?: boolean }): Promise<FoundFiles>;
   /** Take back a message still waiting to reach the model: the `index`-th of its mode in `queued`. */
   removeQueued(params: { chatId: string; mode: QueueMode; index: number }): Promise<void>;
   /**
@@ -204,6 +211,7 @@ export const DESK_METHODS = [
   "removeQueued",
   "compact",
   "listSlashCommands",
+  "findFiles",
   "stop",
   "decide",
   "cancelCommand",

@@ -96,6 +96,11 @@ export const requestSchemas = {
     mode: Type.Optional(QueueModeSchema),
   }),
   listSlashCommands: Params({ chatId: Id }),
+  findFiles: Params({
+    chatId: Id,
+    query: Type.String({ maxLength: 4096 }),
+    fresh: Type.Optional(Type.Boolean()),
+  }),
   compact: Params({ chatId: Id, instructions: Type.Optional(Type.String({ maxLength: 10_000 })) }),
   removeQueued: Params({
     chatId: Id,

@@ -13,6 +13,7 @@ import { createCommandTools } from "./command-tools";
 import { contextEntryIds, writtenEntryId } from "./entry-ids";
 import { createEditTools, EDITING_GUIDANCE } from "./file-edits/edit-tools";
 import { shellWritePreview } from "./file-edits/shell-write-preview";
+import { FolderFiles } from "./file-finder/folder-files";
 import { chatModelOf, startingModel } from "./model-choice";
 import type { DeskModels } from "./model-runtime";
 import { HiddenFolders } from "./read-tools/hidden-folders";
@@ -195,6 +196,7 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
     preferences,
     tools,
     outputQuota,
+    files: new FolderFiles(root, hidden),
     unavailableModel: start.unavailable ?? (modelFallbackMessage ? chatModelOf(session) : undefined),
   });
   return self;

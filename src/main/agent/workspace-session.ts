@@ -34,6 +34,7 @@ import { type CommandSettings, type FixedLimits, resourceLimitsState } from "./c
 import type { CommandTools } from "./command-tools";
 import { commandsForState, outputLeftOut } from "./deferred-outputs";
 import { EDIT_TOOLS } from "./edit-views";
+import type { FolderFiles } from "./file-finder/folder-files";
 import { runHostCommand } from "./host-command";
 import type { RecordKeys } from "./record-keys";
 import { readSavedOutput } from "./saved-output";
@@ -89,6 +90,8 @@ export interface WorkspaceSessionParts {
   onDispose?: () => void;
   /** The keys this chat's records are kept under in the workspace's shared change records. */
   recordKeys?: RecordKeys;
+  /** The chat's folder as the composer's `@` finder searches it. */
+  files: FolderFiles;
 }
 
 /**
@@ -107,6 +110,8 @@ export class WorkspaceSession {
   private sentContext = "";
   /** The person between the agent and every command. */
   readonly gate: ApprovalGate;
+  /** The chat's folder as the composer's `@` finder searches it. */
+  readonly files: FolderFiles;
   /** The model this chat was meant to use and cannot (it is gone), until the person picks one. */
   unavailableModel: UnavailableModel | undefined;
 
@@ -118,6 +123,7 @@ export class WorkspaceSession {
     this.background = tools.background;
     this.unavailableModel = parts.unavailableModel;
     this.gate = parts.gate;
+    this.files = parts.files;
     this.changeActions = parts.changeActions;
     this.unsubscribe = session.subscribe((event) => this.onSessionEvent(event));
   }

@@ -16,7 +16,7 @@ import { realExisting } from "./pi-paths";
 const FD_UNUSABLE = /fd is not installed|--no-require-git' which wasn't expected/;
 
 /** Folders Pi's own non-fd search skips too. */
-const SKIPPED = /(^|\/)(node_modules|\.git)$/;
+export const SKIPPED = /(^|\/)(node_modules|\.git)$/;
 
 /**
  * Pi's `find` tool, searching through operations of Pi Desk's own, for two reasons. Pi runs fd with
@@ -91,7 +91,7 @@ async function fdGlob(
 }
 
 /** Whether `path` or a folder above it holds `.git` (where Pi lets fd read .gitignore without a flag). */
-async function insideGitRepository(path: string): Promise<boolean> {
+export async function insideGitRepository(path: string): Promise<boolean> {
   for (let current = path; ; current = dirname(current)) {
     const isRepo = await access(join(current, ".git")).then(
       () => true,

@@ -84,6 +84,12 @@ export const en = {
     queuedHeading: "Messages waiting to reach the agent",
     queuedMode: { steer: "after this step", "follow-up": "when done" },
     queuedRemove: (text: string) => `Take back: ${text.slice(0, 60)}`,
+    fileMenu: "Files",
+    fileMenuListing: "Listing the folder's files…",
+    fileMenuNone: "No file or folder matches",
+    fileMenuFailed: (reason: string) => `Could not list the folder's files: ${reason}`,
+    fileMenuCapped: (searched: number) =>
+      `This folder is large: only its first ${searched.toLocaleString()} files and folders are searched.`,
     slashMenu: "Commands",
     slashNone: "No command starts like this",
     slashKind: { template: "prompt template", skill: "skill", desk: "Pi Desk" },

@@ -78,6 +78,12 @@ export const zh: Messages = {
     queuedHeading: "等待送达智能体的消息",
     queuedMode: { steer: "这一步之后", "follow-up": "完成之后" },
     queuedRemove: (text: string) => `撤回：${text.slice(0, 60)}`,
+    fileMenu: "文件",
+    fileMenuListing: "正在列出文件夹中的文件…",
+    fileMenuNone: "没有匹配的文件或文件夹",
+    fileMenuFailed: (reason: string) => `无法列出文件夹中的文件：${reason}`,
+    fileMenuCapped: (searched: number) =>
+      `文件夹很大：只搜索了前 ${searched.toLocaleString()} 个文件和文件夹。`,
     slashMenu: "命令",
     slashNone: "没有以此开头的命令",
     slashKind: { template: "提示模板", skill: "技能", desk: "Pi Desk" },

@@ -1,11 +1,14 @@
-import { type FormEvent, type KeyboardEvent, memo, useEffect, useState } from "react";
-import type { QueuedMessage, QueueMode, SlashCommand } from "../../../../shared/host-state";
+import { type FormEvent, type KeyboardEvent, memo, useLayoutEffect, useRef, useState } from "react";
+import type { QueuedMessage, QueueMode } from "../../../../shared/host-state";
 import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { reasonOf } from "../../lib/format";
+import { FileMenu } from "./FileMenu";
 import { QueuedMessages } from "./QueuedMessages";
-import { matchingCommands, SlashMenu } from "./SlashMenu";
+import { SlashMenu } from "./SlashMenu";
 import { followTranscriptEnd } from "./transcript-reveal";
+import { useFileMenu, withMention } from "./use-file-menu";
+import { useSlashMenu } from "./use-slash-menu";
 
 /**
  * The prompt box: Enter sends, Shift+Enter starts a new line (and Enter while an input method is
@@ -30,7 +33,18 @@ export const Composer = memo(function Composer({
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const canSend = text.trim() !== "" && !sending;
+  const box = useRef<HTMLTextAreaElement>(null);
+  // Where the caret is (the `@` menu follows the mention it is in), and where a pick puts it next.
+  const [caret, setCaret] = useState(0);
+  const placeCaret = useRef<number | null>(null);
   const slash = useSlashMenu(api, text);
+  const files = useFileMenu(api, text, caret);
+  useLayoutEffect(() => {
+    const at = placeCaret.current;
+    if (at === null || !box.current) return;
+    placeCaret.current = null;
+    box.current.setSelectionRange(at, at);
+  });
 
   const send = (mode?: QueueMode) => {
     if (!canSend) return;
@@ -68,10 +82,22 @@ export const Composer = memo(function Composer({
       (e: unknown) => setError(t.chat.stopFailed(reasonOf(e))),
     );
   };
+  const pickFile = (path: string) => {
+    if (!files.mention) return;
+    const next = withMention(text, files.mention, caret, path);
+    setText(next.text);
+    setCaret(next.caret);
+    placeCaret.current = next.caret;
+  };
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     const picked = slash.onKey(e);
     if (picked) {
       setText(`/${picked.name} `);
+      return;
+    }
+    const path = e.defaultPrevented ? undefined : files.onKey(e);
+    if (path) {
+      pickFile(path);
       return;
     }
     if (e.defaultPrevented) return;
@@ -95,13 +121,21 @@ export const Composer = memo(function Composer({
           onPick={(command) => setText(`/${command.name} `)}
         />
       )}
+      {files.shown && !slash.shown && (
+        <FileMenu found={files.found} failed={files.failed} selected={files.selected} onPick={pickFile} />
+      )}
       <textarea
         className="prompt-input"
         aria-label={t.chat.promptLabel}
         placeholder={running ? t.chat.steerPlaceholder : t.chat.promptPlaceholder}
         rows={Math.min(10, Math.max(2, text.split("\n").length))}
+        ref={box}
         value={text}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => {
+          setText(e.target.value);
+          setCaret(e.target.selectionStart);
+        }}
+        onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
         onKeyDown={onKeyDown}
         data-testid="prompt-input"
       />
@@ -151,50 +185,3 @@ export const Composer = memo(function Composer({
     </form>
   );
 });
-
-/**
- * The `/` menu's state: open while the box holds a slash and a command's start (no space yet), with the
- * chat's commands asked for once it opens; its keys move, pick and close it before the box's own.
- */
-function useSlashMenu(api: ChatApi, text: string) {
-  const [commands, setCommands] = useState<SlashCommand[] | null>(null);
-  const [selected, setSelected] = useState(0);
-  const [dismissed, setDismissed] = useState(false);
-  const typed = /^\/(\S*)$/.exec(text)?.[1];
-  const open = typed !== undefined;
-  useEffect(() => {
-    if (!open) {
-      setDismissed(false);
-      return;
-    }
-    // Asked each time the menu opens: templates and skills are files the person may have just added.
-    setSelected(0);
-    api.listSlashCommands().then(setCommands, () => setCommands([]));
-  }, [open, api]);
-  const matches = typed === undefined || !commands ? [] : matchingCommands(commands, typed);
-  const shown = open && !dismissed && commands !== null;
-  const at = Math.min(selected, Math.max(0, matches.length - 1));
-  return {
-    shown,
-    matches,
-    selected: at,
-    /** Handles a key meant for the menu (preventing its default); returns the command picked, if one was. */
-    onKey(e: KeyboardEvent<HTMLTextAreaElement>): SlashCommand | undefined {
-      if (!shown || e.nativeEvent.isComposing) return undefined;
-      if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-        e.preventDefault();
-        const step = e.key === "ArrowDown" ? 1 : -1;
-        setSelected(matches.length === 0 ? 0 : (at + step + matches.length) % matches.length);
-      } else if (e.key === "Escape") {
-        e.preventDefault();
-        setDismissed(true);
-      } else if ((e.key === "Enter" && !e.shiftKey) || e.key === "Tab") {
-        const command = matches[at];
-        if (!command) return undefined;
-        e.preventDefault();
-        return command;
-      }
-      return undefined;
-    },
-  };
-}
