@@ -31,13 +31,16 @@ test("while the agent works: Enter steers after the step under way, Queue waits 
   // The box stays usable: Enter steers, Queue keeps one for the end, and one is taken back.
   const input = page.getByTestId("prompt-input");
   await expect(page.getByTestId("send-button")).toHaveText("Steer");
+  const queued = page.getByTestId("queued-message");
+  // Each shown waiting before the next is typed, as a person sees them go (a send under way takes no other).
   await input.fill("Also check the tests");
   await input.press("Enter");
+  await expect(queued).toHaveCount(1);
   await input.fill("Drop this one");
   await input.press("Enter");
+  await expect(queued).toHaveCount(2);
   await input.fill("Then summarise");
   await page.getByTestId("queue-button").click();
-  const queued = page.getByTestId("queued-message");
   await expect(queued).toHaveCount(3);
   await expect(queued.nth(1)).toContainText("Drop this one");
   await queued.nth(1).getByTestId("queued-remove").click();

@@ -7,10 +7,10 @@ import { type DeskServer, type DeskServerOptions, startDeskServer, stopDeskServe
 /** The key the test provider expects; Pi reads it from `LOCAL_KEY`, as models.json says. */
 export const LOCAL_KEY = "test-key-local";
 
-/** The models the test provider serves, as `models.json` lists them. */
+/** The models the test provider serves, as `models.json` lists them: the first reads images, the second not. */
 export const LOCAL_MODELS = [
-  { id: "m1", name: "Local One" },
-  { id: "m2", name: "Local Two" },
+  { id: "m1", name: "Local One", input: ["text", "image"] },
+  { id: "m2", name: "Local Two", input: ["text"] },
 ] as const;
 
 /** A browser host whose models come from a temporary Pi agent dir pointing at a loopback model server. */

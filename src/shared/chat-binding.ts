@@ -11,6 +11,7 @@ export const CHAT_CALLS = [
   "compact",
   "listSlashCommands",
   "findFiles",
+  "messageImages",
   "stop",
   "cancelCommand",
   "commandOutput",

@@ -12,6 +12,7 @@ import type {
   StopOutcome,
   WorkspaceInfo,
 } from "./host-state";
+import type { PromptImage } from "./images";
 import type { ThinkingLevel } from "./models";
 import type { AllowedHostsSaved } from "./network";
 import type { AuditEntry, CommandRule, RuleDraft } from "./rules";
@@ -70,9 +71,12 @@ export interface DeskApi {
   /**
    * Send the person's message; resolves once the agent has it (the answer streams as events). While the
    * agent works, the message waits (`HostState.session.queued`): `mode` "steer" (the default) reaches the
-   * model after the tool call under way, "follow-up" once the agent is done.
+   * model after the tool call under way, "follow-up" once the agent is done. `images` go with a message
+   * sent while the agent is idle, to a model that reads images; otherwise the call is refused, saying why.
    */
-  prompt(params: { chatId: string; text: string; mode?: QueueMode }): Promise<void>;
+  prompt(params: { chatId: string; text: string; mode?: QueueMode; images?: PromptImage[] }): Promise<void>;
+  /** The images of one of the person's messages, by its entry in Pi's session, as the model got them. */
+  messageImages(params: { chatId: string; entryId: string }): Promise<PromptImage[]>;
   /**
    * Compact the chat's conversation with Pi's compaction: the model is given a summary of what came before
    * (following `instructions`, when given) instead of the messages. Refused while the agent works.
@@ -212,6 +216,7 @@ export const DESK_METHODS = [
   "compact",
   "listSlashCommands",
   "findFiles",
+  "messageImages",
   "stop",
   "decide",
   "cancelCommand",

@@ -17,6 +17,7 @@ import type {
   SlashCommand,
   StopOutcome,
 } from "../../shared/host-state";
+import type { PromptImage } from "../../shared/images";
 import type { ThinkingLevel, UnavailableModel } from "../../shared/models";
 import type { HostTally } from "../../shared/network";
 import type { ApprovalGate } from "../approvals/approval-gate";
@@ -36,6 +37,7 @@ import { commandsForState, outputLeftOut } from "./deferred-outputs";
 import { EDIT_TOOLS } from "./edit-views";
 import type { FolderFiles } from "./file-finder/folder-files";
 import { runHostCommand } from "./host-command";
+import { imagesForModel, imagesIn } from "./prompt-images";
 import type { RecordKeys } from "./record-keys";
 import { readSavedOutput } from "./saved-output";
 import type { SessionProjection } from "./session-projection";
@@ -240,17 +242,34 @@ export class WorkspaceSession {
    * Sends the person's message; the answer streams as events. While the agent works it waits instead:
    * steering reaches the model after the tool call under way, a follow-up once the agent is done.
    */
-  async prompt(text: string, mode: QueueMode = "steer"): Promise<void> {
-    if (this.projection.running || this.session.isStreaming) {
+  async prompt(text: string, mode: QueueMode = "steer", images: readonly PromptImage[] = []): Promise<void> {
+    const working = this.projection.running || this.session.isStreaming;
+    if (working && images.length > 0) {
+      // Pi gives a waiting message back as text only (taking one back, Stop), so its images would be lost.
+      throw new Error(
+        "Images go with a message sent once the agent is done: wait for it, or Stop, then send.",
+      );
+    }
+    if (working) {
       if (mode === "follow-up") await this.session.followUp(text);
       else await this.session.steer(text);
       return;
     }
-    this.session.prompt(text).catch((error: unknown) => {
+    const attached = images.length > 0 ? await imagesForModel(images, this.session.model) : undefined;
+    this.session.prompt(text, attached ? { images: attached } : undefined).catch((error: unknown) => {
       // Kept in the conversation's projection, not only sent: a snapshot (a reload, another chat shown and
       // back) still has it.
       this.projection.addNotice("error", `${errorMessage(error)} Configure a model in settings.`);
     });
+  }
+
+  /** The images of one of the person's messages, by its entry in Pi's session file. */
+  messageImages(entryId: string): PromptImage[] {
+    const entry = this.session.sessionManager.getEntry(entryId);
+    if (entry?.type !== "message" || entry.message.role !== "user") {
+      throw new Error("That message is not in this chat's conversation.");
+    }
+    return imagesIn(entry.message.content);
   }
 
   /**

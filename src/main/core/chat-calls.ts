@@ -7,6 +7,7 @@ type ForwardedCall =
   | "compact"
   | "listSlashCommands"
   | "findFiles"
+  | "messageImages"
   | "removeQueued"
   | "stop"
   | "cancelCommand"
@@ -24,7 +25,8 @@ type ForwardedCall =
 /** Those calls: each finds its chat (`chatOf` refuses a chat that is not open) and hands the call on. */
 export function chatCalls(chatOf: (chatId: string) => WorkspaceSession): Pick<DeskHandlers, ForwardedCall> {
   return {
-    prompt: async ({ chatId, text, mode }) => chatOf(chatId).prompt(text, mode),
+    prompt: async ({ chatId, text, mode, images }) => chatOf(chatId).prompt(text, mode, images),
+    messageImages: async ({ chatId, entryId }) => chatOf(chatId).messageImages(entryId),
     compact: async ({ chatId, instructions }) => chatOf(chatId).compact(instructions),
     listSlashCommands: async ({ chatId }) => chatOf(chatId).slashCommands(),
     findFiles: async ({ chatId, query, fresh }) => chatOf(chatId).files.find(query, fresh),

@@ -84,6 +84,18 @@ export const en = {
     queuedHeading: "Messages waiting to reach the agent",
     queuedMode: { steer: "after this step", "follow-up": "when done" },
     queuedRemove: (text: string) => `Take back: ${text.slice(0, 60)}`,
+    attachments: "Images",
+    attachmentRemove: (name: string) => `Remove ${name}`,
+    imageAlt: (index: number) => `Image ${index}`,
+    imagesUnavailable: (count: number) =>
+      `${count === 1 ? "An image" : `${count} images`} went with this message; it could not be shown.`,
+    imagesNotRead: (model: string) =>
+      `${model} does not read images. Pick a model that does to attach one, or describe what it shows.`,
+    imageType: (name: string) => `${name} is not an image Pi Desk can send: attach a PNG, JPEG, GIF or WebP.`,
+    imagesTooMany: (most: number) => `A message may carry ${most} images at most.`,
+    imagesTooBig: (megabytes: number) =>
+      `A message's images may come to ${megabytes} MB together: attach smaller ones (a screenshot of a part of the screen).`,
+    imageUnreadable: "That image could not be read. Save it as a file and attach it again.",
     fileMenu: "Files",
     fileMenuListing: "Listing the folder's files…",
     fileMenuNone: "No file or folder matches",

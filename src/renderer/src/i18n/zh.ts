@@ -78,6 +78,17 @@ export const zh: Messages = {
     queuedHeading: "等待送达智能体的消息",
     queuedMode: { steer: "这一步之后", "follow-up": "完成之后" },
     queuedRemove: (text: string) => `撤回：${text.slice(0, 60)}`,
+    attachments: "图片",
+    attachmentRemove: (name: string) => `移除 ${name}`,
+    imageAlt: (index: number) => `图片 ${index}`,
+    imagesUnavailable: (count: number) => `这条消息附带了 ${count} 张图片，无法显示。`,
+    imagesNotRead: (model: string) =>
+      `${model} 不能读取图片。请换一个能读图片的模型再附加，或用文字描述图片内容。`,
+    imageType: (name: string) => `${name} 不是 Pi Desk 可以发送的图片：请附加 PNG、JPEG、GIF 或 WebP。`,
+    imagesTooMany: (most: number) => `一条消息最多附带 ${most} 张图片。`,
+    imagesTooBig: (megabytes: number) =>
+      `一条消息的图片合计不能超过 ${megabytes} MB：请附加更小的图片（例如只截取屏幕的一部分）。`,
+    imageUnreadable: "无法读取这张图片。请先保存为文件，再重新附加。",
     fileMenu: "文件",
     fileMenuListing: "正在列出文件夹中的文件…",
     fileMenuNone: "没有匹配的文件或文件夹",

@@ -3,10 +3,12 @@ import type { QueuedMessage, QueueMode } from "../../../../shared/host-state";
 import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { reasonOf } from "../../lib/format";
+import { Attachments } from "./Attachments";
 import { FileMenu } from "./FileMenu";
 import { QueuedMessages } from "./QueuedMessages";
 import { SlashMenu } from "./SlashMenu";
 import { followTranscriptEnd } from "./transcript-reveal";
+import { useAttachments } from "./use-attachments";
 import { useFileMenu, withMention } from "./use-file-menu";
 import { useSlashMenu } from "./use-slash-menu";
 
@@ -21,11 +23,16 @@ export const Composer = memo(function Composer({
   api,
   running,
   queued = [],
+  modelName,
+  modelReadsImages,
 }: {
   api: ChatApi;
   running: boolean;
   /** The messages waiting to reach the model. */
   queued?: QueuedMessage[];
+  /** The chat's model's name, and whether it reads images: images are refused as attached when it does not. */
+  modelName?: string | undefined;
+  modelReadsImages?: boolean | undefined;
 }) {
   const t = useT();
   const [text, setText] = useState("");
@@ -39,6 +46,11 @@ export const Composer = memo(function Composer({
   const placeCaret = useRef<number | null>(null);
   const slash = useSlashMenu(api, text);
   const files = useFileMenu(api, text, caret);
+  const images = useAttachments(
+    modelName !== undefined && modelReadsImages !== undefined
+      ? { name: modelName, images: modelReadsImages }
+      : undefined,
+  );
   useLayoutEffect(() => {
     const at = placeCaret.current;
     if (at === null || !box.current) return;
@@ -55,12 +67,17 @@ export const Composer = memo(function Composer({
     followTranscriptEnd();
     // Pi Desk's own /compact is done here; Pi's templates and skills are expanded by Pi, as `pi` does.
     const compact = /^\/compact(?:\s+([\s\S]*))?$/.exec(text.trim());
+    const attached = images.attached.map(({ mimeType, data }) => ({ mimeType, data }));
+    const withImages = attached.length > 0 ? { images: attached } : {};
     const call = compact
       ? api.compact(compact[1]?.trim() ? { instructions: compact[1].trim() } : {})
-      : api.prompt(running ? { text, mode: mode ?? "steer" } : { text });
+      : api.prompt(running ? { text, mode: mode ?? "steer", ...withImages } : { text, ...withImages });
+    const sent = text;
     call.then(
       () => {
-        setText("");
+        // Cleared only if it still holds what was sent: what the person typed meanwhile stays.
+        setText((now) => (now === sent ? "" : now));
+        if (!compact) images.clear();
         setSending(false);
       },
       (e: unknown) => {
@@ -112,8 +129,21 @@ export const Composer = memo(function Composer({
   };
 
   return (
-    <form className="composer" onSubmit={onSubmit}>
+    <form
+      className="composer"
+      onSubmit={onSubmit}
+      // Images dropped from the OS are attached; the page never opens a dropped file itself.
+      onDragOver={(e) => {
+        if (e.dataTransfer.types.includes("Files")) e.preventDefault();
+      }}
+      onDrop={(e) => {
+        if (e.dataTransfer.files.length === 0) return;
+        e.preventDefault();
+        images.add(Array.from(e.dataTransfer.files));
+      }}
+    >
       <QueuedMessages queued={queued} api={api} />
+      <Attachments attached={images.attached} onRemove={images.remove} />
       {slash.shown && (
         <SlashMenu
           commands={slash.matches}
@@ -136,6 +166,12 @@ export const Composer = memo(function Composer({
           setCaret(e.target.selectionStart);
         }}
         onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
+        onPaste={(e) => {
+          // A pasted screenshot is attached; pasted text goes in the box as usual.
+          if (e.clipboardData.files.length === 0) return;
+          e.preventDefault();
+          images.add(Array.from(e.clipboardData.files));
+        }}
         onKeyDown={onKeyDown}
         data-testid="prompt-input"
       />
@@ -180,6 +216,11 @@ export const Composer = memo(function Composer({
       {error && (
         <p className="error composer-error" role="alert" data-testid="prompt-error">
           {error}
+        </p>
+      )}
+      {images.problem && (
+        <p className="error composer-error" role="alert" data-testid="attachment-error">
+          {images.problem}
         </p>
       )}
     </form>

@@ -6,18 +6,21 @@ import type {
   ToolItem,
   UserItem,
 } from "../../../../shared/transcript";
+import type { ChatApi } from "../../client/chat-api";
 import type { Messages } from "../../i18n/en";
 import { useT } from "../../i18n/i18n";
 import { Markdown } from "./Markdown";
+import { MessageImages } from "./MessageImages";
 import { ToolResult } from "./ToolResult";
 
 /** What the person said, as they wrote it. */
-export const UserMessage = memo(function UserMessage({ item }: { item: UserItem }) {
+export const UserMessage = memo(function UserMessage({ item, api }: { item: UserItem; api: ChatApi }) {
   const t = useT();
   return (
     <div className="message message-user" data-testid="user-message" data-entry-id={item.entryId}>
       <div className="message-author">{t.chat.you}</div>
       <div className="message-body plain">{item.text}</div>
+      {item.images && item.entryId && <MessageImages entryId={item.entryId} count={item.images} api={api} />}
     </div>
   );
 });
