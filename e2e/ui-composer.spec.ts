@@ -82,6 +82,7 @@ test("/ opens Pi's templates; one picked by the keyboard is sent expanded with i
     mkdirSync(join(agentDir, "prompts"));
     writeFileSync(
       join(agentDir, "prompts", "review.md"),
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Pi's template syntax, not JavaScript's
       "---\ndescription: Review staged git changes\n---\nReview the staged changes. Focus on ${1:-correctness}.\n",
     );
     const desk = await scriptedDesk([[say("Reviewed.")]], { env: { PI_CODING_AGENT_DIR: agentDir } });

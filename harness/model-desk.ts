@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { type DeskServer, type DeskServerOptions, startDeskServer, stopDeskServer } from "./desk-server.ts";
 
 /** The key the test provider expects; Pi reads it from `LOCAL_KEY`, as models.json says. */
@@ -29,6 +29,10 @@ export interface ModelDesk {
 export interface ModelDeskOptions extends DeskServerOptions {
   /** Pi's retry settings (`settings.json` `retry`); by default quick retries, so specs stay fast. */
   retry?: Record<string, unknown>;
+  /** More of Pi's settings (`settings.json`), e.g. `compaction`. */
+  settings?: Record<string, unknown>;
+  /** Files of the agent dir written before the host starts, by path inside it (`prompts/review.md`). */
+  agentFiles?: Record<string, string>;
 }
 
 /**
@@ -63,8 +67,13 @@ export async function startModelDesk(baseUrl: string, options: ModelDeskOptions 
       defaultProvider: "local",
       defaultModel: LOCAL_MODELS[0].id,
       retry: options.retry ?? { enabled: true, maxRetries: 3, baseDelayMs: 50 },
+      ...options.settings,
     }),
   );
+  for (const [path, text] of Object.entries(options.agentFiles ?? {})) {
+    mkdirSync(dirname(join(agentDir, path)), { recursive: true });
+    writeFileSync(join(agentDir, path), text);
+  }
   const env = {
     PI_OFFLINE: "1",
     PI_CODING_AGENT_DIR: agentDir,
