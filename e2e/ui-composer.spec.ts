@@ -137,3 +137,30 @@ test("@ finds a file in a nested folder by a few letters of its name; the sent m
   );
   await expect(page.getByTestId("assistant-message")).toContainText("Read it.");
 });
+
+test("Pi Desk's own / commands: /name names the chat in the sidebar, /thinking and /model change the pickers, /new opens a chat", async ({
+  page,
+  scriptedDesk,
+}) => {
+  const desk = await scriptedDesk([[say("Hello.")]]);
+  await openDesk(page, desk);
+  await send(page, "Start here");
+  await expect(page.getByTestId("assistant-message")).toContainText("Hello.");
+  const input = page.getByTestId("prompt-input");
+  await input.fill("/name Parser work");
+  await input.press("Enter");
+  await expect(page.getByTestId("chat-item").locator(".chat-item-title")).toHaveText("Parser work");
+  await expect(page.getByTestId("transcript")).toContainText("Named this chat “Parser work”.");
+  // The scripted model thinks at no level but off: said, and nothing changes.
+  await input.fill("/thinking high");
+  await input.press("Enter");
+  await expect(page.getByTestId("prompt-error")).toContainText("This model thinks at these levels: off.");
+  await input.fill("/new");
+  await input.press("Enter");
+  await expect(page.getByTestId("chat-item")).toHaveCount(2);
+  await expect(page.getByTestId("user-message")).toHaveCount(0);
+  await expect(page.getByTestId("chat-item").nth(1).getByRole("button").first()).toHaveAttribute(
+    "aria-current",
+    "true",
+  );
+});

@@ -12,6 +12,7 @@ export const CHAT_CALLS = [
   "listSlashCommands",
   "findFiles",
   "messageImages",
+  "renameChat",
   "stop",
   "cancelCommand",
   "commandOutput",

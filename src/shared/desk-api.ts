@@ -93,6 +93,8 @@ export interface DeskApi {
    * matched in memory after; `fresh` (the menu just opened) lists it again unless it was just listed.
    */
   findFiles(params: { chatId: string; query: string; fresh?: boolean }): Promise<FoundFiles>;
+  /** Name the chat (Pi's session name, as `/name` in the pi command line): the sidebar and past chats show it. */
+  renameChat(params: { chatId: string; name: string }): Promise<void>;
   /** Take back a message still waiting to reach the model: the `index`-th of its mode in `queued`. */
   removeQueued(params: { chatId: string; mode: QueueMode; index: number }): Promise<void>;
   /**
@@ -217,6 +219,7 @@ export const DESK_METHODS = [
   "listSlashCommands",
   "findFiles",
   "messageImages",
+  "renameChat",
   "stop",
   "decide",
   "cancelCommand",

@@ -108,6 +108,7 @@ export const requestSchemas = {
     images: Type.Optional(Type.Array(PromptImageSchema, { maxItems: MAX_IMAGES })),
   }),
   messageImages: Params({ chatId: Id, entryId: Id }),
+  renameChat: Params({ chatId: Id, name: Type.String({ minLength: 1, maxLength: 200 }) }),
   listSlashCommands: Params({ chatId: Id }),
   findFiles: Params({
     chatId: Id,

@@ -54,6 +54,20 @@ const DESK_SLASH_COMMANDS: SlashCommand[] = [
     argumentHint: "[what the summary should keep]",
     kind: "desk",
   },
+  { name: "new", description: "Start a new chat in this workspace", kind: "desk" },
+  { name: "name", description: "Name this chat", argumentHint: "<name>", kind: "desk" },
+  {
+    name: "model",
+    description: "Use another model from the next message on",
+    argumentHint: "<model>",
+    kind: "desk",
+  },
+  {
+    name: "thinking",
+    description: "Set how hard the model thinks",
+    argumentHint: "<off|minimal|low|medium|high|xhigh|max>",
+    kind: "desk",
+  },
 ];
 
 export type { CommandSettings } from "./command-limits";
@@ -261,6 +275,14 @@ export class WorkspaceSession {
       // back) still has it.
       this.projection.addNotice("error", `${errorMessage(error)} Configure a model in settings.`);
     });
+  }
+
+  /** Names the chat (Pi's session name, kept in its session file) and says so in the conversation. */
+  rename(name: string): void {
+    const trimmed = name.trim().replace(/\s+/g, " ");
+    if (!trimmed) throw new Error("Give the chat a name: /name and the name.");
+    this.session.setSessionName(trimmed);
+    this.projection.addNotice("info", `Named this chat "${trimmed}".`, { id: "chat-named", name: trimmed });
   }
 
   /** The images of one of the person's messages, by its entry in Pi's session file. */

@@ -8,6 +8,7 @@ type ForwardedCall =
   | "listSlashCommands"
   | "findFiles"
   | "messageImages"
+  | "renameChat"
   | "removeQueued"
   | "stop"
   | "cancelCommand"
@@ -27,6 +28,7 @@ export function chatCalls(chatOf: (chatId: string) => WorkspaceSession): Pick<De
   return {
     prompt: async ({ chatId, text, mode, images }) => chatOf(chatId).prompt(text, mode, images),
     messageImages: async ({ chatId, entryId }) => chatOf(chatId).messageImages(entryId),
+    renameChat: async ({ chatId, name }) => chatOf(chatId).rename(name),
     compact: async ({ chatId, instructions }) => chatOf(chatId).compact(instructions),
     listSlashCommands: async ({ chatId }) => chatOf(chatId).slashCommands(),
     findFiles: async ({ chatId, query, fresh }) => chatOf(chatId).files.find(query, fresh),

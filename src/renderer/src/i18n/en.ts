@@ -96,6 +96,16 @@ export const en = {
     imagesTooBig: (megabytes: number) =>
       `A message's images may come to ${megabytes} MB together: attach smaller ones (a screenshot of a part of the screen).`,
     imageUnreadable: "That image could not be read. Save it as a file and attach it again.",
+    chatNamed: (name: string) => `Named this chat “${name}”.`,
+    commandFailed: (reason: string) => `Could not do that: ${reason}`,
+    nameMissing: "Give the chat a name: /name and the name.",
+    thinkingLevels: (levels: string) =>
+      `This model thinks at these levels: ${levels}. Type /thinking and one of them.`,
+    modelMissing: (names: string) => `Type /model and a model's name: ${names}.`,
+    modelUnknown: (typed: string, names: string) =>
+      `No usable model is called "${typed}". The models: ${names}.`,
+    modelAmbiguous: (typed: string, names: string) =>
+      `"${typed}" names several models (${names}): type more of the name.`,
     fileMenu: "Files",
     fileMenuListing: "Listing the folder's files…",
     fileMenuNone: "No file or folder matches",

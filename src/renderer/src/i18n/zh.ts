@@ -89,6 +89,14 @@ export const zh: Messages = {
     imagesTooBig: (megabytes: number) =>
       `一条消息的图片合计不能超过 ${megabytes} MB：请附加更小的图片（例如只截取屏幕的一部分）。`,
     imageUnreadable: "无法读取这张图片。请先保存为文件，再重新附加。",
+    chatNamed: (name: string) => `已将这个对话命名为“${name}”。`,
+    commandFailed: (reason: string) => `无法执行：${reason}`,
+    nameMissing: "请给对话起个名字：/name 后面加上名字。",
+    thinkingLevels: (levels: string) => `这个模型支持的思考级别：${levels}。请输入 /thinking 加其中之一。`,
+    modelMissing: (names: string) => `请输入 /model 加模型名称：${names}。`,
+    modelUnknown: (typed: string, names: string) => `没有名为“${typed}”的可用模型。可用模型：${names}。`,
+    modelAmbiguous: (typed: string, names: string) =>
+      `“${typed}”对应多个模型（${names}）：请输入更完整的名称。`,
     fileMenu: "文件",
     fileMenuListing: "正在列出文件夹中的文件…",
     fileMenuNone: "没有匹配的文件或文件夹",

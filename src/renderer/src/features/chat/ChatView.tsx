@@ -42,10 +42,6 @@ export function ChatView({ host, api }: { host: HostState; api: ChatApi }) {
   }
   const usable = modelsUsable(host.models);
   const shown = host.chats.find((chat) => chat.id === host.chatId);
-  const current = host.models.current;
-  const shownModel = host.models.options.find(
-    (option) => option.provider === current?.provider && option.id === current?.id,
-  );
   return (
     <div className="chat">
       {shown?.worktree && <WorktreeBar chat={shown} api={api} />}
@@ -66,13 +62,7 @@ export function ChatView({ host, api }: { host: HostState; api: ChatApi }) {
           )}
           {session.context && <ContextMeter context={session.context} running={session.running} api={api} />}
         </div>
-        <Composer
-          api={api}
-          running={session.running}
-          queued={session.queued}
-          modelName={shownModel?.name}
-          modelReadsImages={shownModel?.images}
-        />
+        <Composer api={api} running={session.running} queued={session.queued} models={host.models} />
       </div>
     </div>
   );

@@ -1,12 +1,15 @@
 import { type FormEvent, type KeyboardEvent, memo, useLayoutEffect, useRef, useState } from "react";
 import type { QueuedMessage, QueueMode } from "../../../../shared/host-state";
+import type { ModelsState } from "../../../../shared/models";
 import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { reasonOf } from "../../lib/format";
 import { Attachments } from "./Attachments";
+import { runDeskCommand } from "./desk-commands";
 import { FileMenu } from "./FileMenu";
 import { QueuedMessages } from "./QueuedMessages";
 import { SlashMenu } from "./SlashMenu";
+import { useShowChat } from "./show-chat";
 import { followTranscriptEnd } from "./transcript-reveal";
 import { useAttachments } from "./use-attachments";
 import { useFileMenu, withMention } from "./use-file-menu";
@@ -23,16 +26,15 @@ export const Composer = memo(function Composer({
   api,
   running,
   queued = [],
-  modelName,
-  modelReadsImages,
+  models,
 }: {
   api: ChatApi;
   running: boolean;
   /** The messages waiting to reach the model. */
   queued?: QueuedMessage[];
-  /** The chat's model's name, and whether it reads images: images are refused as attached when it does not. */
-  modelName?: string | undefined;
-  modelReadsImages?: boolean | undefined;
+  /** The models and the chat's choice: `/model` and `/thinking` pick from them, and images are refused as
+   * they are attached when the chat's model does not read them. */
+  models?: ModelsState;
 }) {
   const t = useT();
   const [text, setText] = useState("");
@@ -46,11 +48,11 @@ export const Composer = memo(function Composer({
   const placeCaret = useRef<number | null>(null);
   const slash = useSlashMenu(api, text);
   const files = useFileMenu(api, text, caret);
-  const images = useAttachments(
-    modelName !== undefined && modelReadsImages !== undefined
-      ? { name: modelName, images: modelReadsImages }
-      : undefined,
+  const showChat = useShowChat();
+  const current = models?.options.find(
+    (option) => option.provider === models.current?.provider && option.id === models.current?.id,
   );
+  const images = useAttachments(current ? { name: current.name, images: current.images ?? true } : undefined);
   useLayoutEffect(() => {
     const at = placeCaret.current;
     if (at === null || !box.current) return;
@@ -58,31 +60,33 @@ export const Composer = memo(function Composer({
     box.current.setSelectionRange(at, at);
   });
 
-  const send = (mode?: QueueMode) => {
-    if (!canSend) return;
+  const send = (mode?: QueueMode, body = text) => {
+    if (body.trim() === "" || sending) return;
     setSending(true);
     setError(null);
     setNote(null);
     // The person wants to see the answer, wherever they had scrolled to.
     followTranscriptEnd();
-    // Pi Desk's own /compact is done here; Pi's templates and skills are expanded by Pi, as `pi` does.
-    const compact = /^\/compact(?:\s+([\s\S]*))?$/.exec(text.trim());
+    // Pi Desk's own commands are done here; Pi's templates and skills are expanded by Pi, as `pi` does.
+    const command = runDeskCommand(body, { api, models, showChat, t });
     const attached = images.attached.map(({ mimeType, data }) => ({ mimeType, data }));
     const withImages = attached.length > 0 ? { images: attached } : {};
-    const call = compact
-      ? api.compact(compact[1]?.trim() ? { instructions: compact[1].trim() } : {})
-      : api.prompt(running ? { text, mode: mode ?? "steer", ...withImages } : { text, ...withImages });
+    const call =
+      command ??
+      api.prompt(
+        running ? { text: body, mode: mode ?? "steer", ...withImages } : { text: body, ...withImages },
+      );
     const sent = text;
     call.then(
       () => {
         // Cleared only if it still holds what was sent: what the person typed meanwhile stays.
         setText((now) => (now === sent ? "" : now));
-        if (!compact) images.clear();
+        if (!command) images.clear();
         setSending(false);
       },
       (e: unknown) => {
         // The text stays in the box, so nothing the person wrote is lost.
-        setError(t.chat.sendFailed(reasonOf(e)));
+        setError(command ? t.chat.commandFailed(reasonOf(e)) : t.chat.sendFailed(reasonOf(e)));
         setSending(false);
       },
     );
@@ -108,10 +112,11 @@ export const Composer = memo(function Composer({
   };
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     const picked = slash.onKey(e);
-    if (picked) {
-      setText(`/${picked.name} `);
-      return;
-    }
+    // Enter on a command of Pi Desk's that takes nothing (/new) runs it; others are completed, to add arguments.
+    if (picked && e.key === "Enter" && picked.kind === "desk" && !picked.argumentHint) {
+      send("steer", `/${picked.name}`);
+    } else if (picked) setText(`/${picked.name} `);
+    if (picked) return;
     const path = e.defaultPrevented ? undefined : files.onKey(e);
     if (path) {
       pickFile(path);

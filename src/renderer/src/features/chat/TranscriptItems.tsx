@@ -70,6 +70,7 @@ export const ToolLine = memo(function ToolLine({ item }: { item: ToolItem }) {
 /** A host notice in the page's language when the host said what it is, else the host's English text. */
 export function noticeText(t: Messages, item: NoticeItem): string {
   const say = item.say;
+  if (say?.id === "chat-named") return t.chat.chatNamed(say.name);
   if (say?.id !== "background-ended") return item.text;
   const { state } = say;
   const how = state.limit
