@@ -1,7 +1,7 @@
 import type { FoundFiles } from "../../../shared/host-state";
 import type { HiddenFolders } from "../read-tools/hidden-folders";
 import { listFolder } from "./folder-listing";
-import { matchPaths, type Narrowed } from "./path-match";
+import { matchPaths, type Narrowed, type PathList, pathList } from "./path-match";
 
 /** Matches the finder gives back for one query. */
 export const FOUND_LIMIT = 50;
@@ -16,10 +16,9 @@ interface FinderOptions {
   freshMs?: number;
 }
 
-/** A folder's listing, with its lower-cased copy and the last query's narrowing over it. */
+/** A folder's listing, made ready for matching, and the last query's narrowing over it. */
 interface Listing {
-  paths: string[];
-  lower: string[];
+  list: PathList;
   capped: boolean;
   takenAt: number;
   narrowed?: Narrowed;
@@ -49,17 +48,17 @@ export class FolderFiles {
       void this.take().catch(() => {});
     }
     const listing = this.listing as Listing;
-    const { best, narrowed } = matchPaths(listing.paths, listing.lower, query, FOUND_LIMIT, listing.narrowed);
+    const { best, narrowed } = matchPaths(listing.list, query, FOUND_LIMIT, listing.narrowed);
     listing.narrowed = narrowed;
-    const paths = best.map((index) => listing.paths[index] as string);
-    return { paths, searched: listing.paths.length, capped: listing.capped };
+    const paths = best.map((index) => listing.list.paths[index] as string);
+    return { paths, searched: listing.list.paths.length, capped: listing.capped };
   }
 
   /** Lists the folder (one walk at a time) and keeps the listing. */
   private take(): Promise<Listing> {
     this.taking ??= listFolder(this.root, this.hidden, this.options.cap ?? LISTED_CAP)
       .then(({ paths, capped }) => {
-        this.listing = { paths, lower: paths.map((path) => path.toLowerCase()), capped, takenAt: Date.now() };
+        this.listing = { list: pathList(paths), capped, takenAt: Date.now() };
         return this.listing;
       })
       .finally(() => {

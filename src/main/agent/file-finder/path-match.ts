@@ -22,6 +22,8 @@ const Fit = {
   ScatteredInName: 4,
   /** Its characters appear in order in the path. */
   ScatteredInPath: 5,
+  /** Not worth knowing: it ranks below every match kept already. */
+  Beaten: 6,
 } as const;
 type Fit = (typeof Fit)[keyof typeof Fit];
 
@@ -32,51 +34,103 @@ export interface Narrowed {
   matches: Uint32Array;
 }
 
-/** One ranked match. */
-interface Ranked {
-  index: number;
-  fit: Fit;
+/** A folder's paths, sorted, with what matching reads of each made once. */
+export interface PathList {
+  /** The paths in code-unit order (so among equal matches the first in the list is first by name). */
+  paths: readonly string[];
+  /** Each lower-cased. */
+  lower: readonly string[];
+  /** Where each one's file or folder name starts. */
+  nameStarts: Uint32Array;
 }
 
+/** The list to match against, made once per listing. */
+export function pathList(paths: readonly string[]): PathList {
+  const sorted = [...paths].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const nameStarts = new Uint32Array(sorted.length);
+  sorted.forEach((path, index) => {
+    nameStarts[index] = path.lastIndexOf("/", path.length - 2) + 1;
+  });
+  return { paths: sorted, lower: sorted.map((path) => path.toLowerCase()), nameStarts };
+}
+
+/** A match's rank as one number, lower first: how the query sits, then the path's length. */
+const rankOf = (fit: Fit, length: number) => fit * 0x100000 + Math.min(length, 0xfffff);
+
 /**
- * The best `limit` of `paths` (lower-cased alongside as `lower`) for `query`, and what narrows the next
+ * The best `limit` paths of `list` for `query` (indexes into it, best first), and what narrows the next
  * query; `previous` (the last query's narrowing over the same list) is used when `query` extends it, since
- * a path that does not match a query cannot match it lengthened.
+ * a path that does not match a query cannot match it lengthened. Candidates are looked at in list order,
+ * so a later one ranking equal to the worst kept is not better, and most are turned away by one number.
  */
 export function matchPaths(
-  paths: readonly string[],
-  lower: readonly string[],
+  list: PathList,
   query: string,
   limit: number,
   previous?: Narrowed,
 ): { best: number[]; narrowed: Narrowed } {
+  const { lower, nameStarts } = list;
   const q = query.toLowerCase();
   const inPathOnly = q.includes("/");
   const candidates = previous && q.startsWith(previous.query) ? previous.matches : undefined;
   const count = candidates ? candidates.length : lower.length;
   const matched = new Uint32Array(count);
   let found = 0;
-  const best: Ranked[] = [];
+  const best: number[] = [];
+  const ranks: number[] = [];
+  // The worst rank kept once `limit` are kept; until then any match is kept.
+  let worst = Number.MAX_SAFE_INTEGER;
+  const from = candidates ?? identity(count);
   for (let k = 0; k < count; k++) {
-    const index = candidates ? (candidates[k] as number) : k;
+    const index = from[k] as number;
     const path = lower[index] as string;
     if (!scattered(path, q, 0)) continue;
     matched[found++] = index;
-    const fit = inPathOnly ? (path.includes(q) ? Fit.InPath : Fit.ScatteredInPath) : fitOf(path, q);
-    keepBest(best, { index, fit }, limit, paths);
+    // How it fits matters only as far as a fit could still rank it above the worst kept, at its length.
+    if (path.length >= worst) continue;
+    const worth = Math.min(Fit.ScatteredInPath, Math.floor((worst - 1 - path.length) / 0x100000)) as Fit;
+    const fit = inPathOnly
+      ? worth >= Fit.InPath && path.includes(q)
+        ? Fit.InPath
+        : worth >= Fit.ScatteredInPath
+          ? Fit.ScatteredInPath
+          : Fit.Beaten
+      : fitOf(path, q, nameStarts[index] as number, worth);
+    const rank = rankOf(fit, path.length);
+    if (fit === Fit.Beaten || rank >= worst) continue;
+    let at = best.length;
+    while (at > 0 && rank < (ranks[at - 1] as number)) at--;
+    best.splice(at, 0, index);
+    ranks.splice(at, 0, rank);
+    if (best.length > limit) {
+      best.pop();
+      ranks.pop();
+    }
+    if (best.length === limit) worst = ranks[limit - 1] as number;
   }
-  return { best: best.map((entry) => entry.index), narrowed: { query: q, matches: matched.slice(0, found) } };
+  return { best, narrowed: { query: q, matches: matched.slice(0, found) } };
 }
 
-/** How `q` sits in `path` (both lower-cased), given that it appears scattered in the path. */
-function fitOf(path: string, q: string): Fit {
-  const end = path.endsWith("/") ? path.length - 1 : path.length;
-  const nameStart = path.lastIndexOf("/", end - 1) + 1;
+/** 0, 1, ... `count - 1`: every index of the list, when no earlier query narrows it. */
+function identity(count: number): Uint32Array {
+  const all = new Uint32Array(count);
+  for (let i = 0; i < count; i++) all[i] = i;
+  return all;
+}
+
+/**
+ * How `q` sits in `path` (both lower-cased, its name from `nameStart`), given that it appears scattered in
+ * it; `Beaten` once no fit up to `worth` holds (the poorer ones are not looked for).
+ */
+function fitOf(path: string, q: string, nameStart: number, worth: Fit): Fit {
+  const end = path.charCodeAt(path.length - 1) === 47 ? path.length - 1 : path.length;
   const at = path.indexOf(q, nameStart);
   if (at === nameStart && end - nameStart === q.length) return Fit.Name;
   if (at === nameStart) return Fit.NameStart;
   if (at >= 0 && at + q.length <= end) return Fit.InName;
+  if (worth < Fit.InPath) return Fit.Beaten;
   if (path.includes(q)) return Fit.InPath;
+  if (worth < Fit.ScatteredInName) return Fit.Beaten;
   return scattered(path, q, nameStart) ? Fit.ScatteredInName : Fit.ScatteredInPath;
 }
 
@@ -88,21 +142,4 @@ function scattered(path: string, q: string, from: number): boolean {
     if (at < 0) return false;
   }
   return true;
-}
-
-/** Whether `a` ranks before `b`. */
-function before(a: Ranked, b: Ranked, paths: readonly string[]): boolean {
-  if (a.fit !== b.fit) return a.fit < b.fit;
-  const [pa, pb] = [paths[a.index] as string, paths[b.index] as string];
-  if (pa.length !== pb.length) return pa.length < pb.length;
-  return pa < pb;
-}
-
-/** Inserts `entry` into `best` (kept sorted, at most `limit` long) if it ranks among them. */
-function keepBest(best: Ranked[], entry: Ranked, limit: number, paths: readonly string[]): void {
-  if (best.length === limit && !before(entry, best[limit - 1] as Ranked, paths)) return;
-  let at = best.length;
-  while (at > 0 && before(entry, best[at - 1] as Ranked, paths)) at--;
-  best.splice(at, 0, entry);
-  if (best.length > limit) best.pop();
 }

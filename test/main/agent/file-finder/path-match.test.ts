@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { matchPaths } from "../../../../src/main/agent/file-finder/path-match";
+import { matchPaths, pathList } from "../../../../src/main/agent/file-finder/path-match";
 
 /** The best paths for `query` among `paths`. */
 function best(paths: string[], query: string, limit = 10): string[] {
-  const lower = paths.map((path) => path.toLowerCase());
-  return matchPaths(paths, lower, query, limit).best.map((index) => paths[index] as string);
+  const list = pathList(paths);
+  return matchPaths(list, query, limit).best.map((index) => list.paths[index] as string);
 }
 
 describe("matching the @ finder's query", () => {
@@ -50,13 +50,13 @@ describe("matching the @ finder's query", () => {
       const pick = (k: number) => names[(i * k + 3) % names.length];
       paths.push(`${pick(7)}/${pick(3)}-${i % 13}/${pick(11)}${i}.${i % 2 ? "ts" : "md"}`);
     }
-    const lower = paths.map((path) => path.toLowerCase());
+    const list = pathList(paths);
     for (const typed of ["chat", "tray/card1", "vie2.ts", "a/b"]) {
       let previous: ReturnType<typeof matchPaths>["narrowed"] | undefined;
       for (let n = 1; n <= typed.length; n++) {
         const query = typed.slice(0, n);
-        const narrowed = matchPaths(paths, lower, query, 20, previous);
-        const whole = matchPaths(paths, lower, query, 20);
+        const narrowed = matchPaths(list, query, 20, previous);
+        const whole = matchPaths(list, query, 20);
         expect(narrowed.best, query).toEqual(whole.best);
         expect(Array.from(narrowed.narrowed.matches), query).toEqual(Array.from(whole.narrowed.matches));
         previous = narrowed.narrowed;
