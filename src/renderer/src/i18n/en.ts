@@ -106,6 +106,10 @@ export const en = {
       `No usable model is called "${typed}". The models: ${names}.`,
     modelAmbiguous: (typed: string, names: string) =>
       `"${typed}" names several models (${names}): type more of the name.`,
+    dropNoPath: (name: string) =>
+      `The browser does not say where ${name} lies. Type @ and a few letters of its name to name it.`,
+    dropOutside: (name: string, folder: string) =>
+      `${name} is outside this chat's folder (${folder}), and the agent's tools read only inside it. Copy it in first, or paste what matters from it.`,
     fileMenu: "Files",
     fileMenuListing: "Listing the folder's files…",
     fileMenuNone: "No file or folder matches",

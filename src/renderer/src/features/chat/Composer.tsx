@@ -6,13 +6,14 @@ import { useT } from "../../i18n/i18n";
 import { reasonOf } from "../../lib/format";
 import { Attachments } from "./Attachments";
 import { runDeskCommand } from "./desk-commands";
+import { droppedFile } from "./dropped-files";
 import { FileMenu } from "./FileMenu";
 import { QueuedMessages } from "./QueuedMessages";
 import { SlashMenu } from "./SlashMenu";
 import { useShowChat } from "./show-chat";
 import { followTranscriptEnd } from "./transcript-reveal";
 import { useAttachments } from "./use-attachments";
-import { useFileMenu, withMention } from "./use-file-menu";
+import { useFileMenu, withInserted, withMention } from "./use-file-menu";
 import { useSlashMenu } from "./use-slash-menu";
 
 /**
@@ -27,6 +28,7 @@ export const Composer = memo(function Composer({
   running,
   queued = [],
   models,
+  folder,
 }: {
   api: ChatApi;
   running: boolean;
@@ -35,6 +37,8 @@ export const Composer = memo(function Composer({
   /** The models and the chat's choice: `/model` and `/thinking` pick from them, and images are refused as
    * they are attached when the chat's model does not read them. */
   models?: ModelsState;
+  /** The chat's folder: a file dropped from inside it is named as @path. */
+  folder?: string | undefined;
 }) {
   const t = useT();
   const [text, setText] = useState("");
@@ -144,7 +148,22 @@ export const Composer = memo(function Composer({
       onDrop={(e) => {
         if (e.dataTransfer.files.length === 0) return;
         e.preventDefault();
-        images.add(Array.from(e.dataTransfer.files));
+        const files = Array.from(e.dataTransfer.files);
+        const pictures = files.filter((file) => file.type.startsWith("image/"));
+        if (pictures.length > 0) images.add(pictures);
+        // Any other file is named as @path, as the @ finder names one, where it lies in the chat's folder.
+        const named = files
+          .filter((file) => !file.type.startsWith("image/"))
+          .map((file) => droppedFile(file, folder, t));
+        const refused = named.find((one) => "refused" in one);
+        if (refused && "refused" in refused) setError(refused.refused);
+        const mentions = named.flatMap((one) => ("mention" in one ? [one.mention] : []));
+        if (mentions.length > 0) {
+          const next = withInserted(text, caret, mentions.join(" "));
+          setText(next.text);
+          setCaret(next.caret);
+          placeCaret.current = next.caret;
+        }
       }}
     >
       <QueuedMessages queued={queued} api={api} />

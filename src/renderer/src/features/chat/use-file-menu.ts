@@ -33,6 +33,14 @@ export function withMention(text: string, mention: Mention, caret: number, path:
   return { text: text.slice(0, mention.start) + inserted + text.slice(end), caret: at };
 }
 
+/** The text with `words` put at the caret, a space on either side where a word would touch them. */
+export function withInserted(text: string, caret: number, words: string) {
+  const before = text.slice(0, caret);
+  const after = text.slice(caret);
+  const inserted = `${before && !/\s$/.test(before) ? " " : ""}${words}${/^\s/.test(after) ? "" : " "}`;
+  return { text: before + inserted + after, caret: caret + inserted.length };
+}
+
 /**
  * The `@` menu's state: open while the caret is in a mention, asking the host for the chat folder's best
  * matches at each key (the folder listed again as the menu opens); answers to a query since passed are
