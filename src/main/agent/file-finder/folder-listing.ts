@@ -1,11 +1,10 @@
-import { spawn } from "node:child_process";
 import { glob } from "node:fs/promises";
 import { resolve } from "node:path";
-import { createInterface } from "node:readline";
 import { insideGitRepository, SKIPPED } from "../read-tools/find-tool";
 import type { HiddenFolders } from "../read-tools/hidden-folders";
 import { localProgram } from "../read-tools/local-program";
 import { realExisting } from "../read-tools/pi-paths";
+import { runFd } from "../read-tools/run-fd";
 
 /** A folder's files and the folders holding them, relative to it (a folder's path ends in "/"). */
 export interface FolderListing {
@@ -36,32 +35,16 @@ async function fdFiles(fd: string, root: string, hidden: HiddenFolders, limit: n
   const args = ["--type", "f", "--hidden", "--color=never", "--exclude", ".git"];
   for (const folder of hidden.globsUnder(root)) args.push("--exclude", folder);
   args.push("--max-results", String(limit), "--base-directory", root);
-  if (await insideGitRepository(root)) return runFd(fd, args);
-  return runFd(fd, ["--no-require-git", ...args]).catch((error: Error) => {
+  if (await insideGitRepository(root)) return withoutDot(await runFd(fd, args));
+  const lines = await runFd(fd, ["--no-require-git", ...args]).catch((error: Error) => {
     if (!error.message.includes("--no-require-git")) throw error;
     return runFd(fd, args);
   });
+  return withoutDot(lines);
 }
 
-/** The lines fd prints, without a leading `./`. */
-function runFd(fd: string, args: string[]): Promise<string[]> {
-  return new Promise((done, fail) => {
-    const child = spawn(fd, args, { stdio: ["ignore", "pipe", "pipe"] });
-    const found: string[] = [];
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    createInterface({ input: child.stdout }).on("line", (line) => {
-      if (line) found.push(line.startsWith("./") ? line.slice(2) : line);
-    });
-    child.on("error", (error) => fail(new Error(`Failed to run fd: ${error.message}`)));
-    child.on("close", (code) => {
-      if (code !== 0 && found.length === 0) fail(new Error(stderr.trim() || `fd exited with code ${code}`));
-      else done(found);
-    });
-  });
-}
+/** fd's lines without the `./` some versions put before a relative path. */
+const withoutDot = (lines: string[]) => lines.map((line) => (line.startsWith("./") ? line.slice(2) : line));
 
 /** The same on Node's glob (no .gitignore; node_modules and .git skipped, as Pi's own glob path does). */
 async function globFiles(root: string, hidden: HiddenFolders, limit: number): Promise<string[]> {
