@@ -279,4 +279,8 @@ export interface SessionSummary {
   modified: number;
   /** How many messages it holds. */
   messageCount: number;
+  /** The worktree it ran in, for a worktree chat's conversation (it reopens there). */
+  worktree?: string;
+  /** That worktree's branch. */
+  branch?: string;
 }

@@ -22,6 +22,7 @@ import type { DeskHandlers } from "./desk-handlers";
 import { DeskWorkspace, type WorkspaceChangesOptions } from "./desk-workspace";
 import { HostInbox } from "./host-inbox";
 import { endLastRunsLeftovers } from "./last-run-leftovers";
+import { reopenedIn } from "./past-chats";
 import { resolveWorkspace, type WorkspaceFolder } from "./workspace";
 import { workspaceCalls } from "./workspace-calls";
 
@@ -223,7 +224,10 @@ export class DeskHost {
       const workspace = this.requireWorkspace(workspaceId);
       const open = [...this.chats.values()].find((chat) => chat.session.agent.sessionFile === path);
       if (open) this.lastOpened = open.id;
-      return this.summaryOf(open ?? (await this.openChat(workspace, { kind: "open", path })));
+      if (open) return this.summaryOf(open);
+      // A worktree chat's conversation reopens in its worktree.
+      const worktree = await reopenedIn(workspace.info.path, path);
+      return this.summaryOf(await this.openChat(workspace, { kind: "open", path }, worktree));
     },
     closeChat: async ({ chatId }) => this.closeChat(this.requireChat(chatId)),
     closeWorkspace: async ({ workspaceId }) => this.closeWorkspace(this.requireWorkspace(workspaceId)),

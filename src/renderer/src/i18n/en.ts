@@ -35,6 +35,8 @@ export const en = {
     open: "Open folder…",
   },
   sessions: {
+    inWorktree: (path: string) => `Ran in the worktree ${path}: it reopens there`,
+    detached: "detached",
     heading: "Past chats",
     none: "No earlier chats in this workspace.",
     pastIn: (workspace: string) => `Past chats in ${workspace}`,

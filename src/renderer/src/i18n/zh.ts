@@ -32,6 +32,8 @@ export const zh: Messages = {
     open: "打开文件夹…",
   },
   sessions: {
+    inWorktree: (path: string) => `在工作树 ${path} 中运行：会在那里重新打开`,
+    detached: "分离的 HEAD",
     heading: "以往对话",
     none: "此工作区还没有以往的对话。",
     pastIn: (workspace: string) => `${workspace} 中的以往对话`,
