@@ -38,6 +38,8 @@ export const WORKSPACE_CALLS = [
   "listSessions",
   "newSession",
   "listWorktrees",
+  "worktreeSettings",
+  "setWorktreeSettings",
   "openSession",
   "closeWorkspace",
   "setSandbox",

@@ -16,7 +16,15 @@ import type { PromptImage } from "./images";
 import type { ThinkingLevel } from "./models";
 import type { AllowedHostsSaved } from "./network";
 import type { AuditEntry, CommandRule, RuleDraft } from "./rules";
-import type { BringResult, KeptBranch, WorktreeChoice, WorktreeEntry, WorktreeReview } from "./worktrees";
+import type {
+  BringResult,
+  KeptBranch,
+  WorktreeChoice,
+  WorktreeEntry,
+  WorktreeReview,
+  WorktreeSettings,
+  WorktreeSettingsState,
+} from "./worktrees";
 
 /** Stops a subscription. */
 export type Unsubscribe = () => void;
@@ -48,6 +56,16 @@ export interface DeskApi {
   newSession(params: { workspaceId: string; worktree?: WorktreeChoice }): Promise<ChatSummary>;
   /** Every worktree of the workspace's repository (`git worktree list`), the open chat of each named. */
   listWorktrees(params: { workspaceId: string }): Promise<WorktreeEntry[]>;
+  /** The workspace's worktree settings, with the finished chats' worktrees cleanup left for the person. */
+  worktreeSettings(params: { workspaceId: string }): Promise<WorktreeSettingsState>;
+  /**
+   * Change the workspace's worktree settings (kept for the workspace; from the next worktree chat on). Refused,
+   * saying what to do, for a folder that is not absolute or lies inside the workspace or Pi's agent folder.
+   */
+  setWorktreeSettings(params: {
+    workspaceId: string;
+    settings: WorktreeSettings;
+  }): Promise<WorktreeSettingsState>;
   /** Everything a worktree chat changed against its base, file by file with the diff. */
   reviewWorktree(params: { chatId: string }): Promise<WorktreeReview>;
   /**
@@ -206,6 +224,8 @@ export const DESK_METHODS = [
   "listSessions",
   "newSession",
   "listWorktrees",
+  "worktreeSettings",
+  "setWorktreeSettings",
   "reviewWorktree",
   "bringIntoWorkspace",
   "keepBranch",

@@ -94,6 +94,17 @@ export const requestSchemas = {
     ),
   }),
   listWorktrees: Params({ workspaceId: Id }),
+  worktreeSettings: Params({ workspaceId: Id }),
+  setWorktreeSettings: Params({
+    workspaceId: Id,
+    settings: Params({
+      folder: Type.Optional(Path),
+      setup: Type.Optional(Type.String({ minLength: 1, maxLength: 10_000 })),
+      keep: Type.Integer({ minimum: 0, maximum: 1000 }),
+      olderThanDays: Type.Integer({ minimum: 0, maximum: 3650 }),
+      first: Type.Union([Type.Literal("here"), Type.Literal("worktree")]),
+    }),
+  }),
   reviewWorktree: Params({ chatId: Id }),
   bringIntoWorkspace: Params({ chatId: Id }),
   keepBranch: Params({ chatId: Id, message: Type.Optional(Type.String({ maxLength: 10_000 })) }),

@@ -216,6 +216,9 @@ export class DeskHost {
     newSession: async ({ workspaceId, worktree }) =>
       this.summaryOf(await this.openChat(this.requireWorkspace(workspaceId), { kind: "new" }, worktree)),
     listWorktrees: async ({ workspaceId }) => this.worktrees.list(this.requireWorkspace(workspaceId)),
+    worktreeSettings: async ({ workspaceId }) => this.worktrees.settings(this.requireWorkspace(workspaceId)),
+    setWorktreeSettings: async ({ workspaceId, settings }) =>
+      this.worktrees.setSettings(this.requireWorkspace(workspaceId), settings, this.models.agentDir),
     reviewWorktree: async ({ chatId }) => this.worktrees.review(this.requireChat(chatId)),
     bringIntoWorkspace: async ({ chatId }) => this.worktrees.bring(this.requireChat(chatId)),
     keepBranch: async ({ chatId, message }) => this.worktrees.keep(this.requireChat(chatId), message),

@@ -167,6 +167,27 @@ describe("a chat in its own worktree", () => {
     expect(host.state().chats).toHaveLength(before);
   });
 
+  it("keeps the workspace's worktree settings, refuses a folder inside the workspace, and makes new worktrees where told", async () => {
+    const { host, workspace, root } = await hostOnRepository({});
+    const here = calls(host);
+    expect(await here.worktreeSettings()).toEqual({ keep: 5, olderThanDays: 7, first: "here", kept: [] });
+    await expect(
+      here.setWorktreeSettings({
+        settings: { folder: join(workspace, "trees"), keep: 5, olderThanDays: 7, first: "here" },
+      }),
+    ).rejects.toThrow("The worktrees' folder cannot be inside the workspace: pick one outside it.");
+    await expect(
+      here.setWorktreeSettings({ settings: { folder: "trees", keep: 5, olderThanDays: 7, first: "here" } }),
+    ).rejects.toThrow(/is not a full path/);
+    const folder = join(root, "elsewhere");
+    const saved = await here.setWorktreeSettings({
+      settings: { folder, setup: "true", keep: 2, olderThanDays: 3, first: "worktree" },
+    });
+    expect(saved).toEqual({ folder, setup: "true", keep: 2, olderThanDays: 3, first: "worktree", kept: [] });
+    const chat = await here.newSession({ worktree: { name: "placed" } });
+    expect(isInside(folder, chat.folder)).toBe(true);
+  });
+
   it("opens a worktree made outside Pi Desk as a chat's folder, and lists it with its chat", async () => {
     const { host, workspace, root } = await hostOnRepository({});
     const outside = join(root, "by-hand");
