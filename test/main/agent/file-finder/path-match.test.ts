@@ -59,6 +59,19 @@ describe("matching the @ finder's query", () => {
         const whole = matchPaths(list, query, 20);
         expect(narrowed.best, query).toEqual(whole.best);
         expect(Array.from(narrowed.narrowed.matches), query).toEqual(Array.from(whole.narrowed.matches));
+        // Every path whose lower case holds the query's characters in order, and no other.
+        const inOrder = (path: string) => {
+          let at = -1;
+          for (const c of query.toLowerCase()) {
+            at = path.toLowerCase().indexOf(c, at + 1);
+            if (at < 0) return false;
+          }
+          return true;
+        };
+        expect(
+          Array.from(whole.narrowed.matches).map((i) => list.paths[i]),
+          query,
+        ).toEqual(list.paths.filter(inOrder));
         previous = narrowed.narrowed;
       }
     }
