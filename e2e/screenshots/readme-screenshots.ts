@@ -1,5 +1,5 @@
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, expectPending, openDesk, say, send, trayCard } from "../../harness/desk-page";
 import type { ScriptBlock } from "../../harness/desk-server";
@@ -179,6 +179,37 @@ for (const scheme of ["light", "dark"] as const) {
     await save(page, `markdown-${scheme}`);
   });
 }
+
+test("composer: @ finds a file by a few letters, a pasted screenshot waits as a thumbnail", async ({
+  page,
+  scriptedDesk,
+}) => {
+  const desk = await scriptedDesk([[say("`sum` subtracts: `a - b` where the tests expect `a + b`.")]]);
+  for (const file of [
+    "src/sum.js",
+    "src/summary/index.ts",
+    "test/sum.test.js",
+    "docs/summing.md",
+    "README.md",
+  ]) {
+    mkdirSync(dirname(join(desk.workspace, file)), { recursive: true });
+    writeFileSync(join(desk.workspace, file), SUM);
+  }
+  await openDesk(page, desk);
+  await send(page, "Why do the tests fail?");
+  await expect(page.getByTestId("assistant-message")).toContainText("subtracts");
+  const picture = readFileSync(join(DOCS, "screenshot-pending.png")).toString("base64");
+  await page.getByTestId("prompt-input").evaluate((box, base64) => {
+    const data = new DataTransfer();
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    data.items.add(new File([bytes], "tray.png", { type: "image/png" }));
+    box.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+  }, picture);
+  await expect(page.getByTestId("attachment")).toHaveCount(1);
+  await page.getByTestId("prompt-input").pressSequentially("Fix it in @sum");
+  await expect(page.getByTestId("file-item").first()).toHaveAttribute("data-path", "src/sum.js");
+  await save(page, "composer");
+});
 
 test("settings: sandbox, rules, limits", async ({ page, scriptedDesk }) => {
   const desk = await scriptedDesk([[say("Hello.")]]);
