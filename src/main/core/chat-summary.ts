@@ -65,7 +65,7 @@ function lineOf(item: TranscriptItem, chat: WorkspaceSession): string {
     case "notice":
       return firstLine(item.text);
     case "assistant":
-      return lastLine(item.text);
+      return plainText(lastLine(item.text));
     case "command":
       return firstLine(chat.view.commands.get(item.id)?.command ?? "");
     case "edit": {
@@ -88,6 +88,22 @@ function firstLine(text: string): string {
 function lastLine(text: string): string {
   const lines = text.trim().split("\n");
   return lines[lines.length - 1] ?? "";
+}
+
+/**
+ * A line of the model's Markdown as the person reads it: no code ticks, emphasis, heading or list marks, and
+ * a link as its text. Only a preview line; the transcript draws the Markdown itself.
+ */
+export function plainText(line: string): string {
+  return (
+    line
+      .replace(/^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)/, "")
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+      .replace(/`+([^`]*)`+/g, "$1")
+      .replace(/(\*\*|\*|~~)(?=\S)([^*~]*?\S)\1/g, "$2")
+      // Underscores mark emphasis only outside a word (snake_case stays).
+      .replace(/(^|[^\p{L}\p{N}_])(__?)(?=\S)(.*?\S)\2(?![\p{L}\p{N}_])/gu, "$1$3")
+  );
 }
 
 function clip(text: string): string {
