@@ -10,6 +10,7 @@ export const CHAT_CALLS = [
   "removeQueued",
   "compact",
   "listSlashCommands",
+  "reconnectMcpServer",
   "stop",
   "cancelCommand",
   "commandOutput",

@@ -11,6 +11,7 @@ import type {
   StopOutcome,
   WorkspaceInfo,
 } from "./host-state";
+import type { McpDecision } from "./mcp";
 import type { ThinkingLevel } from "./models";
 import type { AllowedHostsSaved } from "./network";
 import type { AuditEntry, CommandRule, RuleDraft } from "./rules";
@@ -82,6 +83,11 @@ export interface DeskApi {
    * workspace's own only where it is trusted), then Pi Desk's own.
    */
   listSlashCommands(params: { chatId: string }): Promise<SlashCommand[]>;
+  /**
+   * Connect one of the chat's MCP servers again (after fixing its mcp.json entry, or a server that ended);
+   * its state comes as `mcp-servers-changed`. Refused for a name the chat has no server of.
+   */
+  reconnectMcpServer(params: { chatId: string; name: string }): Promise<void>;
   /** Take back a message still waiting to reach the model: the `index`-th of its mode in `queued`. */
   removeQueued(params: { chatId: string; mode: QueueMode; index: number }): Promise<void>;
   /**
@@ -96,7 +102,7 @@ export interface DeskApi {
    */
   decide(params: {
     approvalId: string;
-    decision: ApprovalDecision | EditDecision;
+    decision: ApprovalDecision | EditDecision | McpDecision;
     rule?: RuleDraft;
   }): Promise<void>;
   /** Cancel one running (or pending) command, and only that one; a background command is stopped. */
@@ -204,6 +210,7 @@ export const DESK_METHODS = [
   "removeQueued",
   "compact",
   "listSlashCommands",
+  "reconnectMcpServer",
   "stop",
   "decide",
   "cancelCommand",

@@ -35,6 +35,8 @@ const ruleDraftFields = {
     Type.Literal("prefix"),
     Type.Literal("file"),
     Type.Literal("any-file"),
+    Type.Literal("mcp-tool"),
+    Type.Literal("mcp-server"),
   ]),
   pattern: Type.String({ minLength: 1, maxLength: 10_000 }),
   scope: Type.Union([Type.Literal("session"), Type.Literal("workspace")]),
@@ -58,6 +60,8 @@ const DecisionSchema = Type.Union([
     background: Type.Optional(Type.Boolean()),
     // A file edit's approval: the person's own version of the whole file (the host checks its bytes).
     content: Type.Optional(Type.String({ maxLength: MAX_EDIT_BYTES })),
+    // An MCP call's approval: the person's own arguments (the host checks them against the tool's schema).
+    arguments: Type.Optional(Type.Record(Type.String({ maxLength: 1000 }), Type.Unknown())),
   }),
   Params({ kind: Type.Literal("deny"), reason: Type.Optional(Type.String({ maxLength: 10_000 })) }),
 ]);
@@ -96,6 +100,7 @@ export const requestSchemas = {
     mode: Type.Optional(QueueModeSchema),
   }),
   listSlashCommands: Params({ chatId: Id }),
+  reconnectMcpServer: Params({ chatId: Id, name: Type.String({ minLength: 1, maxLength: 200 }) }),
   compact: Params({ chatId: Id, instructions: Type.Optional(Type.String({ maxLength: 10_000 })) }),
   removeQueued: Params({
     chatId: Id,

@@ -6,6 +6,7 @@ type ForwardedCall =
   | "prompt"
   | "compact"
   | "listSlashCommands"
+  | "reconnectMcpServer"
   | "removeQueued"
   | "stop"
   | "cancelCommand"
@@ -26,6 +27,7 @@ export function chatCalls(chatOf: (chatId: string) => WorkspaceSession): Pick<De
     prompt: async ({ chatId, text, mode }) => chatOf(chatId).prompt(text, mode),
     compact: async ({ chatId, instructions }) => chatOf(chatId).compact(instructions),
     listSlashCommands: async ({ chatId }) => chatOf(chatId).slashCommands(),
+    reconnectMcpServer: async ({ chatId, name }) => chatOf(chatId).reconnectMcpServer(name),
     removeQueued: async ({ chatId, mode, index }) => chatOf(chatId).removeQueued(mode, index),
     stop: async ({ chatId }) => chatOf(chatId).stop(),
     cancelCommand: async ({ chatId, commandId }) => chatOf(chatId).cancelCommand(commandId),

@@ -1,0 +1,75 @@
+import type { mcpEn } from "./mcp.en";
+
+/** MCP 工具调用与服务器的中文文案。 */
+export const mcpZh: typeof mcpEn = {
+  cardLabel: (server: string, tool: string) => `调用 ${server} 上的 ${tool}`,
+  status: {
+    pending: "等待批准",
+    running: "运行中",
+    done: "已答复",
+    failed: "失败",
+    denied: "已拒绝",
+    cancelled: "已取消",
+  },
+  notificationTitle: "Pi Desk：有工具调用等待你批准",
+  arguments: "参数",
+  hint: {
+    "read-only": "服务器称：只读",
+    destructive: "服务器称：可能破坏数据",
+    idempotent: "服务器称：可重复执行",
+    "open-world": "服务器称：会访问本机以外",
+  },
+  hintsNote: "这些是服务器自己的说明，未经核实。",
+  why: "原因",
+  approve: "批准",
+  approveHint: "把这次调用发送给服务器（Enter）",
+  deny: "拒绝",
+  denyHint: "不发送；智能体会读到你的理由（Esc）",
+  editArguments: "修改参数",
+  editArgumentsHint: "发送前修改参数：会按工具的模式检查",
+  argumentsLabel: "参数（JSON）",
+  argumentsApply: "用这些参数批准",
+  argumentsBack: "返回",
+  notJson: (reason: string) => `这些参数不是 JSON：${reason}`,
+  notObject: "参数必须是一个 JSON 对象（{ … }）。",
+  cancel: "取消",
+  cancelling: "正在取消…",
+  cancelFailed: (reason: string) => `无法取消：${reason}`,
+  decideFailed: (reason: string) => `决定未被接受：${reason}`,
+  allowedBy: (rule: string) => `由规则 ${rule} 允许`,
+  editedByPerson: "已用你修改的参数发送。",
+  result: "结果",
+  folded: (count: number) => `… 还有 ${count.toLocaleString()} 个字符`,
+  alwaysAllow: "总是允许…",
+  allowThisTool: (server: string, tool: string) => `对 ${server}/${tool} 的调用`,
+  allowServer: (server: string) => `对 ${server} 所有工具的调用`,
+  ruleSummary: (what: string, scope: string) =>
+    `${what}将不再询问直接发送，每次仍显示参数和结果：${scope}。拒绝规则仍然优先。`,
+  matches: {
+    "mcp-tool": "对该 MCP 工具的调用（server/tool）",
+    "mcp-server": "对该 MCP 服务器任一工具的调用",
+  },
+  servers: {
+    heading: "MCP 服务器",
+    intro:
+      "Pi 的 mcp.json 中的服务器（你自己的，以及你在 Pi 中信任的项目的 .pi/mcp.json）。每次调用它们的工具都要等你批准。",
+    none: "没有配置 MCP 服务器。把它们加入 ~/.pi/agent/mcp.json（pi mcp add），然后新建对话。",
+    state: {
+      connecting: "正在连接…",
+      connected: (tools: number) => `已连接，${tools} 个工具`,
+      failed: "失败",
+      disconnected: "已断开",
+      disabled: "已在 mcp.json 中停用",
+    },
+    failedAdvice: "请检查 mcp.json 中该服务器的命令、参数和变量，然后重新连接。",
+    reconnect: "重新连接",
+    reconnecting: "正在重新连接…",
+    reconnectFailed: (reason: string) => `无法重新连接：${reason}`,
+    transport: { stdio: "本地进程", http: "通过 HTTP" },
+    skippedProject: (path: string) =>
+      `已跳过 ${path}：此项目在 Pi 中未被信任，仓库不能仅因被打开就启动程序。请用 pi 命令行信任它（运行 pi，选择“Trust”），然后新建对话。`,
+    configError: "mcp.json 中：",
+    codemode:
+      "Pi 的 codemode 和 tool_search 已关闭：脚本中的每次调用暂时还无法逐一等你批准，所以每个 MCP 工具都直接提供给智能体。",
+  },
+};
