@@ -76,6 +76,19 @@ describe("an MCP call's card", () => {
     });
   });
 
+  it("makes an allow rule for the tool or its whole server, for the chat or the workspace, only from the person's choice", () => {
+    const { api, inCard } = renderCard(pendingCall());
+    fireEvent.click(inCard.getByTestId("always-allow-button"));
+    fireEvent.click(inCard.getByTestId("rule-tools-server"));
+    fireEvent.click(inCard.getByTestId("rule-scope-workspace"));
+    fireEvent.click(inCard.getByTestId("always-allow-confirm"));
+    expect(api.decide).toHaveBeenCalledWith({
+      approvalId: "ap-1",
+      decision: { kind: "approve" },
+      rule: { effect: "allow", match: "mcp-server", pattern: "github", scope: "workspace" },
+    });
+  });
+
   it("offers Cancel while the call runs, and is a tray item with prefixed test ids in the tray", () => {
     const { api, inCard } = renderCard(
       pendingCall({ status: "running", approvalId: undefined, decidedBy: "person" }),

@@ -7,15 +7,17 @@ import { ApprovalActions, approvalKeys } from "../commands/ApprovalActions";
 import { CardPlaceContext, TrayChatContext, TrayChatName, useTestId } from "../commands/card-scope";
 import { DenyForm } from "../commands/PendingForms";
 import { useDecision } from "../commands/use-decision";
+import { AlwaysAllowToolForm, type ToolRuleChoice, toolRule } from "./AlwaysAllowToolForm";
 import { ArgumentsEditor, ArgumentsView } from "./McpArguments";
 
-type Mode = "idle" | "deny" | "edit";
+type Mode = "idle" | "deny" | "edit" | "always";
 
 /**
  * One call to an MCP tool: the server and the tool, its description, the arguments, the server's own notes
  * (read-only, destructive, open-world) shown as its claims. While it waits: Approve (Enter), Deny (Esc)
  * with a reason the agent reads, Edit arguments (checked against the tool's schema by the host before
- * anything is sent). While it runs: Cancel. Then its result.
+ * anything is sent), "Always allow" this tool or its server (a rule the person makes; a hint never does).
+ * While it runs: Cancel. Then its result.
  */
 export const McpCallCard = memo(function McpCallCard({ call, api }: { call: McpCallView; api: ChatApi }) {
   const t = useT();
@@ -27,6 +29,7 @@ export const McpCallCard = memo(function McpCallCard({ call, api }: { call: McpC
   const [reason, setReason] = useState("");
   const [cancelling, setCancelling] = useState(false);
   const [cancelError, setCancelError] = useState<string | null>(null);
+  const [choice, setChoice] = useState<ToolRuleChoice>({ what: "tool", scope: "session" });
   const { busy, error, send } = useDecision(api, call.approvalId, t.mcp.decideFailed);
   const waiting = call.status === "pending" && call.approvalId !== undefined && !call.decidedBy;
 
@@ -130,6 +133,17 @@ export const McpCallCard = memo(function McpCallCard({ call, api }: { call: McpC
       {waiting && mode === "deny" && (
         <DenyForm reason={reason} onReason={setReason} onDeny={deny} onBack={back} busy={busy} />
       )}
+      {waiting && mode === "always" && (
+        <AlwaysAllowToolForm
+          server={call.server}
+          tool={call.tool}
+          choice={choice}
+          onChoice={setChoice}
+          onConfirm={() => send({ kind: "approve" }, toolRule(call.server, call.tool, choice))}
+          onBack={back}
+          busy={busy}
+        />
+      )}
       {waiting && mode === "idle" && (
         <ApprovalActions
           busy={busy}
@@ -141,6 +155,7 @@ export const McpCallCard = memo(function McpCallCard({ call, api }: { call: McpC
             hint: t.mcp.editArgumentsHint,
             onClick: () => setMode("edit"),
           }}
+          always={{ label: t.mcp.alwaysAllow, onClick: () => setMode("always") }}
         />
       )}
       {call.status === "running" && (
