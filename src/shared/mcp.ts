@@ -2,7 +2,7 @@
  * The person's MCP servers (Pi's `mcp.json`) in a chat, and every call to one of their tools as a request
  * at the approval gate. Plain data, so it crosses to the renderer.
  */
-import type { CommandChanges } from "./changes";
+import type { CommandChanges, RevertEntry } from "./changes";
 
 /** Where a server stands in a chat. */
 export type McpServerStatus =
@@ -91,10 +91,24 @@ export interface McpCallView {
   editedByPerson?: boolean;
   /** The tool's result as the model reads it (text), bounded. */
   result?: string;
+  /** Images in the result, as the card shows them (a few, each bounded); the model gets them all. */
+  images?: McpImage[];
   /** Why it was denied, failed or cancelled. */
   reason?: string;
-  /** What it changed in the workspace's files, when recorded. */
+  /** What it changed in the workspace's files, when recorded (a local server's call, like a command). */
   changes?: CommandChanges;
+  /** Undos of its changes and restores to before it, oldest first. */
+  reverts?: RevertEntry[];
+  /** Its change record was dropped to keep the records within their budget: no undo any more. */
+  changesDropped?: boolean;
+}
+
+/** An image of a tool's result. */
+export interface McpImage {
+  /** Its type, `image/png` and the like. */
+  mimeType: string;
+  /** Its bytes, base64. */
+  data: string;
 }
 
 /** The person's answer to a waiting MCP call. */
@@ -126,4 +140,8 @@ export interface McpCallDetails {
   editedByPerson?: boolean;
   /** Why it was denied, failed or cancelled. */
   reason?: string;
+  /** What it changed in the workspace's files, when recorded. */
+  changes?: CommandChanges;
+  /** The server's own answer as text (bounded), without what Pi Desk added for the model. */
+  resultText?: string;
 }

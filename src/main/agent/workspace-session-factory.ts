@@ -148,6 +148,8 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
         },
         controllers: tools.controllers,
         update: (id, patch) => projection.updateMcpCall(id, patch),
+        ...(recorder ? { recorder } : {}),
+        isLocal: (server) => mcp.state().servers.find((one) => one.name === server)?.transport === "stdio",
       }),
   });
   const { session, modelFallbackMessage } = await createDeskSession({
@@ -187,6 +189,7 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
         keys: keys as RecordKeys,
         views: projection.views,
         edits: projection.edits,
+        mcpCalls: projection.mcpCalls,
         audit: (id, label, kind, text) => gate.recordRevert(id, label, kind, text),
         // Appended to the conversation now (or at the end of a turn in progress): the model reads it next.
         tell: (text, details) =>

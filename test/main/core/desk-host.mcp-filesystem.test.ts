@@ -36,4 +36,28 @@ describe("the host: server-filesystem, a server that writes files", () => {
     expect(readFileSync(join(workspace, "approved.txt"), "utf8")).toBe("yes\n");
     expect(existsSync(join(workspace, "denied.txt"))).toBe(false);
   });
+
+  it("records what a local server's call changed in the folder, like a command: on its card and for the model", async () => {
+    const { host, workspace } = await startHost([
+      [write("w1", "notes.md", "one\ntwo\n")],
+      [{ type: "text", text: "Done." }],
+    ]);
+    writeUserMcp({ files: { command: process.execPath, args: [FILESYSTEM_SERVER, workspace] } });
+    await calls(host).newSession({});
+    await waitFor(() => host.state().session?.mcp?.servers[0]?.status === "connected");
+    await calls(host).prompt({ text: "write notes" });
+    const approvalId = await waitFor(() => host.state().session?.mcpCalls?.w1?.approvalId);
+    await calls(host).decide({ approvalId, decision: { kind: "approve" } });
+    await settled(host);
+    const changes = host.state().session?.mcpCalls?.w1?.changes;
+    expect(changes?.recorded).toBe(true);
+    expect(changes?.recorded && changes.files.map((file) => [file.path, file.kind, file.added])).toEqual([
+      ["notes.md", "added", 2],
+    ]);
+    const told = host.agentOf()?.messages.find((message) => message.role === "toolResult");
+    expect(JSON.stringify(told)).toContain("Files changed: A notes.md");
+    // Undo puts the folder back, as for a command.
+    await calls(host).undoCommand({ commandId: "w1" });
+    expect(existsSync(join(workspace, "notes.md"))).toBe(false);
+  });
 });

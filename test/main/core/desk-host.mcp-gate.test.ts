@@ -122,6 +122,27 @@ describe("the host: every MCP tool call waits at the gate", () => {
   });
 });
 
+describe("the host: an MCP call's result on its card", () => {
+  it("keeps the result's text and its images (as thumbnails), bounded", async () => {
+    const log = freshLog();
+    writeUserMcp({ everything: loggedEverythingServer("image", log) });
+    const tiny = {
+      type: "toolCall" as const,
+      id: "i1",
+      name: "mcp__everything__get_tiny_image",
+      arguments: {},
+    };
+    const { host } = await startHost([[tiny], [{ type: "text", text: "Seen." }]]);
+    await calls(host).prompt({ text: "show me" });
+    const approvalId = await waiting(host, "i1");
+    await calls(host).decide({ approvalId, decision: { kind: "approve" } });
+    await settled(host);
+    const card = callOf(host, "i1");
+    expect(card?.status).toBe("done");
+    expect(card?.images).toEqual([{ mimeType: "image/png", data: expect.stringMatching(/^iVBOR/) }]);
+  });
+});
+
 describe("the host: rules for MCP tools", () => {
   it("a rule for a tool lets its calls run without asking, and a deny rule for the server wins over it", async () => {
     const log = freshLog();

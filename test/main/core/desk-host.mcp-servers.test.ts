@@ -57,6 +57,19 @@ describe("the host: the person's MCP servers", () => {
     expect(processesMarked(marker)).toEqual([]);
   });
 
+  it("ends a chat's servers when the chat closes, and leaves another chat's running", async () => {
+    const marker = `close-${process.pid}-${Date.now()}`;
+    writeUserMcp({ everything: everythingServer(marker) });
+    const { host } = await startHost([[{ type: "text", text: "ok" }]]);
+    const first = host.state().chatId as string;
+    await waitFor(() => host.state().session?.mcp?.servers[0]?.status === "connected");
+    const second = await calls(host).newSession({});
+    await waitFor(() => processesMarked(marker).length === 2);
+    await calls(host, first).closeChat({});
+    expect(processesMarked(marker)).toHaveLength(1);
+    expect(second.id).not.toBe(first);
+  });
+
   it("skips the workspace's .pi/mcp.json and says so where the project is not trusted, and reads it where it is", async () => {
     const marker = `project-${process.pid}-${Date.now()}`;
     writeUserMcp({});

@@ -1,8 +1,29 @@
 import type { ChatEventBody } from "../../../shared/host-events";
-import type { McpCallDetails, McpCallView } from "../../../shared/mcp";
+import type { McpCallDetails, McpCallView, McpImage } from "../../../shared/mcp";
+import { blocksOf, textOf } from "../message-content";
+
+/** The result's images a card may show: a few, each small enough to send to the page. */
+export function imagesOf(content: unknown): McpImage[] {
+  return blocksOf(content)
+    .map((block) => block as { type: string; data?: unknown; mimeType?: unknown })
+    .filter(
+      (block): block is { type: "image"; data: string; mimeType: string } =>
+        block.type === "image" &&
+        typeof block.data === "string" &&
+        typeof block.mimeType === "string" &&
+        /^image\/(png|jpeg|gif|webp)$/.test(block.mimeType) &&
+        block.data.length <= CARD_IMAGE_CHARS,
+    )
+    .slice(0, CARD_IMAGES)
+    .map(({ data, mimeType }) => ({ data, mimeType }));
+}
 
 /** The longest result text a card keeps (the model's own copy is Pi's, bounded by Pi). */
-const RESULT_CHARS = 20_000;
+export const RESULT_CHARS = 20_000;
+
+/** The most images a card shows, and the largest (base64 characters): thumbnails, not an image store. */
+const CARD_IMAGES = 4;
+const CARD_IMAGE_CHARS = 1024 * 1024;
 
 /** Pi's resource tools, which reach every server with resources: MCP calls like a server's tools. */
 const RESOURCE_TOOLS = ["list_mcp_resources", "list_mcp_resource_templates", "read_mcp_resource"];
@@ -51,10 +72,11 @@ export class McpCallViews {
   ended(
     id: string,
     details: McpCallDetails | undefined,
-    text: string,
+    content: unknown,
     isError: boolean,
     live: boolean,
   ): void {
+    const text = textOf(content);
     const view = this.byId.get(id);
     if (!view) return;
     const mine = details?.piDesk === "mcp-call" ? details : undefined;
@@ -64,8 +86,11 @@ export class McpCallViews {
       ...(mine ? { server: mine.server, tool: mine.tool } : {}),
       ...(mine?.arguments ? { arguments: mine.arguments } : {}),
       ...(mine?.editedByPerson ? { editedByPerson: true } : {}),
+      ...(mine?.changes ? { changes: mine.changes } : {}),
       status,
-      ...(status === "done" || status === "failed" ? { result: text.slice(0, RESULT_CHARS) } : {}),
+      ...(status === "done" || status === "failed"
+        ? { result: (mine?.resultText ?? text).slice(0, RESULT_CHARS) }
+        : {}),
       ...(mine?.reason ? { reason: mine.reason } : status !== "done" && !mine ? { reason: text } : {}),
     };
     delete next.approvalId;

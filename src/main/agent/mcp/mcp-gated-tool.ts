@@ -8,6 +8,8 @@ import type { ToolDefinition } from "@earendil-works/pi-coding-agent";
 import { Compile } from "typebox/compile";
 import type { McpCallDetails, McpCallView, McpDecision, McpToolHint } from "../../../shared/mcp";
 import type { GateAnswer, McpRequest } from "../../approvals/approval-gate";
+import type { CommandRecorder } from "../../run-command";
+import { imagesOf, RESULT_CHARS } from "./mcp-call-views";
 
 /** What the wrapped tools need of their chat. */
 export interface McpGate {
@@ -17,6 +19,13 @@ export interface McpGate {
   controllers: Map<string, AbortController>;
   /** Changes the call's card. */
   update(id: string, patch: Partial<McpCallView>): void;
+  /**
+   * The change engine, for servers that are local processes (they may write in the folder): each such
+   * call is recorded like a command. Absent: changes are not recorded in this chat.
+   */
+  recorder?: CommandRecorder;
+  /** Whether a server is a local process (stdio), whose calls are recorded. */
+  isLocal(server: string): boolean;
 }
 
 /** The server's hints, by the annotation that says each. */
@@ -82,27 +91,55 @@ export function gateMcpTool(tool: ToolDefinition, gate: McpGate): ToolDefinition
         ...(edited ? { editedByPerson: true } : {}),
       });
       const sent = { arguments: args, ...(edited ? { editedByPerson: true } : {}) };
+      let changedNote: string | undefined;
+      let changes: McpCallDetails["changes"];
+      const running = signal ? AbortSignal.any([signal, cancel.signal]) : cancel.signal;
+      const recorder = gate.isLocal(server) ? gate.recorder : undefined;
       try {
-        const result = await tool.execute(
-          toolCallId,
-          args as never,
-          signal ? AbortSignal.any([signal, cancel.signal]) : cancel.signal,
-          onUpdate,
-          ctx,
+        // A failing recorder costs the record, never the call (as for commands).
+        const recording = await recorder?.started(toolCallId, running).then(
+          () => true,
+          () => false,
         );
+        const result = await tool
+          .execute(toolCallId, args as never, running, onUpdate, ctx)
+          .finally(async () => {
+            if (!recording || !recorder) return;
+            const recorded = await recorder.ended(toolCallId).catch(() => undefined);
+            if (recorded) {
+              changes = recorded.changes;
+              gate.update(toolCallId, { changes: recorded.changes });
+              if (recorded.note) changedNote = recorded.note;
+            }
+          });
         const failed = (result as { isError?: boolean }).isError === true;
-        const note = edited
-          ? [
-              {
-                type: "text" as const,
-                text: `(The user edited the arguments before approving: ${JSON.stringify(args)})`,
-              },
-            ]
-          : [];
+        // The card keeps the server's own answer and its images: Pi leaves images out for a model without
+        // image input, and the notes below are for the model.
+        const images = imagesOf(result.content);
+        if (images.length > 0) gate.update(toolCallId, { images });
+        const resultText = result.content
+          .map((block) => (block.type === "text" ? block.text : ""))
+          .join("\n")
+          .slice(0, RESULT_CHARS);
+        const note = [
+          ...(changedNote ? [{ type: "text" as const, text: changedNote }] : []),
+          ...(edited
+            ? [
+                {
+                  type: "text" as const,
+                  text: `(The user edited the arguments before approving: ${JSON.stringify(args)})`,
+                },
+              ]
+            : []),
+        ];
         return {
           ...result,
           content: [...result.content, ...note],
-          details: details(failed ? "failed" : "done", sent),
+          details: details(failed ? "failed" : "done", {
+            ...sent,
+            resultText,
+            ...(changes ? { changes } : {}),
+          }),
         };
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);

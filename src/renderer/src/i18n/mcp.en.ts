@@ -43,6 +43,7 @@ export const mcpEn = {
   allowServer: (server: string) => `Calls of every tool of ${server}`,
   ruleSummary: (what: string, scope: string) =>
     `${what} will be sent without asking, each still shown with its arguments and result: ${scope}. A deny rule still wins.`,
+  imageAlt: (n: number) => `Image ${n} of the result`,
   matches: {
     "mcp-tool": "Calls of the MCP tool (server/tool)",
     "mcp-server": "Calls of any tool of the MCP server",

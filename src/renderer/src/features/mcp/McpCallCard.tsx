@@ -3,6 +3,7 @@ import type { McpCallView } from "../../../../shared/mcp";
 import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { reasonOf } from "../../lib/format";
+import { ChangesSection } from "../changes/ChangesSection";
 import { ApprovalActions, approvalKeys } from "../commands/ApprovalActions";
 import { CardPlaceContext, TrayChatContext, TrayChatName, useTestId } from "../commands/card-scope";
 import { DenyForm } from "../commands/PendingForms";
@@ -129,6 +130,31 @@ export const McpCallCard = memo(function McpCallCard({ call, api }: { call: McpC
             {call.result}
           </pre>
         </details>
+      )}
+      {call.images && call.images.length > 0 && (
+        <div className="mcp-images">
+          {call.images.map((image, index) => (
+            <img
+              // biome-ignore lint/suspicious/noArrayIndexKey: a result's images have no ids, and never reorder.
+              key={index}
+              className="mcp-image"
+              src={`data:${image.mimeType};base64,${image.data}`}
+              alt={t.mcp.imageAlt(index + 1)}
+              data-testid={tid("tool-image")}
+            />
+          ))}
+        </div>
+      )}
+      {call.changes && (
+        <ChangesSection
+          command={{
+            id: call.id,
+            changes: call.changes,
+            reverts: call.reverts,
+            changesDropped: call.changesDropped,
+          }}
+          api={api}
+        />
       )}
       {waiting && mode === "deny" && (
         <DenyForm reason={reason} onReason={setReason} onDeny={deny} onBack={back} busy={busy} />
