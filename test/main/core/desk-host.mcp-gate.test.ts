@@ -122,6 +122,28 @@ describe("the host: every MCP tool call waits at the gate", () => {
   });
 });
 
+describe("the host: Stop while an MCP call runs", () => {
+  it("ends the call as cancelled, and the server is told", async () => {
+    const log = freshLog();
+    writeUserMcp({ everything: loggedEverythingServer("stop", log) });
+    const long = {
+      type: "toolCall" as const,
+      id: "long2",
+      name: "mcp__everything__trigger_long_running_operation",
+      arguments: { duration: 120, steps: 120 },
+    };
+    const { host } = await startHost([[long], [{ type: "text", text: "Stopped." }]]);
+    await calls(host).prompt({ text: "run the long one" });
+    const approvalId = await waiting(host, "long2");
+    await calls(host).decide({ approvalId, decision: { kind: "approve" } });
+    await waitFor(() => callOf(host, "long2")?.status === "running" && callsReceived(log).length === 1);
+    await calls(host).stop({});
+    await waitFor(() => callOf(host, "long2")?.status === "cancelled");
+    expect(callOf(host, "long2")?.reason).toBe("The turn was stopped while this call ran.");
+    await waitFor(() => readFileSync(log, "utf8").includes('"notifications/cancelled"'));
+  });
+});
+
 describe("the host: an MCP call's result on its card", () => {
   it("keeps the result's text and its images (as thumbnails), bounded", async () => {
     const log = freshLog();
