@@ -165,6 +165,29 @@ describe("the host: an MCP call's result on its card", () => {
   });
 });
 
+describe("the host: a reopened chat's MCP calls", () => {
+  it("shows each as it ended: denied, and answered with the server's text", async () => {
+    const log = freshLog();
+    writeUserMcp({ everything: loggedEverythingServer("reopen", log) });
+    const { host } = await startHost([
+      [echo("r1", "no")],
+      [echo("r2", "yes")],
+      [{ type: "text", text: "Both." }],
+    ]);
+    const first = host.state().chatId as string;
+    await calls(host).prompt({ text: "twice" });
+    await calls(host).decide({ approvalId: await waiting(host, "r1"), decision: { kind: "deny" } });
+    await calls(host).decide({ approvalId: await waiting(host, "r2"), decision: { kind: "approve" } });
+    await settled(host);
+    const file = await waitFor(() => host.state().session?.file);
+    await calls(host, first).closeChat({});
+    await calls(host).openSession({ path: file });
+    const reopened = host.state().session?.mcpCalls;
+    expect(reopened?.r1).toMatchObject({ status: "denied", server: "everything", tool: "echo" });
+    expect(reopened?.r2).toMatchObject({ status: "done", result: "Echo: yes" });
+  });
+});
+
 describe("the host: rules for MCP tools", () => {
   it("a rule for a tool lets its calls run without asking, and a deny rule for the server wins over it", async () => {
     const log = freshLog();
