@@ -42,6 +42,7 @@ export const WORKSPACE_CALLS = [
   "setAllowedHosts",
   "addAllowedHosts",
   "setBackgroundCap",
+  "setMcpServerEnabled",
   "setResourceLimits",
   "getHistory",
 ] as const satisfies readonly DeskMethod[];

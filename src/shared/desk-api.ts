@@ -140,6 +140,11 @@ export interface DeskApi {
   /** How long a background command may run in this workspace, in seconds (kept for the workspace). */
   setBackgroundCap(params: { workspaceId: string; seconds: number }): Promise<void>;
   /**
+   * Turn one of the person's MCP servers off (or on again) in this workspace, kept in its settings.json: the
+   * workspace's chats opened from then on do not start it (on: they do).
+   */
+  setMcpServerEnabled(params: { workspaceId: string; name: string; enabled: boolean }): Promise<void>;
+  /**
    * Set the most memory (bytes) and processes each command of this workspace may use (kept for the
    * workspace); an absent one goes back to the host's. Refused, saying what to do, below the smallest
    * (`MIN_RESOURCE_LIMITS`). From the next command on; a `limits-changed` event tells the new limits.
@@ -227,6 +232,7 @@ export const DESK_METHODS = [
   "addAllowedHosts",
   "keepRunning",
   "setBackgroundCap",
+  "setMcpServerEnabled",
   "setResourceLimits",
   "getHistory",
   "setNotifications",

@@ -33,6 +33,8 @@ export interface McpServerView {
   source: string;
   /** The person's own `mcp.json`, or the workspace's. */
   scope: "global" | "project";
+  /** Turned off in this workspace's settings (`status` is then "disabled"). */
+  offInWorkspace?: boolean;
 }
 
 /** The chat's MCP servers and what kept some out. */

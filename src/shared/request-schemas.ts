@@ -135,6 +135,11 @@ export const requestSchemas = {
     hosts: Type.Array(HostEntry, { minItems: 1, maxItems: MAX_HOST_ENTRIES }),
   }),
   keepRunning: Params({ chatId: Id, commandId: Id }),
+  setMcpServerEnabled: Params({
+    workspaceId: Id,
+    name: Type.String({ minLength: 1, maxLength: 200, pattern: "^[A-Za-z0-9_-]+$" }),
+    enabled: Type.Boolean(),
+  }),
   setBackgroundCap: Params({
     workspaceId: Id,
     seconds: Type.Integer({

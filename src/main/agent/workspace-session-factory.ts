@@ -137,6 +137,7 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
   const mcp = createDeskMcp({
     agentDir: getAgentDir(),
     workspace: workspace.path,
+    off: preferences.value.mcpServersOff ?? [],
     onChange: () => {
       if (self) options.emit({ type: "mcp-servers-changed", mcp: mcp.state() });
     },

@@ -39,6 +39,8 @@ export interface DeskMcpOptions {
   workspace: string;
   /** Called when a server's state changed. */
   onChange: () => void;
+  /** Servers the workspace's settings turn off. */
+  off?: readonly string[];
   /** Wraps each MCP tool before Pi registers it (the gate); absent: registered as Pi made it. */
   wrapTool?: (tool: ToolDefinition) => ToolDefinition;
 }
@@ -49,6 +51,7 @@ export function createDeskMcp(options: DeskMcpOptions): DeskMcp {
     agentDir: options.agentDir,
     workspace: options.workspace,
     trusted: projectTrusted(options.agentDir, options.workspace),
+    ...(options.off ? { off: options.off } : {}),
   });
   const connections = new McpConnections(config.servers, options.onChange);
   const mcp = createMcpExtension({

@@ -43,6 +43,8 @@ export function loadDeskMcpConfig(options: {
   agentDir: string;
   workspace: string;
   trusted: boolean;
+  /** Servers the workspace's settings turn off. */
+  off?: readonly string[];
 }): DeskMcpConfig {
   const servers = new Map<string, McpServerEntry>();
   const errors: string[] = [];
@@ -51,7 +53,13 @@ export function loadDeskMcpConfig(options: {
   if (options.trusted) readConfigFile(projectFile, "project", servers, errors);
   const skipped = !options.trusted && existsSync(projectFile);
   return {
-    servers: [...servers.values()].map(deskExposure),
+    servers: [...servers.values()]
+      .map(deskExposure)
+      .map((entry) =>
+        options.off?.includes(entry.name)
+          ? { ...entry, config: { ...entry.config, enabled: false }, offInWorkspace: true }
+          : entry,
+      ),
     errors,
     ...(options.trusted ? { projectConfig: projectFile } : {}),
     ...(skipped ? { skippedProjectConfig: projectFile } : {}),

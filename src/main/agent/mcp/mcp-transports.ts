@@ -40,6 +40,7 @@ export class McpConnections {
         transport: "url" in entry.config ? "http" : "stdio",
         source: entry.source,
         scope: entry.scope === "project" ? "project" : "global",
+        ...((entry as { offInWorkspace?: boolean }).offInWorkspace ? { offInWorkspace: true } : {}),
       });
     }
   }

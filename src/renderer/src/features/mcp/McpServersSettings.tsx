@@ -47,6 +47,18 @@ function ServerRow({ server, api }: { server: McpServerView; api: ChatApi }) {
   const t = useT();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [on, setOn] = useState(!server.offInWorkspace);
+  const [changed, setChanged] = useState(false);
+  const toggle = (enabled: boolean) => {
+    setError(null);
+    api
+      .setMcpServerEnabled({ name: server.name, enabled })
+      .then(() => {
+        setOn(enabled);
+        setChanged(true);
+      })
+      .catch((e: unknown) => setError(t.mcp.servers.toggleFailed(reasonOf(e))));
+  };
   const reconnect = () => {
     setBusy(true);
     setError(null);
@@ -58,7 +70,9 @@ function ServerRow({ server, api }: { server: McpServerView; api: ChatApi }) {
   const state =
     server.status === "connected"
       ? t.mcp.servers.state.connected(server.tools)
-      : t.mcp.servers.state[server.status];
+      : server.offInWorkspace
+        ? t.mcp.servers.disabledHere
+        : t.mcp.servers.state[server.status];
   return (
     <li
       className={`mcp-server mcp-server-${server.status}`}
@@ -73,6 +87,15 @@ function ServerRow({ server, api }: { server: McpServerView; api: ChatApi }) {
         </span>
         <span className="muted">{t.mcp.servers.transport[server.transport]}</span>
         <code className="muted">{server.source}</code>
+        <label className="muted">
+          <input
+            type="checkbox"
+            checked={on}
+            onChange={(e) => toggle(e.target.checked)}
+            data-testid="mcp-server-enabled"
+          />{" "}
+          {t.mcp.servers.onHere}
+        </label>
         {server.status !== "disabled" && server.status !== "connecting" && (
           <button type="button" onClick={reconnect} disabled={busy} data-testid="mcp-reconnect-button">
             {busy ? t.mcp.servers.reconnecting : t.mcp.servers.reconnect}
@@ -86,6 +109,11 @@ function ServerRow({ server, api }: { server: McpServerView; api: ChatApi }) {
           </p>
           <p className="muted">{t.mcp.servers.failedAdvice}</p>
         </>
+      )}
+      {changed && (
+        <p className="muted" data-testid="mcp-server-next-chat">
+          {t.mcp.servers.fromNextChat}
+        </p>
       )}
       {error && (
         <p className="error" role="alert">
