@@ -31,13 +31,16 @@ test("while the agent works: Enter steers after the step under way, Queue waits 
   // The box stays usable: Enter steers, Queue keeps one for the end, and one is taken back.
   const input = page.getByTestId("prompt-input");
   await expect(page.getByTestId("send-button")).toHaveText("Steer");
+  const queued = page.getByTestId("queued-message");
+  // Each shown waiting before the next is typed, as a person sees them go (a send under way takes no other).
   await input.fill("Also check the tests");
   await input.press("Enter");
+  await expect(queued).toHaveCount(1);
   await input.fill("Drop this one");
   await input.press("Enter");
+  await expect(queued).toHaveCount(2);
   await input.fill("Then summarise");
   await page.getByTestId("queue-button").click();
-  const queued = page.getByTestId("queued-message");
   await expect(queued).toHaveCount(3);
   await expect(queued.nth(1)).toContainText("Drop this one");
   await queued.nth(1).getByTestId("queued-remove").click();
@@ -79,6 +82,7 @@ test("/ opens Pi's templates; one picked by the keyboard is sent expanded with i
     mkdirSync(join(agentDir, "prompts"));
     writeFileSync(
       join(agentDir, "prompts", "review.md"),
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Pi's template syntax, not JavaScript's
       "---\ndescription: Review staged git changes\n---\nReview the staged changes. Focus on ${1:-correctness}.\n",
     );
     const desk = await scriptedDesk([[say("Reviewed.")]], { env: { PI_CODING_AGENT_DIR: agentDir } });
@@ -100,4 +104,63 @@ test("/ opens Pi's templates; one picked by the keyboard is sent expanded with i
   } finally {
     rmSync(agentDir, { recursive: true, force: true });
   }
+});
+
+test("@ finds a file in a nested folder by a few letters of its name; the sent message names it as pi writes it", async ({
+  page,
+  scriptedDesk,
+}) => {
+  const desk = await scriptedDesk([[say("Read it.")]]);
+  mkdirSync(join(desk.workspace, "src", "parsing", "deep"), { recursive: true });
+  writeFileSync(join(desk.workspace, "src", "parsing", "deep", "token-reader.ts"), "export {};\n");
+  writeFileSync(join(desk.workspace, "README.md"), "# readme\n");
+  await openDesk(page, desk);
+  const input = page.getByTestId("prompt-input");
+  await input.pressSequentially("Look at @tokrd");
+  const item = page.locator('[data-testid="file-item"][data-path="src/parsing/deep/token-reader.ts"]');
+  await expect(item).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByTestId("file-item")).toHaveCount(1);
+  await input.press("Tab");
+  await expect(input).toHaveValue("Look at @src/parsing/deep/token-reader.ts ");
+  await expect(page.getByTestId("file-menu")).toHaveCount(0);
+  // A folder picked leaves the mention open, to go on into it; Esc closes the menu and keeps the text.
+  await input.pressSequentially("and @pars");
+  await page.locator('[data-testid="file-item"][data-path="src/parsing/"]').click();
+  await expect(input).toHaveValue("Look at @src/parsing/deep/token-reader.ts and @src/parsing/");
+  await expect(page.getByTestId("file-item").first()).toBeVisible();
+  await input.press("Escape");
+  await expect(page.getByTestId("file-menu")).toHaveCount(0);
+  await input.pressSequentially(" please");
+  await input.press("Enter");
+  await expect(page.getByTestId("user-message")).toContainText(
+    "Look at @src/parsing/deep/token-reader.ts and @src/parsing/ please",
+  );
+  await expect(page.getByTestId("assistant-message")).toContainText("Read it.");
+});
+
+test("Pi Desk's own / commands: /name names the chat in the sidebar, /thinking and /model change the pickers, /new opens a chat", async ({
+  page,
+  scriptedDesk,
+}) => {
+  const desk = await scriptedDesk([[say("Hello.")]]);
+  await openDesk(page, desk);
+  await send(page, "Start here");
+  await expect(page.getByTestId("assistant-message")).toContainText("Hello.");
+  const input = page.getByTestId("prompt-input");
+  await input.fill("/name Parser work");
+  await input.press("Enter");
+  await expect(page.getByTestId("chat-item").locator(".chat-item-title")).toHaveText("Parser work");
+  await expect(page.getByTestId("transcript")).toContainText("Named this chat “Parser work”.");
+  // The scripted model thinks at no level but off: said, and nothing changes.
+  await input.fill("/thinking high");
+  await input.press("Enter");
+  await expect(page.getByTestId("prompt-error")).toContainText("This model thinks at these levels: off.");
+  await input.fill("/new");
+  await input.press("Enter");
+  await expect(page.getByTestId("chat-item")).toHaveCount(2);
+  await expect(page.getByTestId("user-message")).toHaveCount(0);
+  await expect(page.getByTestId("chat-item").nth(1).getByRole("button").first()).toHaveAttribute(
+    "aria-current",
+    "true",
+  );
 });

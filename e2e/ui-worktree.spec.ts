@@ -206,3 +206,38 @@ test("a workspace that is not a git repository offers new chats here only, and s
   await expect(page.getByTestId("chat-list")).toContainText("Not a git repository: chats start here.");
   await expect(page.getByTestId("new-chat-worktree")).toHaveCount(0);
 });
+
+test("Settings: new chats offered in a new worktree first, in a folder of the person's choosing; a folder inside the workspace is refused", async ({
+  page,
+  scriptedDesk,
+}) => {
+  const desk = await scriptedDesk({});
+  makeRepository(desk.workspace);
+  await openDesk(page, desk);
+  await page.getByTestId("nav-settings").click();
+  const form = page.getByTestId("worktree-settings");
+  await form.getByTestId("worktree-folder").fill(join(desk.workspace, "trees"));
+  await form.getByTestId("worktree-save").click();
+  await expect(form.getByRole("alert")).toContainText("cannot be inside the workspace");
+  const elsewhere = `${desk.workspace}-trees`;
+  await form.getByTestId("worktree-folder").fill(elsewhere);
+  await form.getByTestId("worktree-first").selectOption("worktree");
+  await form.getByTestId("worktree-save").click();
+  await expect(form.getByTestId("worktree-save")).toBeDisabled();
+  await expect(form.getByRole("alert")).toHaveCount(0);
+
+  await page.getByTestId("nav-chat").click();
+  await page.getByTestId("new-chat-button").click();
+  const choices = page.locator('[data-testid="new-chat-worktree"], [data-testid="new-chat-here"]');
+  await expect(choices.first()).toHaveAttribute("data-testid", "new-chat-worktree");
+  await choices.first().click();
+  await expect(worktreeChat(page)).toHaveCount(1);
+  expect(
+    worktreeOf(
+      desk.workspace,
+      git(desk.workspace, "branch", "--list", "pi-desk/*")
+        .trim()
+        .replace(/^[*+ ]+/, ""),
+    ),
+  ).toMatch(new RegExp(`^${elsewhere}/`));
+});

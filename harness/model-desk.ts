@@ -1,16 +1,16 @@
 import type { ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { type DeskServer, type DeskServerOptions, startDeskServer, stopDeskServer } from "./desk-server.ts";
 
 /** The key the test provider expects; Pi reads it from `LOCAL_KEY`, as models.json says. */
 export const LOCAL_KEY = "test-key-local";
 
-/** The models the test provider serves, as `models.json` lists them. */
+/** The models the test provider serves, as `models.json` lists them: the first reads images, the second not. */
 export const LOCAL_MODELS = [
-  { id: "m1", name: "Local One" },
-  { id: "m2", name: "Local Two" },
+  { id: "m1", name: "Local One", input: ["text", "image"] },
+  { id: "m2", name: "Local Two", input: ["text"] },
 ] as const;
 
 /** A browser host whose models come from a temporary Pi agent dir pointing at a loopback model server. */
@@ -29,6 +29,10 @@ export interface ModelDesk {
 export interface ModelDeskOptions extends DeskServerOptions {
   /** Pi's retry settings (`settings.json` `retry`); by default quick retries, so specs stay fast. */
   retry?: Record<string, unknown>;
+  /** More of Pi's settings (`settings.json`), e.g. `compaction`. */
+  settings?: Record<string, unknown>;
+  /** Files of the agent dir written before the host starts, by path inside it (`prompts/review.md`). */
+  agentFiles?: Record<string, string>;
 }
 
 /**
@@ -63,8 +67,13 @@ export async function startModelDesk(baseUrl: string, options: ModelDeskOptions 
       defaultProvider: "local",
       defaultModel: LOCAL_MODELS[0].id,
       retry: options.retry ?? { enabled: true, maxRetries: 3, baseDelayMs: 50 },
+      ...options.settings,
     }),
   );
+  for (const [path, text] of Object.entries(options.agentFiles ?? {})) {
+    mkdirSync(dirname(join(agentDir, path)), { recursive: true });
+    writeFileSync(join(agentDir, path), text);
+  }
   const env = {
     PI_OFFLINE: "1",
     PI_CODING_AGENT_DIR: agentDir,

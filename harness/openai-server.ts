@@ -18,12 +18,22 @@ export interface ModelRequest {
   authorization: string | undefined;
 }
 
+/** The tokens a reply says it used, as a provider reports them in its stream's last chunk. */
+export interface ReplyUsage {
+  prompt: number;
+  completion: number;
+}
+
 /** How the server answers one request. */
 export type ModelReply =
   /** Streams text, then stops; at `charsPerSecond` if given (4 characters a token), else at once. */
-  | { text: string; charsPerSecond?: number }
+  | { text: string; charsPerSecond?: number; usage?: ReplyUsage }
   /** Streams a tool call (and text before it, if any), then stops for the tool's result. */
-  | { text?: string; toolCall: { id: string; name: string; arguments: Record<string, unknown> } }
+  | {
+      text?: string;
+      toolCall: { id: string; name: string; arguments: Record<string, unknown> };
+      usage?: ReplyUsage;
+    }
   /** Fails with this HTTP status, a JSON body and headers (e.g. `retry-after`). */
   | { status: number; body?: unknown; headers?: Record<string, string> }
   /** Drops the connection without an answer (no status: a network failure). */
@@ -131,6 +141,17 @@ export async function startOpenAiServer(replies: ModelReplies): Promise<OpenAiSe
       send({}, "tool_calls");
     } else {
       send({}, "stop");
+    }
+    if (reply.usage) {
+      const { prompt, completion } = reply.usage;
+      const usage = {
+        prompt_tokens: prompt,
+        completion_tokens: completion,
+        total_tokens: prompt + completion,
+      };
+      res.write(
+        `data: ${JSON.stringify({ id, object: "chat.completion.chunk", model: request.model, choices: [], usage })}\n\n`,
+      );
     }
     res.end("data: [DONE]\n\n");
   }

@@ -1,4 +1,4 @@
-import { contextBridge, type IpcRendererEvent, ipcRenderer } from "electron";
+import { contextBridge, type IpcRendererEvent, ipcRenderer, webUtils } from "electron";
 import { DESK_METHODS, type DeskApi, HOST_EVENT_CHANNEL, requestChannel } from "../shared/desk-api";
 import type { HostEvent } from "../shared/host-events";
 
@@ -23,3 +23,7 @@ const api = {
 } as DeskApi;
 
 contextBridge.exposeInMainWorld("piDesk", api);
+
+// Where a file dropped on the composer lies, so it can be named as @path (Electron gives a dropped File no
+// path since version 32; this is its one way). Reads nothing of the file.
+contextBridge.exposeInMainWorld("piDeskFiles", { pathOf: (file: File) => webUtils.getPathForFile(file) });

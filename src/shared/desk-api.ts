@@ -4,6 +4,7 @@ import type { EditDecision } from "./edits";
 import type { HostEvent } from "./host-events";
 import type {
   ChatSummary,
+  FoundFiles,
   HostState,
   QueueMode,
   SessionSummary,
@@ -11,11 +12,20 @@ import type {
   StopOutcome,
   WorkspaceInfo,
 } from "./host-state";
+import type { PromptImage } from "./images";
 import type { McpDecision } from "./mcp";
 import type { ThinkingLevel } from "./models";
 import type { AllowedHostsSaved } from "./network";
 import type { AuditEntry, CommandRule, RuleDraft } from "./rules";
-import type { BringResult, KeptBranch, WorktreeChoice, WorktreeEntry, WorktreeReview } from "./worktrees";
+import type {
+  BringResult,
+  KeptBranch,
+  WorktreeChoice,
+  WorktreeEntry,
+  WorktreeReview,
+  WorktreeSettings,
+  WorktreeSettingsState,
+} from "./worktrees";
 
 /** Stops a subscription. */
 export type Unsubscribe = () => void;
@@ -47,6 +57,16 @@ export interface DeskApi {
   newSession(params: { workspaceId: string; worktree?: WorktreeChoice }): Promise<ChatSummary>;
   /** Every worktree of the workspace's repository (`git worktree list`), the open chat of each named. */
   listWorktrees(params: { workspaceId: string }): Promise<WorktreeEntry[]>;
+  /** The workspace's worktree settings, with the finished chats' worktrees cleanup left for the person. */
+  worktreeSettings(params: { workspaceId: string }): Promise<WorktreeSettingsState>;
+  /**
+   * Change the workspace's worktree settings (kept for the workspace; from the next worktree chat on). Refused,
+   * saying what to do, for a folder that is not absolute or lies inside the workspace or Pi's agent folder.
+   */
+  setWorktreeSettings(params: {
+    workspaceId: string;
+    settings: WorktreeSettings;
+  }): Promise<WorktreeSettingsState>;
   /** Everything a worktree chat changed against its base, file by file with the diff. */
   reviewWorktree(params: { chatId: string }): Promise<WorktreeReview>;
   /**
@@ -70,9 +90,12 @@ export interface DeskApi {
   /**
    * Send the person's message; resolves once the agent has it (the answer streams as events). While the
    * agent works, the message waits (`HostState.session.queued`): `mode` "steer" (the default) reaches the
-   * model after the tool call under way, "follow-up" once the agent is done.
+   * model after the tool call under way, "follow-up" once the agent is done. `images` go with a message
+   * sent while the agent is idle, to a model that reads images; otherwise the call is refused, saying why.
    */
-  prompt(params: { chatId: string; text: string; mode?: QueueMode }): Promise<void>;
+  prompt(params: { chatId: string; text: string; mode?: QueueMode; images?: PromptImage[] }): Promise<void>;
+  /** The images of one of the person's messages, by its entry in Pi's session, as the model got them. */
+  messageImages(params: { chatId: string; entryId: string }): Promise<PromptImage[]>;
   /**
    * Compact the chat's conversation with Pi's compaction: the model is given a summary of what came before
    * (following `instructions`, when given) instead of the messages. Refused while the agent works.
@@ -88,6 +111,14 @@ export interface DeskApi {
    * its state comes as `mcp-servers-changed`. Refused for a name the chat has no server of.
    */
   reconnectMcpServer(params: { chatId: string; name: string }): Promise<void>;
+  /**
+   * The composer's `@` finder: the chat folder's files and folders best matching `query` (its characters in
+   * order, ignoring case), as Pi's read tools see the folder. The folder is listed at the first call and
+   * matched in memory after; `fresh` (the menu just opened) lists it again unless it was just listed.
+   */
+  findFiles(params: { chatId: string; query: string; fresh?: boolean }): Promise<FoundFiles>;
+  /** Name the chat (Pi's session name, as `/name` in the pi command line): the sidebar and past chats show it. */
+  renameChat(params: { chatId: string; name: string }): Promise<void>;
   /** Take back a message still waiting to reach the model: the `index`-th of its mode in `queued`. */
   removeQueued(params: { chatId: string; mode: QueueMode; index: number }): Promise<void>;
   /**
@@ -204,6 +235,8 @@ export const DESK_METHODS = [
   "listSessions",
   "newSession",
   "listWorktrees",
+  "worktreeSettings",
+  "setWorktreeSettings",
   "reviewWorktree",
   "bringIntoWorkspace",
   "keepBranch",
@@ -216,6 +249,9 @@ export const DESK_METHODS = [
   "compact",
   "listSlashCommands",
   "reconnectMcpServer",
+  "findFiles",
+  "messageImages",
+  "renameChat",
   "stop",
   "decide",
   "cancelCommand",

@@ -179,6 +179,16 @@ export interface SlashCommand {
   kind: "template" | "skill" | "desk";
 }
 
+/** What the composer's `@` finder found in the chat's folder. */
+export interface FoundFiles {
+  /** The best matches, best first: paths relative to the chat's folder, a folder's ending in "/". */
+  paths: string[];
+  /** How many files and folders were searched. */
+  searched: number;
+  /** Whether the folder had more files than the finder lists (`searched` is its cap): it was searched in part. */
+  capped: boolean;
+}
+
 /** What a Stop left: the messages that were waiting and were not sent (the page gives them back to edit). */
 export interface StopOutcome {
   unsent: QueuedMessage[];
@@ -282,4 +292,8 @@ export interface SessionSummary {
   modified: number;
   /** How many messages it holds. */
   messageCount: number;
+  /** The worktree it ran in, for a worktree chat's conversation (it reopens there). */
+  worktree?: string;
+  /** That worktree's branch. */
+  branch?: string;
 }

@@ -39,7 +39,9 @@ export type RiskText =
  */
 export type NoticeText =
   /** A background command stopped or exited: its command line and how it ended. */
-  { id: "background-ended"; command: string; state: BackgroundState };
+  | { id: "background-ended"; command: string; state: BackgroundState }
+  /** The person named the chat (`/name`). */
+  | { id: "chat-named"; name: string };
 
 /**
  * One thing the command policy refused in a line, as a kind and its parameters (the host's phrase for it is

@@ -16,6 +16,8 @@ export interface ModelOption {
   hasKey: boolean;
   /** The thinking levels it accepts ("off" only when it does not think). */
   thinkingLevels: ThinkingLevel[];
+  /** Whether it reads images (a message's images are refused for a model that does not). */
+  images?: boolean;
 }
 
 /** The models and the choice in force. */

@@ -2,6 +2,7 @@ import { type Static, type TSchema, Type } from "typebox";
 import { BACKGROUND_CAP_RANGE } from "./commands";
 import { DESK_METHODS, type DeskMethod, type DeskParams } from "./desk-api";
 import { MAX_EDIT_BYTES } from "./edits";
+import { IMAGE_TYPES, MAX_IMAGE_BYTES, MAX_IMAGES } from "./images";
 import { THINKING_LEVELS } from "./models";
 
 export { DESK_METHODS as deskMethods };
@@ -22,6 +23,16 @@ const NoParams = Type.Undefined();
 /** A closed object: unknown keys (`__proto__` included) are refused. */
 const Params = <T extends Record<string, TSchema>>(properties: T) =>
   Type.Object(properties, { additionalProperties: false });
+
+/** An image of a message: a known type, its bytes in base64 within the images' bound (the host checks the total). */
+const PromptImageSchema = Params({
+  mimeType: Type.Union(IMAGE_TYPES.map((type) => Type.Literal(type))),
+  data: Type.String({
+    minLength: 4,
+    maxLength: Math.ceil(MAX_IMAGE_BYTES / 3) * 4,
+    pattern: "^[A-Za-z0-9+/]+={0,2}$",
+  }),
+});
 
 /** One allowed-host entry as the person writes it (`registry.npmjs.org`, `*.example.org:8443`); the host checks its syntax. */
 const HostEntry = Type.String({ minLength: 1, maxLength: 300 });
@@ -87,6 +98,17 @@ export const requestSchemas = {
     ),
   }),
   listWorktrees: Params({ workspaceId: Id }),
+  worktreeSettings: Params({ workspaceId: Id }),
+  setWorktreeSettings: Params({
+    workspaceId: Id,
+    settings: Params({
+      folder: Type.Optional(Path),
+      setup: Type.Optional(Type.String({ minLength: 1, maxLength: 10_000 })),
+      keep: Type.Integer({ minimum: 0, maximum: 1000 }),
+      olderThanDays: Type.Integer({ minimum: 0, maximum: 3650 }),
+      first: Type.Union([Type.Literal("here"), Type.Literal("worktree")]),
+    }),
+  }),
   reviewWorktree: Params({ chatId: Id }),
   bringIntoWorkspace: Params({ chatId: Id }),
   keepBranch: Params({ chatId: Id, message: Type.Optional(Type.String({ maxLength: 10_000 })) }),
@@ -98,9 +120,17 @@ export const requestSchemas = {
     chatId: Id,
     text: Type.String({ minLength: 1, maxLength: 1024 * 1024 }),
     mode: Type.Optional(QueueModeSchema),
+    images: Type.Optional(Type.Array(PromptImageSchema, { maxItems: MAX_IMAGES })),
   }),
+  messageImages: Params({ chatId: Id, entryId: Id }),
+  renameChat: Params({ chatId: Id, name: Type.String({ minLength: 1, maxLength: 200 }) }),
   listSlashCommands: Params({ chatId: Id }),
   reconnectMcpServer: Params({ chatId: Id, name: Type.String({ minLength: 1, maxLength: 200 }) }),
+  findFiles: Params({
+    chatId: Id,
+    query: Type.String({ maxLength: 4096 }),
+    fresh: Type.Optional(Type.Boolean()),
+  }),
   compact: Params({ chatId: Id, instructions: Type.Optional(Type.String({ maxLength: 10_000 })) }),
   removeQueued: Params({
     chatId: Id,

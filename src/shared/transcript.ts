@@ -8,6 +8,8 @@ export interface UserItem {
   entryId?: string;
   /** What they wrote. */
   text: string;
+  /** How many images the message carries (`messageImages` gives them, by `entryId`). */
+  images?: number;
 }
 
 /** One assistant message: its visible text, its thinking, and how it ended. */

@@ -90,3 +90,31 @@ export interface KeptBranch {
   /** Whether uncommitted changes were committed first. */
   committed: boolean;
 }
+
+/** A workspace's choices for worktree chats, as Settings shows and changes them. */
+export interface WorktreeSettings {
+  /** Where new worktree chats' folders go (an absolute path outside the workspace); absent: Pi Desk's data folder. */
+  folder?: string;
+  /** A command run first in each new worktree (`npm ci`), asked for like any other; absent: none. */
+  setup?: string;
+  /** How many finished chats' clean worktrees stay, whatever their age. */
+  keep: number;
+  /** After how many days the others may go (when they hold nothing to lose). */
+  olderThanDays: number;
+  /** Which new-chat choice is offered first: the workspace's folder, or a new worktree. */
+  first: "here" | "worktree";
+}
+
+/** A finished chat's worktree that cleanup left for the person to decide on, and why. */
+export interface KeptWorktree {
+  path: string;
+  branch: string;
+  /** It holds uncommitted work, is among the newest kept, or could not be read. */
+  reason: "uncommitted" | "recent" | "unreadable";
+}
+
+/** The settings with what the last cleanup left. */
+export interface WorktreeSettingsState extends WorktreeSettings {
+  /** The worktrees cleanup kept for the person when the workspace last opened (none before it ran). */
+  kept: KeptWorktree[];
+}

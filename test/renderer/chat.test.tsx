@@ -22,6 +22,20 @@ describe("the composer", () => {
     await vi.waitFor(() => expect(input.value).toBe(""));
   });
 
+  it("keeps what the person typed while a message was on its way", async () => {
+    let arrived = () => {};
+    const api = fakeApi({ prompt: vi.fn(() => new Promise<void>((done) => (arrived = done))) });
+    render(<Composer api={api} running />);
+    const input = screen.getByTestId("prompt-input") as HTMLTextAreaElement;
+    fireEvent.change(input, { target: { value: "check the tests" } });
+    fireEvent.keyDown(input, { key: "Enter" });
+    fireEvent.change(input, { target: { value: "and the docs" } });
+    arrived();
+    await vi.waitFor(() => expect(api.prompt).toHaveBeenCalledTimes(1));
+    await new Promise((done) => setTimeout(done, 0));
+    expect(input.value).toBe("and the docs");
+  });
+
   it("does not send on Shift+Enter or while an input method is composing", () => {
     const api = fakeApi();
     render(<Composer api={api} running={false} />);

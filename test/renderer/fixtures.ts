@@ -150,6 +150,7 @@ export function fakeApi(
   calls.setAllowedHosts = vi.fn(async () => ({ saved: true }));
   calls.addAllowedHosts = vi.fn(async () => ({ saved: true }));
   calls.stop = vi.fn(async () => ({ unsent: [] }));
+  calls.worktreeSettings = vi.fn(async () => ({ keep: 5, olderThanDays: 7, first: "here", kept: [] }));
   return { ...calls, onHostEvent: vi.fn(() => () => {}), ...overrides } as unknown as DeskApi &
     ChatApi &
     Record<string, ReturnType<typeof vi.fn>>;

@@ -28,6 +28,12 @@ export function blocksOf(content: unknown): ContentBlock[] {
   return Array.isArray(content) ? (content as ContentBlock[]) : [];
 }
 
+/** How many images a message's content holds, as a transcript item says it (nothing when none). */
+export function imagesOf(content: unknown): { images?: number } {
+  const count = blocksOf(content).filter((block) => block.type === "image").length;
+  return count > 0 ? { images: count } : {};
+}
+
 /** The text of a message's content: a plain string, or its text blocks joined. */
 export function textOf(content: unknown): string {
   if (typeof content === "string") return content;

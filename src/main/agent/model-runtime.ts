@@ -55,6 +55,8 @@ export interface ModelSummary extends ModelRef {
   thinkingLevels: ModelThinkingLevel[];
   /** True for the model `PI_DESK_SCRIPT` plays. */
   scripted: boolean;
+  /** Whether it reads images. */
+  images: boolean;
 }
 
 /**
@@ -180,6 +182,7 @@ export class DeskModels {
       reasoning: model.reasoning,
       thinkingLevels: getSupportedThinkingLevels(model),
       scripted,
+      images: model.input.includes("image"),
     };
   }
 

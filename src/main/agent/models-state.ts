@@ -15,6 +15,7 @@ export function modelsStateOf(models: DeskModels, chat: WorkspaceSession | undef
       name: model.name,
       hasKey: model.hasKey,
       thinkingLevels: model.thinkingLevels as ThinkingLevel[],
+      images: model.images,
     })),
     current: current ? { provider: current.provider, id: current.id } : null,
     thinkingLevel: (agent?.thinkingLevel ?? "off") as ThinkingLevel,

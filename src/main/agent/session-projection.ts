@@ -10,7 +10,7 @@ import { REVERT_MESSAGE_TYPE, type RevertMessageDetails } from "./change-actions
 import { CommandViews } from "./command-views";
 import { EDIT_TOOLS, EditViews } from "./edit-views";
 import { isMcpTool, McpCallViews } from "./mcp/mcp-call-views";
-import { blocksOf, type ContentBlock, isFailed, textOf } from "./message-content";
+import { blocksOf, type ContentBlock, imagesOf, isFailed, textOf } from "./message-content";
 import type { ResponseHint } from "./provider-error";
 import { type FailedRequest, TurnErrors } from "./turn-errors";
 
@@ -76,7 +76,13 @@ export class SessionProjection {
       const m = message as { role: string; content?: unknown; toolCallId?: string; details?: unknown };
       const entry = entryIds[at] ? { entryId: entryIds[at] } : {};
       if (m.role === "user")
-        this.put({ kind: "user", id: this.nextId("u"), ...entry, text: textOf(m.content) });
+        this.put({
+          kind: "user",
+          id: this.nextId("u"),
+          ...entry,
+          text: textOf(m.content),
+          ...imagesOf(m.content),
+        });
       if (m.role === "assistant") {
         const item = { ...this.assistantItem(message, false), ...entry };
         if (item.text || item.thinking) this.put(item);
@@ -159,6 +165,7 @@ export class SessionProjection {
               kind: "user",
               id: this.currentUser,
               text: textOf((event.message as { content?: unknown }).content),
+              ...imagesOf((event.message as { content?: unknown }).content),
             },
             true,
           );

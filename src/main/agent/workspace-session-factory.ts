@@ -14,6 +14,7 @@ import { createCommandTools } from "./command-tools";
 import { contextEntryIds, writtenEntryId } from "./entry-ids";
 import { createEditTools, EDITING_GUIDANCE } from "./file-edits/edit-tools";
 import { shellWritePreview } from "./file-edits/shell-write-preview";
+import { FolderFiles } from "./file-finder/folder-files";
 import { createDeskMcp } from "./mcp/desk-mcp";
 import { gateMcpTool } from "./mcp/mcp-gated-tool";
 import { chatModelOf, startingModel } from "./model-choice";
@@ -221,6 +222,7 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
     preferences,
     tools,
     outputQuota,
+    files: new FolderFiles(root, hidden),
     unavailableModel: start.unavailable ?? (modelFallbackMessage ? chatModelOf(session) : undefined),
   });
   return self;

@@ -17,6 +17,7 @@ import type {
   SlashCommand,
   StopOutcome,
 } from "../../shared/host-state";
+import type { PromptImage } from "../../shared/images";
 import type { McpCallDetails } from "../../shared/mcp";
 import type { ThinkingLevel, UnavailableModel } from "../../shared/models";
 import type { HostTally } from "../../shared/network";
@@ -35,9 +36,11 @@ import { type CommandSettings, type FixedLimits, resourceLimitsState } from "./c
 import type { CommandTools } from "./command-tools";
 import { commandsForState, outputLeftOut } from "./deferred-outputs";
 import { EDIT_TOOLS } from "./edit-views";
+import type { FolderFiles } from "./file-finder/folder-files";
 import { runHostCommand } from "./host-command";
 import type { DeskMcp } from "./mcp/desk-mcp";
 import { isMcpTool } from "./mcp/mcp-call-views";
+import { imagesForModel, imagesIn } from "./prompt-images";
 import type { RecordKeys } from "./record-keys";
 import { readSavedOutput } from "./saved-output";
 import type { SessionProjection } from "./session-projection";
@@ -52,6 +55,20 @@ const DESK_SLASH_COMMANDS: SlashCommand[] = [
     name: "compact",
     description: "Replace the conversation so far with a summary (Pi's compaction)",
     argumentHint: "[what the summary should keep]",
+    kind: "desk",
+  },
+  { name: "new", description: "Start a new chat in this workspace", kind: "desk" },
+  { name: "name", description: "Name this chat", argumentHint: "<name>", kind: "desk" },
+  {
+    name: "model",
+    description: "Use another model from the next message on",
+    argumentHint: "<model>",
+    kind: "desk",
+  },
+  {
+    name: "thinking",
+    description: "Set how hard the model thinks",
+    argumentHint: "<off|minimal|low|medium|high|xhigh|max>",
     kind: "desk",
   },
 ];
@@ -94,6 +111,8 @@ export interface WorkspaceSessionParts {
   recordKeys?: RecordKeys;
   /** The person's MCP servers in this chat; absent: none configured. */
   mcp?: DeskMcp;
+  /** The chat's folder as the composer's `@` finder searches it. */
+  files: FolderFiles;
 }
 
 /**
@@ -112,6 +131,8 @@ export class WorkspaceSession {
   private sentContext = "";
   /** The person between the agent and every command. */
   readonly gate: ApprovalGate;
+  /** The chat's folder as the composer's `@` finder searches it. */
+  readonly files: FolderFiles;
   /** The model this chat was meant to use and cannot (it is gone), until the person picks one. */
   unavailableModel: UnavailableModel | undefined;
 
@@ -123,6 +144,7 @@ export class WorkspaceSession {
     this.background = tools.background;
     this.unavailableModel = parts.unavailableModel;
     this.gate = parts.gate;
+    this.files = parts.files;
     this.changeActions = parts.changeActions;
     this.unsubscribe = session.subscribe((event) => this.onSessionEvent(event));
   }
@@ -243,17 +265,42 @@ export class WorkspaceSession {
    * Sends the person's message; the answer streams as events. While the agent works it waits instead:
    * steering reaches the model after the tool call under way, a follow-up once the agent is done.
    */
-  async prompt(text: string, mode: QueueMode = "steer"): Promise<void> {
-    if (this.projection.running || this.session.isStreaming) {
+  async prompt(text: string, mode: QueueMode = "steer", images: readonly PromptImage[] = []): Promise<void> {
+    const working = this.projection.running || this.session.isStreaming;
+    if (working && images.length > 0) {
+      // Pi gives a waiting message back as text only (taking one back, Stop), so its images would be lost.
+      throw new Error(
+        "Images go with a message sent once the agent is done: wait for it, or Stop, then send.",
+      );
+    }
+    if (working) {
       if (mode === "follow-up") await this.session.followUp(text);
       else await this.session.steer(text);
       return;
     }
-    this.session.prompt(text).catch((error: unknown) => {
+    const attached = images.length > 0 ? await imagesForModel(images, this.session.model) : undefined;
+    this.session.prompt(text, attached ? { images: attached } : undefined).catch((error: unknown) => {
       // Kept in the conversation's projection, not only sent: a snapshot (a reload, another chat shown and
       // back) still has it.
       this.projection.addNotice("error", `${errorMessage(error)} Configure a model in settings.`);
     });
+  }
+
+  /** Names the chat (Pi's session name, kept in its session file) and says so in the conversation. */
+  rename(name: string): void {
+    const trimmed = name.trim().replace(/\s+/g, " ");
+    if (!trimmed) throw new Error("Give the chat a name: /name and the name.");
+    this.session.setSessionName(trimmed);
+    this.projection.addNotice("info", `Named this chat "${trimmed}".`, { id: "chat-named", name: trimmed });
+  }
+
+  /** The images of one of the person's messages, by its entry in Pi's session file. */
+  messageImages(entryId: string): PromptImage[] {
+    const entry = this.session.sessionManager.getEntry(entryId);
+    if (entry?.type !== "message" || entry.message.role !== "user") {
+      throw new Error("That message is not in this chat's conversation.");
+    }
+    return imagesIn(entry.message.content);
   }
 
   /**

@@ -7,6 +7,9 @@ type ForwardedCall =
   | "compact"
   | "listSlashCommands"
   | "reconnectMcpServer"
+  | "findFiles"
+  | "messageImages"
+  | "renameChat"
   | "removeQueued"
   | "stop"
   | "cancelCommand"
@@ -24,10 +27,13 @@ type ForwardedCall =
 /** Those calls: each finds its chat (`chatOf` refuses a chat that is not open) and hands the call on. */
 export function chatCalls(chatOf: (chatId: string) => WorkspaceSession): Pick<DeskHandlers, ForwardedCall> {
   return {
-    prompt: async ({ chatId, text, mode }) => chatOf(chatId).prompt(text, mode),
+    prompt: async ({ chatId, text, mode, images }) => chatOf(chatId).prompt(text, mode, images),
+    messageImages: async ({ chatId, entryId }) => chatOf(chatId).messageImages(entryId),
+    renameChat: async ({ chatId, name }) => chatOf(chatId).rename(name),
     compact: async ({ chatId, instructions }) => chatOf(chatId).compact(instructions),
     listSlashCommands: async ({ chatId }) => chatOf(chatId).slashCommands(),
     reconnectMcpServer: async ({ chatId, name }) => chatOf(chatId).reconnectMcpServer(name),
+    findFiles: async ({ chatId, query, fresh }) => chatOf(chatId).files.find(query, fresh),
     removeQueued: async ({ chatId, mode, index }) => chatOf(chatId).removeQueued(mode, index),
     stop: async ({ chatId }) => chatOf(chatId).stop(),
     cancelCommand: async ({ chatId, commandId }) => chatOf(chatId).cancelCommand(commandId),

@@ -22,6 +22,7 @@ import type { DeskHandlers } from "./desk-handlers";
 import { DeskWorkspace, type WorkspaceChangesOptions } from "./desk-workspace";
 import { HostInbox } from "./host-inbox";
 import { endLastRunsLeftovers } from "./last-run-leftovers";
+import { reopenedIn } from "./past-chats";
 import { resolveWorkspace, type WorkspaceFolder } from "./workspace";
 import { workspaceCalls } from "./workspace-calls";
 
@@ -215,6 +216,9 @@ export class DeskHost {
     newSession: async ({ workspaceId, worktree }) =>
       this.summaryOf(await this.openChat(this.requireWorkspace(workspaceId), { kind: "new" }, worktree)),
     listWorktrees: async ({ workspaceId }) => this.worktrees.list(this.requireWorkspace(workspaceId)),
+    worktreeSettings: async ({ workspaceId }) => this.worktrees.settings(this.requireWorkspace(workspaceId)),
+    setWorktreeSettings: async ({ workspaceId, settings }) =>
+      this.worktrees.setSettings(this.requireWorkspace(workspaceId), settings, this.models.agentDir),
     reviewWorktree: async ({ chatId }) => this.worktrees.review(this.requireChat(chatId)),
     bringIntoWorkspace: async ({ chatId }) => this.worktrees.bring(this.requireChat(chatId)),
     keepBranch: async ({ chatId, message }) => this.worktrees.keep(this.requireChat(chatId), message),
@@ -223,7 +227,10 @@ export class DeskHost {
       const workspace = this.requireWorkspace(workspaceId);
       const open = [...this.chats.values()].find((chat) => chat.session.agent.sessionFile === path);
       if (open) this.lastOpened = open.id;
-      return this.summaryOf(open ?? (await this.openChat(workspace, { kind: "open", path })));
+      if (open) return this.summaryOf(open);
+      // A worktree chat's conversation reopens in its worktree.
+      const worktree = await reopenedIn(workspace.info.path, path);
+      return this.summaryOf(await this.openChat(workspace, { kind: "open", path }, worktree));
     },
     closeChat: async ({ chatId }) => this.closeChat(this.requireChat(chatId)),
     closeWorkspace: async ({ workspaceId }) => this.closeWorkspace(this.requireWorkspace(workspaceId)),

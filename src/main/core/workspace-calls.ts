@@ -1,7 +1,7 @@
-import { listWorkspaceSessions } from "../agent/agent-session-factory";
 import type { SandboxCheck } from "../run-command";
 import type { DeskHandlers } from "./desk-handlers";
 import type { DeskWorkspace } from "./desk-workspace";
+import { pastChats } from "./past-chats";
 
 /** The calls on one open workspace's settings, history and past chats. */
 type WorkspaceCall =
@@ -27,16 +27,7 @@ export interface WorkspaceCallsHost {
 /** Those calls: each finds its workspace and changes or reads what all its chats share. */
 export function workspaceCalls(host: WorkspaceCallsHost): Pick<DeskHandlers, WorkspaceCall> {
   return {
-    listSessions: async ({ workspaceId }) => {
-      const workspace = host.workspaceOf(workspaceId);
-      return (await listWorkspaceSessions(workspace.info.path)).map((past) => ({
-        path: past.path,
-        id: past.id,
-        title: past.name ?? (past.firstMessage.trim().slice(0, 120) || "(empty conversation)"),
-        modified: past.modified.getTime(),
-        messageCount: past.messageCount,
-      }));
-    },
+    listSessions: async ({ workspaceId }) => pastChats(host.workspaceOf(workspaceId).info.path),
     setSandbox: async ({ workspaceId, enabled, network }) => {
       const workspace = host.workspaceOf(workspaceId);
       const sandbox = host.sandbox();

@@ -30,6 +30,8 @@ export interface WorkspaceSettings {
   mcpServersOff?: string[];
   /** How many finished chats' clean worktrees stay, and how many days, before they are removed; absent: 5, 7. */
   worktreeCleanup?: { keep: number; olderThanDays: number };
+  /** Which new-chat choice is offered first; absent: the workspace's folder. */
+  worktreeFirst?: "worktree";
 }
 
 /** A workspace's own resource limits, as its settings file keeps them (each one optional). */
@@ -108,6 +110,7 @@ export async function loadWorkspaceSettings(
       olderThanDays: cleanup?.olderThanDays as number,
     };
   }
+  if (stored.worktreeFirst === "worktree") settings.worktreeFirst = "worktree";
   return settings;
 }
 

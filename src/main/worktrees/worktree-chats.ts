@@ -4,10 +4,14 @@ import type { WorkspaceInfo } from "../../shared/host-state";
 import type {
   BringResult,
   KeptBranch,
+  KeptWorktree,
   WorktreeChoice,
   WorktreeEntry,
   WorktreeReview,
+  WorktreeSettings,
+  WorktreeSettingsState,
 } from "../../shared/worktrees";
+import type { WorkspacePreferences } from "../agent/workspace-preferences";
 import type { ChangeRecordsOptions } from "../changes";
 import { bringIntoWorkspace } from "./bring-back";
 import { type CleanupOutcome, cleanupWorktrees } from "./worktree-cleanup";
@@ -15,6 +19,7 @@ import { listWorktrees } from "./worktree-create";
 import { commitWork, discardWorktree, removeWorktree } from "./worktree-finish";
 import { forgetWorktree, WorktreeFolder } from "./worktree-folder";
 import { reviewWorktree } from "./worktree-review";
+import { worktreeSettingsOf, worktreeSettingsToSave } from "./worktree-settings";
 
 /** What of an open chat the worktree actions read (the host's chat, seen from here). */
 export interface WorktreeChat {
@@ -25,13 +30,7 @@ export interface WorktreeChat {
     info: WorkspaceInfo;
     parts: {
       dataDir: string;
-      preferences: {
-        value: {
-          worktreesFolder?: string;
-          worktreeSetup?: string;
-          worktreeCleanup?: { keep: number; olderThanDays: number };
-        };
-      };
+      preferences: Pick<WorkspacePreferences, "value" | "save">;
     };
   };
   /** Its worktree, when it has one. */
@@ -63,7 +62,28 @@ export interface WorktreeChatsOptions<Chat extends WorktreeChat> {
  * must be for each (a worktree chat, not in the middle of a turn) and the closing of the chat after.
  */
 export class WorktreeChats<Chat extends WorktreeChat> {
+  /** What the last cleanup of each workspace left for the person, by the workspace's folder. */
+  private readonly keptBy = new Map<string, KeptWorktree[]>();
+
   constructor(private readonly options: WorktreeChatsOptions<Chat>) {}
+
+  /** The workspace's worktree settings, with what its last cleanup left for the person. */
+  settings(workspace: Chat["workspace"]): WorktreeSettingsState {
+    return {
+      ...worktreeSettingsOf(workspace.parts.preferences.value),
+      kept: this.keptBy.get(workspace.info.path) ?? [],
+    };
+  }
+
+  /** Saves the workspace's worktree settings, checked (worktree-settings.ts); from the next worktree chat on. */
+  async setSettings(
+    workspace: Chat["workspace"],
+    chosen: WorktreeSettings,
+    agentDir: string,
+  ): Promise<WorktreeSettingsState> {
+    await workspace.parts.preferences.save(worktreeSettingsToSave(chosen, workspace.info.path, agentDir));
+    return this.settings(workspace);
+  }
 
   /** Makes (or opens) a chat's worktree in the workspace's repository; `chat` gives the chat once it exists. */
   open(
@@ -107,6 +127,7 @@ export class WorktreeChats<Chat extends WorktreeChat> {
             }
           : {}),
       });
+      this.keptBy.set(workspace.info.path, outcome.kept);
       for (const tree of outcome.removed) {
         await forgetWorktree(this.options.dataRoot, workspace.parts.dataDir, tree.path);
       }

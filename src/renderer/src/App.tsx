@@ -5,6 +5,7 @@ import { focusCommandCard, useWaitingNotifications } from "./features/attention/
 import { BackgroundPanel, backgroundCommands } from "./features/background/BackgroundPanel";
 import { OpenRunningPanelContext } from "./features/background/running-panel";
 import { ChatView } from "./features/chat/ChatView";
+import { ShowChatContext } from "./features/chat/show-chat";
 import { ApprovalTray } from "./features/commands/ApprovalTray";
 import { HistoryView } from "./features/history/HistoryView";
 import { SettingsView } from "./features/settings/SettingsView";
@@ -177,7 +178,9 @@ export function App({ client }: { client: DeskClient }) {
             {/* Kept while another view shows: drawing a long chat again took half a second (300 commands). */}
             <div className="chat-view" hidden={current !== "chat"}>
               <OpenRunningPanelContext.Provider value={openPanel}>
-                <ChatView host={host} api={api} />
+                <ShowChatContext.Provider value={show}>
+                  <ChatView host={host} api={api} />
+                </ShowChatContext.Provider>
               </OpenRunningPanelContext.Provider>
             </div>
             {current === "history" && <HistoryView api={api} refreshKey={historyKey} />}

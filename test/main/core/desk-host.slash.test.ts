@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { SessionManager } from "@earendil-works/pi-coding-agent";
 import { beforeAll, describe, expect, it } from "vitest";
 import { assistantSaid, calls, startHost } from "./host-harness";
 
@@ -25,7 +26,9 @@ describe("the host: the composer's / commands", () => {
     expect(commands).toEqual([
       { name: "review", description: "Review staged git changes", argumentHint: "[focus]", kind: "template" },
       { name: "skill:pdf-tools", description: "Extract text and tables from PDF files", kind: "skill" },
-      expect.objectContaining({ name: "compact", kind: "desk" }),
+      ...["compact", "new", "name", "model", "thinking"].map((name) =>
+        expect.objectContaining({ name, kind: "desk" }),
+      ),
     ]);
   });
 
@@ -37,5 +40,18 @@ describe("the host: the composer's / commands", () => {
     expect(JSON.stringify(asked?.content)).toContain("Review the staged changes. Focus on concurrency.");
     const shown = host.state().session?.transcript.find((item) => item.kind === "user");
     expect(shown?.kind === "user" && shown.text).toContain("Focus on concurrency.");
+  });
+
+  it("names the chat (/name): its title in the sidebar, a line in the conversation, and Pi's session file", async () => {
+    const { host } = await startHost([[{ type: "text", text: "ok" }]]);
+    await calls(host).prompt({ text: "Refactor the parser" });
+    await assistantSaid(host, "ok");
+    await calls(host).renameChat({ name: "  Parser   work " });
+    expect(host.state().chats.map((chat) => chat.title)).toEqual(["Parser work"]);
+    const said = host.state().session?.transcript.at(-1);
+    expect(said).toMatchObject({ kind: "notice", say: { id: "chat-named", name: "Parser work" } });
+    const file = host.state().session?.file as string;
+    expect(SessionManager.open(file).getSessionName()).toBe("Parser work");
+    await expect(calls(host).renameChat({ name: "   " })).rejects.toThrow("Give the chat a name");
   });
 });

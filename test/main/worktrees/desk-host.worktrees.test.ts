@@ -121,6 +121,73 @@ describe("a chat in its own worktree", () => {
     expect(readFileSync(join(chat.folder, "work.txt"), "utf8")).toBe("work\n");
   });
 
+  it("lists a closed worktree chat among the past chats with its branch, and reopens it in its worktree", async () => {
+    const { host } = await hostOnRepository({
+      "in the worktree": [[{ type: "text", text: "Worked there." }]],
+      "in the workspace": [[{ type: "text", text: "Worked here." }]],
+    });
+    const here = calls(host);
+    await here.prompt({ text: "in the workspace" });
+    await assistantSaid(host, "Worked here.");
+    const chat = await here.newSession({ worktree: { name: "past" } });
+    await calls(host, chat.id).prompt({ text: "in the worktree" });
+    await waitFor(() =>
+      host
+        .state(chat.id)
+        .session?.transcript.some((item) => item.kind === "assistant" && item.text === "Worked there."),
+    );
+    const file = host.state(chat.id).session?.file as string;
+    await calls(host, chat.id).closeChat();
+
+    const past = await here.listSessions();
+    expect(past.find((one) => one.path === file)).toMatchObject({
+      title: "in the worktree",
+      worktree: chat.folder,
+      branch: "pi-desk/past",
+    });
+    expect(past.find((one) => one.title === "in the workspace")?.worktree).toBeUndefined();
+    const reopened = await here.openSession({ path: file });
+    expect(reopened).toMatchObject({ worktree: true, branch: "pi-desk/past", folder: chat.folder });
+  });
+
+  it("says where a worktree chat's conversation is when its worktree is gone, and opens nothing", async () => {
+    const { host, workspace } = await hostOnRepository({
+      "in the worktree": [[{ type: "text", text: "ok" }]],
+    });
+    const chat = await calls(host).newSession({ worktree: { name: "gone" } });
+    await calls(host, chat.id).prompt({ text: "in the worktree" });
+    await waitFor(() => host.state(chat.id).session?.transcript.some((item) => item.kind === "assistant"));
+    const file = host.state(chat.id).session?.file as string;
+    await calls(host, chat.id).closeChat();
+    git(workspace, "worktree", "remove", "--force", chat.folder);
+    const before = host.state().chats.length;
+    await expect(calls(host).openSession({ path: file })).rejects.toThrow(
+      /which is no longer a worktree of this repository \(it was removed\)\. Its conversation is still in/,
+    );
+    expect(host.state().chats).toHaveLength(before);
+  });
+
+  it("keeps the workspace's worktree settings, refuses a folder inside the workspace, and makes new worktrees where told", async () => {
+    const { host, workspace, root } = await hostOnRepository({});
+    const here = calls(host);
+    expect(await here.worktreeSettings()).toEqual({ keep: 5, olderThanDays: 7, first: "here", kept: [] });
+    await expect(
+      here.setWorktreeSettings({
+        settings: { folder: join(workspace, "trees"), keep: 5, olderThanDays: 7, first: "here" },
+      }),
+    ).rejects.toThrow("The worktrees' folder cannot be inside the workspace: pick one outside it.");
+    await expect(
+      here.setWorktreeSettings({ settings: { folder: "trees", keep: 5, olderThanDays: 7, first: "here" } }),
+    ).rejects.toThrow(/is not a full path/);
+    const folder = join(root, "elsewhere");
+    const saved = await here.setWorktreeSettings({
+      settings: { folder, setup: "true", keep: 2, olderThanDays: 3, first: "worktree" },
+    });
+    expect(saved).toEqual({ folder, setup: "true", keep: 2, olderThanDays: 3, first: "worktree", kept: [] });
+    const chat = await here.newSession({ worktree: { name: "placed" } });
+    expect(isInside(folder, chat.folder)).toBe(true);
+  });
+
   it("opens a worktree made outside Pi Desk as a chat's folder, and lists it with its chat", async () => {
     const { host, workspace, root } = await hostOnRepository({});
     const outside = join(root, "by-hand");

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { WorkspacePreferences } from "../../../src/main/agent/workspace-preferences";
 import { bringIntoWorkspace } from "../../../src/main/worktrees/bring-back";
 import { type WorktreeChat, WorktreeChats } from "../../../src/main/worktrees/worktree-chats";
 import { cleanupWorktrees } from "../../../src/main/worktrees/worktree-cleanup";
@@ -268,7 +269,13 @@ describe("a chat that could not open in its worktree", () => {
     });
     const place = {
       info: { id: "w1", path: workspace, name: "repo" },
-      parts: { dataDir: join(dataRoot, "w1"), preferences: { value: {} } },
+      parts: {
+        dataDir: join(dataRoot, "w1"),
+        preferences: new WorkspacePreferences(
+          { sandbox: { enabled: false, network: false } },
+          join(dataRoot, "w1", "settings.json"),
+        ),
+      },
     };
     execFileSync("mkdir", ["-p", place.parts.dataDir]);
     const made = await chats.open(place, { name: "failed" }, () => undefined);

@@ -1,13 +1,12 @@
-import { spawn } from "node:child_process";
 import { access, glob } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { createInterface } from "node:readline";
 import { createFindToolDefinition, type FindOperations } from "@earendil-works/pi-coding-agent";
 import { errorMessage } from "../../base/errors";
 import { isInside } from "../../base/paths";
 import { HiddenFolders } from "./hidden-folders";
 import { localProgram } from "./local-program";
 import { realExisting } from "./pi-paths";
+import { runFd } from "./run-fd";
 
 /**
  * Pi's errors when fd cannot do the search: none installed, or one before 8.7 (Debian 12, Ubuntu 22.04)
@@ -16,7 +15,7 @@ import { realExisting } from "./pi-paths";
 const FD_UNUSABLE = /fd is not installed|--no-require-git' which wasn't expected/;
 
 /** Folders Pi's own non-fd search skips too. */
-const SKIPPED = /(^|\/)(node_modules|\.git)$/;
+export const SKIPPED = /(^|\/)(node_modules|\.git)$/;
 
 /**
  * Pi's `find` tool, searching through operations of Pi Desk's own, for two reasons. Pi runs fd with
@@ -71,27 +70,11 @@ async function fdGlob(
   }
   for (const folder of hidden.globsUnder(searchPath)) args.push("--exclude", folder);
   args.push("--", effective, searchPath);
-  return new Promise((done, fail) => {
-    const child = spawn(fd, args, { stdio: ["ignore", "pipe", "pipe"] });
-    const found: string[] = [];
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    createInterface({ input: child.stdout }).on("line", (raw) => {
-      const line = raw.replace(/\r$/, "").trim();
-      if (line) found.push(line);
-    });
-    child.on("error", (error) => fail(new Error(`Failed to run fd: ${error.message}`)));
-    child.on("close", (code) => {
-      if (code !== 0 && found.length === 0) fail(new Error(stderr.trim() || `fd exited with code ${code}`));
-      else done(found);
-    });
-  });
+  return runFd(fd, args);
 }
 
 /** Whether `path` or a folder above it holds `.git` (where Pi lets fd read .gitignore without a flag). */
-async function insideGitRepository(path: string): Promise<boolean> {
+export async function insideGitRepository(path: string): Promise<boolean> {
   for (let current = path; ; current = dirname(current)) {
     const isRepo = await access(join(current, ".git")).then(
       () => true,

@@ -36,6 +36,8 @@ export const en = {
     open: "Open folder…",
   },
   sessions: {
+    inWorktree: (path: string) => `Ran in the worktree ${path}: it reopens there`,
+    detached: "detached",
     heading: "Past chats",
     none: "No earlier chats in this workspace.",
     pastIn: (workspace: string) => `Past chats in ${workspace}`,
@@ -85,6 +87,38 @@ export const en = {
     queuedHeading: "Messages waiting to reach the agent",
     queuedMode: { steer: "after this step", "follow-up": "when done" },
     queuedRemove: (text: string) => `Take back: ${text.slice(0, 60)}`,
+    attachments: "Images",
+    attachmentRemove: (name: string) => `Remove ${name}`,
+    imageAlt: (index: number) => `Image ${index}`,
+    imagesUnavailable: (count: number) =>
+      `${count === 1 ? "An image" : `${count} images`} went with this message; it could not be shown.`,
+    imagesNotRead: (model: string) =>
+      `${model} does not read images. Pick a model that does to attach one, or describe what it shows.`,
+    imageType: (name: string) => `${name} is not an image Pi Desk can send: attach a PNG, JPEG, GIF or WebP.`,
+    imagesTooMany: (most: number) => `A message may carry ${most} images at most.`,
+    imagesTooBig: (megabytes: number) =>
+      `A message's images may come to ${megabytes} MB together: attach smaller ones (a screenshot of a part of the screen).`,
+    imageUnreadable: "That image could not be read. Save it as a file and attach it again.",
+    chatNamed: (name: string) => `Named this chat “${name}”.`,
+    commandFailed: (reason: string) => `Could not do that: ${reason}`,
+    nameMissing: "Give the chat a name: /name and the name.",
+    thinkingLevels: (levels: string) =>
+      `This model thinks at these levels: ${levels}. Type /thinking and one of them.`,
+    modelMissing: (names: string) => `Type /model and a model's name: ${names}.`,
+    modelUnknown: (typed: string, names: string) =>
+      `No usable model is called "${typed}". The models: ${names}.`,
+    modelAmbiguous: (typed: string, names: string) =>
+      `"${typed}" names several models (${names}): type more of the name.`,
+    dropNoPath: (name: string) =>
+      `The browser does not say where ${name} lies. Type @ and a few letters of its name to name it.`,
+    dropOutside: (name: string, folder: string) =>
+      `${name} is outside this chat's folder (${folder}), and the agent's tools read only inside it. Copy it in first, or paste what matters from it.`,
+    fileMenu: "Files",
+    fileMenuListing: "Listing the folder's files…",
+    fileMenuNone: "No file or folder matches",
+    fileMenuFailed: (reason: string) => `Could not list the folder's files: ${reason}`,
+    fileMenuCapped: (searched: number) =>
+      `This folder is large: only its first ${searched.toLocaleString()} files and folders are searched.`,
     slashMenu: "Commands",
     slashNone: "No command starts like this",
     slashKind: { template: "prompt template", skill: "skill", desk: "Pi Desk" },

@@ -54,4 +54,22 @@ export const worktreesEn = {
   discardConfirm: (branch: string, files: number, commits: number, uncommitted: number) =>
     `Discard ${branch}? Its worktree and branch are removed, and with them ${files} changed file(s), ` +
     `${commits} commit(s) and ${uncommitted} uncommitted file(s). This cannot be undone.`,
+  settingsHeading: "Worktree chats",
+  settingsFailed: (reason: string) => `The worktree settings were not saved: ${reason}`,
+  firstLabel: "New chats start",
+  firstHere: "in the workspace's folder",
+  firstWorktree: "in a new worktree",
+  folderLabel: "Worktrees go in",
+  folderDefault: "Pi Desk's data folder",
+  setupLabel: "Setup step in each new worktree (asked for like any command)",
+  keepLabel: "Clean worktrees of finished chats: keep the newest",
+  daysLabel: "and the rest for days:",
+  save: "Save",
+  keptHeading: "Left for you to decide",
+  keptNone: "Cleanup left no worktree for you to decide on.",
+  keptReason: {
+    uncommitted: "holds uncommitted work: review it, bring it in, keep the branch or discard it",
+    recent: "among the newest kept",
+    unreadable: "git could not read it: look at it by hand",
+  },
 };

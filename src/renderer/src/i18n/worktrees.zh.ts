@@ -47,4 +47,22 @@ export const worktreesZh: typeof worktreesEn = {
   discard: "丢弃",
   discardConfirm: (branch: string, files: number, commits: number, uncommitted: number) =>
     `丢弃 ${branch}？它的工作树和分支都会被删除，连同 ${files} 个改动的文件、${commits} 个提交和 ${uncommitted} 个未提交的文件。此操作无法撤销。`,
+  settingsHeading: "工作树对话",
+  settingsFailed: (reason: string) => `工作树设置未保存：${reason}`,
+  firstLabel: "新对话默认",
+  firstHere: "在工作区文件夹中",
+  firstWorktree: "在新的工作树中",
+  folderLabel: "工作树存放位置",
+  folderDefault: "Pi Desk 的数据文件夹",
+  setupLabel: "每个新工作树的准备步骤（像其他命令一样需要批准）",
+  keepLabel: "已结束对话的干净工作树：保留最新的",
+  daysLabel: "其余保留天数：",
+  save: "保存",
+  keptHeading: "留给你决定的",
+  keptNone: "清理没有留下需要你决定的工作树。",
+  keptReason: {
+    uncommitted: "有未提交的内容：请审阅、合并到工作区、保留分支或丢弃",
+    recent: "属于保留的最新几个",
+    unreadable: "git 无法读取：请手动查看",
+  },
 };

@@ -33,6 +33,8 @@ export const zh: Messages = {
     open: "打开文件夹…",
   },
   sessions: {
+    inWorktree: (path: string) => `在工作树 ${path} 中运行：会在那里重新打开`,
+    detached: "分离的 HEAD",
     heading: "以往对话",
     none: "此工作区还没有以往的对话。",
     pastIn: (workspace: string) => `${workspace} 中的以往对话`,
@@ -79,6 +81,34 @@ export const zh: Messages = {
     queuedHeading: "等待送达智能体的消息",
     queuedMode: { steer: "这一步之后", "follow-up": "完成之后" },
     queuedRemove: (text: string) => `撤回：${text.slice(0, 60)}`,
+    attachments: "图片",
+    attachmentRemove: (name: string) => `移除 ${name}`,
+    imageAlt: (index: number) => `图片 ${index}`,
+    imagesUnavailable: (count: number) => `这条消息附带了 ${count} 张图片，无法显示。`,
+    imagesNotRead: (model: string) =>
+      `${model} 不能读取图片。请换一个能读图片的模型再附加，或用文字描述图片内容。`,
+    imageType: (name: string) => `${name} 不是 Pi Desk 可以发送的图片：请附加 PNG、JPEG、GIF 或 WebP。`,
+    imagesTooMany: (most: number) => `一条消息最多附带 ${most} 张图片。`,
+    imagesTooBig: (megabytes: number) =>
+      `一条消息的图片合计不能超过 ${megabytes} MB：请附加更小的图片（例如只截取屏幕的一部分）。`,
+    imageUnreadable: "无法读取这张图片。请先保存为文件，再重新附加。",
+    chatNamed: (name: string) => `已将这个对话命名为“${name}”。`,
+    commandFailed: (reason: string) => `无法执行：${reason}`,
+    nameMissing: "请给对话起个名字：/name 后面加上名字。",
+    thinkingLevels: (levels: string) => `这个模型支持的思考级别：${levels}。请输入 /thinking 加其中之一。`,
+    modelMissing: (names: string) => `请输入 /model 加模型名称：${names}。`,
+    modelUnknown: (typed: string, names: string) => `没有名为“${typed}”的可用模型。可用模型：${names}。`,
+    modelAmbiguous: (typed: string, names: string) =>
+      `“${typed}”对应多个模型（${names}）：请输入更完整的名称。`,
+    dropNoPath: (name: string) => `浏览器不会告知 ${name} 的位置。请输入 @ 和文件名中的几个字母来引用它。`,
+    dropOutside: (name: string, folder: string) =>
+      `${name} 不在这个对话的文件夹（${folder}）中，智能体的工具只能读取该文件夹内的文件。请先把它复制进来，或粘贴其中需要的内容。`,
+    fileMenu: "文件",
+    fileMenuListing: "正在列出文件夹中的文件…",
+    fileMenuNone: "没有匹配的文件或文件夹",
+    fileMenuFailed: (reason: string) => `无法列出文件夹中的文件：${reason}`,
+    fileMenuCapped: (searched: number) =>
+      `文件夹很大：只搜索了前 ${searched.toLocaleString()} 个文件和文件夹。`,
     slashMenu: "命令",
     slashNone: "没有以此开头的命令",
     slashKind: { template: "提示模板", skill: "技能", desk: "Pi Desk" },

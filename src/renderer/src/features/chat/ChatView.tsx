@@ -62,7 +62,13 @@ export function ChatView({ host, api }: { host: HostState; api: ChatApi }) {
           )}
           {session.context && <ContextMeter context={session.context} running={session.running} api={api} />}
         </div>
-        <Composer api={api} running={session.running} queued={session.queued} />
+        <Composer
+          api={api}
+          running={session.running}
+          queued={session.queued}
+          models={host.models}
+          folder={shown?.folder}
+        />
       </div>
     </div>
   );

@@ -1,11 +1,20 @@
-import { type FormEvent, type KeyboardEvent, memo, useEffect, useState } from "react";
-import type { QueuedMessage, QueueMode, SlashCommand } from "../../../../shared/host-state";
+import { type FormEvent, type KeyboardEvent, memo, useLayoutEffect, useRef, useState } from "react";
+import type { QueuedMessage, QueueMode } from "../../../../shared/host-state";
+import type { ModelsState } from "../../../../shared/models";
 import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { reasonOf } from "../../lib/format";
+import { Attachments } from "./Attachments";
+import { runDeskCommand } from "./desk-commands";
+import { droppedFile } from "./dropped-files";
+import { FileMenu } from "./FileMenu";
 import { QueuedMessages } from "./QueuedMessages";
-import { matchingCommands, SlashMenu } from "./SlashMenu";
+import { SlashMenu } from "./SlashMenu";
+import { useShowChat } from "./show-chat";
 import { followTranscriptEnd } from "./transcript-reveal";
+import { useAttachments } from "./use-attachments";
+import { useFileMenu, withInserted, withMention } from "./use-file-menu";
+import { useSlashMenu } from "./use-slash-menu";
 
 /**
  * The prompt box: Enter sends, Shift+Enter starts a new line (and Enter while an input method is
@@ -18,11 +27,18 @@ export const Composer = memo(function Composer({
   api,
   running,
   queued = [],
+  models,
+  folder,
 }: {
   api: ChatApi;
   running: boolean;
   /** The messages waiting to reach the model. */
   queued?: QueuedMessage[];
+  /** The models and the chat's choice: `/model` and `/thinking` pick from them, and images are refused as
+   * they are attached when the chat's model does not read them. */
+  models?: ModelsState;
+  /** The chat's folder: a file dropped from inside it is named as @path. */
+  folder?: string | undefined;
 }) {
   const t = useT();
   const [text, setText] = useState("");
@@ -30,28 +46,51 @@ export const Composer = memo(function Composer({
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const canSend = text.trim() !== "" && !sending;
+  const box = useRef<HTMLTextAreaElement>(null);
+  // Where the caret is (the `@` menu follows the mention it is in), and where a pick puts it next.
+  const [caret, setCaret] = useState(0);
+  const placeCaret = useRef<number | null>(null);
   const slash = useSlashMenu(api, text);
+  const files = useFileMenu(api, text, caret);
+  const showChat = useShowChat();
+  const current = models?.options.find(
+    (option) => option.provider === models.current?.provider && option.id === models.current?.id,
+  );
+  const images = useAttachments(current ? { name: current.name, images: current.images ?? true } : undefined);
+  useLayoutEffect(() => {
+    const at = placeCaret.current;
+    if (at === null || !box.current) return;
+    placeCaret.current = null;
+    box.current.setSelectionRange(at, at);
+  });
 
-  const send = (mode?: QueueMode) => {
-    if (!canSend) return;
+  const send = (mode?: QueueMode, body = text) => {
+    if (body.trim() === "" || sending) return;
     setSending(true);
     setError(null);
     setNote(null);
     // The person wants to see the answer, wherever they had scrolled to.
     followTranscriptEnd();
-    // Pi Desk's own /compact is done here; Pi's templates and skills are expanded by Pi, as `pi` does.
-    const compact = /^\/compact(?:\s+([\s\S]*))?$/.exec(text.trim());
-    const call = compact
-      ? api.compact(compact[1]?.trim() ? { instructions: compact[1].trim() } : {})
-      : api.prompt(running ? { text, mode: mode ?? "steer" } : { text });
+    // Pi Desk's own commands are done here; Pi's templates and skills are expanded by Pi, as `pi` does.
+    const command = runDeskCommand(body, { api, models, showChat, t });
+    const attached = images.attached.map(({ mimeType, data }) => ({ mimeType, data }));
+    const withImages = attached.length > 0 ? { images: attached } : {};
+    const call =
+      command ??
+      api.prompt(
+        running ? { text: body, mode: mode ?? "steer", ...withImages } : { text: body, ...withImages },
+      );
+    const sent = text;
     call.then(
       () => {
-        setText("");
+        // Cleared only if it still holds what was sent: what the person typed meanwhile stays.
+        setText((now) => (now === sent ? "" : now));
+        if (!command) images.clear();
         setSending(false);
       },
       (e: unknown) => {
         // The text stays in the box, so nothing the person wrote is lost.
-        setError(t.chat.sendFailed(reasonOf(e)));
+        setError(command ? t.chat.commandFailed(reasonOf(e)) : t.chat.sendFailed(reasonOf(e)));
         setSending(false);
       },
     );
@@ -68,10 +107,23 @@ export const Composer = memo(function Composer({
       (e: unknown) => setError(t.chat.stopFailed(reasonOf(e))),
     );
   };
+  const pickFile = (path: string) => {
+    if (!files.mention) return;
+    const next = withMention(text, files.mention, caret, path);
+    setText(next.text);
+    setCaret(next.caret);
+    placeCaret.current = next.caret;
+  };
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     const picked = slash.onKey(e);
-    if (picked) {
-      setText(`/${picked.name} `);
+    // Enter on a command of Pi Desk's that takes nothing (/new) runs it; others are completed, to add arguments.
+    if (picked && e.key === "Enter" && picked.kind === "desk" && !picked.argumentHint) {
+      send("steer", `/${picked.name}`);
+    } else if (picked) setText(`/${picked.name} `);
+    if (picked) return;
+    const path = e.defaultPrevented ? undefined : files.onKey(e);
+    if (path) {
+      pickFile(path);
       return;
     }
     if (e.defaultPrevented) return;
@@ -86,8 +138,36 @@ export const Composer = memo(function Composer({
   };
 
   return (
-    <form className="composer" onSubmit={onSubmit}>
+    <form
+      className="composer"
+      onSubmit={onSubmit}
+      // Images dropped from the OS are attached; the page never opens a dropped file itself.
+      onDragOver={(e) => {
+        if (e.dataTransfer.types.includes("Files")) e.preventDefault();
+      }}
+      onDrop={(e) => {
+        if (e.dataTransfer.files.length === 0) return;
+        e.preventDefault();
+        const files = Array.from(e.dataTransfer.files);
+        const pictures = files.filter((file) => file.type.startsWith("image/"));
+        if (pictures.length > 0) images.add(pictures);
+        // Any other file is named as @path, as the @ finder names one, where it lies in the chat's folder.
+        const named = files
+          .filter((file) => !file.type.startsWith("image/"))
+          .map((file) => droppedFile(file, folder, t));
+        const refused = named.find((one) => "refused" in one);
+        if (refused && "refused" in refused) setError(refused.refused);
+        const mentions = named.flatMap((one) => ("mention" in one ? [one.mention] : []));
+        if (mentions.length > 0) {
+          const next = withInserted(text, caret, mentions.join(" "));
+          setText(next.text);
+          setCaret(next.caret);
+          placeCaret.current = next.caret;
+        }
+      }}
+    >
       <QueuedMessages queued={queued} api={api} />
+      <Attachments attached={images.attached} onRemove={images.remove} />
       {slash.shown && (
         <SlashMenu
           commands={slash.matches}
@@ -95,13 +175,27 @@ export const Composer = memo(function Composer({
           onPick={(command) => setText(`/${command.name} `)}
         />
       )}
+      {files.shown && !slash.shown && (
+        <FileMenu found={files.found} failed={files.failed} selected={files.selected} onPick={pickFile} />
+      )}
       <textarea
         className="prompt-input"
         aria-label={t.chat.promptLabel}
         placeholder={running ? t.chat.steerPlaceholder : t.chat.promptPlaceholder}
         rows={Math.min(10, Math.max(2, text.split("\n").length))}
+        ref={box}
         value={text}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => {
+          setText(e.target.value);
+          setCaret(e.target.selectionStart);
+        }}
+        onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
+        onPaste={(e) => {
+          // A pasted screenshot is attached; pasted text goes in the box as usual.
+          if (e.clipboardData.files.length === 0) return;
+          e.preventDefault();
+          images.add(Array.from(e.clipboardData.files));
+        }}
         onKeyDown={onKeyDown}
         data-testid="prompt-input"
       />
@@ -148,53 +242,11 @@ export const Composer = memo(function Composer({
           {error}
         </p>
       )}
+      {images.problem && (
+        <p className="error composer-error" role="alert" data-testid="attachment-error">
+          {images.problem}
+        </p>
+      )}
     </form>
   );
 });
-
-/**
- * The `/` menu's state: open while the box holds a slash and a command's start (no space yet), with the
- * chat's commands asked for once it opens; its keys move, pick and close it before the box's own.
- */
-function useSlashMenu(api: ChatApi, text: string) {
-  const [commands, setCommands] = useState<SlashCommand[] | null>(null);
-  const [selected, setSelected] = useState(0);
-  const [dismissed, setDismissed] = useState(false);
-  const typed = /^\/(\S*)$/.exec(text)?.[1];
-  const open = typed !== undefined;
-  useEffect(() => {
-    if (!open) {
-      setDismissed(false);
-      return;
-    }
-    // Asked each time the menu opens: templates and skills are files the person may have just added.
-    setSelected(0);
-    api.listSlashCommands().then(setCommands, () => setCommands([]));
-  }, [open, api]);
-  const matches = typed === undefined || !commands ? [] : matchingCommands(commands, typed);
-  const shown = open && !dismissed && commands !== null;
-  const at = Math.min(selected, Math.max(0, matches.length - 1));
-  return {
-    shown,
-    matches,
-    selected: at,
-    /** Handles a key meant for the menu (preventing its default); returns the command picked, if one was. */
-    onKey(e: KeyboardEvent<HTMLTextAreaElement>): SlashCommand | undefined {
-      if (!shown || e.nativeEvent.isComposing) return undefined;
-      if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-        e.preventDefault();
-        const step = e.key === "ArrowDown" ? 1 : -1;
-        setSelected(matches.length === 0 ? 0 : (at + step + matches.length) % matches.length);
-      } else if (e.key === "Escape") {
-        e.preventDefault();
-        setDismissed(true);
-      } else if ((e.key === "Enter" && !e.shiftKey) || e.key === "Tab") {
-        const command = matches[at];
-        if (!command) return undefined;
-        e.preventDefault();
-        return command;
-      }
-      return undefined;
-    },
-  };
-}

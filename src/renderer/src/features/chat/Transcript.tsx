@@ -199,7 +199,7 @@ const Entry = memo(function Entry({
   const t = useT();
   switch (item.kind) {
     case "user":
-      return <UserMessage item={item} />;
+      return <UserMessage item={item} api={api} />;
     case "assistant":
       return <AssistantMessage item={item} />;
     case "tool":

@@ -6,18 +6,21 @@ import type {
   ToolItem,
   UserItem,
 } from "../../../../shared/transcript";
+import type { ChatApi } from "../../client/chat-api";
 import type { Messages } from "../../i18n/en";
 import { useT } from "../../i18n/i18n";
 import { Markdown } from "./Markdown";
+import { MessageImages } from "./MessageImages";
 import { ToolResult } from "./ToolResult";
 
 /** What the person said, as they wrote it. */
-export const UserMessage = memo(function UserMessage({ item }: { item: UserItem }) {
+export const UserMessage = memo(function UserMessage({ item, api }: { item: UserItem; api: ChatApi }) {
   const t = useT();
   return (
     <div className="message message-user" data-testid="user-message" data-entry-id={item.entryId}>
       <div className="message-author">{t.chat.you}</div>
       <div className="message-body plain">{item.text}</div>
+      {item.images && item.entryId && <MessageImages entryId={item.entryId} count={item.images} api={api} />}
     </div>
   );
 });
@@ -67,6 +70,7 @@ export const ToolLine = memo(function ToolLine({ item }: { item: ToolItem }) {
 /** A host notice in the page's language when the host said what it is, else the host's English text. */
 export function noticeText(t: Messages, item: NoticeItem): string {
   const say = item.say;
+  if (say?.id === "chat-named") return t.chat.chatNamed(say.name);
   if (say?.id !== "background-ended") return item.text;
   const { state } = say;
   const how = state.limit

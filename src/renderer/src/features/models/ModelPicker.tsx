@@ -42,7 +42,13 @@ export const ModelPicker = memo(function ModelPicker({ models, api }: { models: 
   return (
     <div className="model-picker">
       <label htmlFor={modelId}>{t.models.model}</label>
-      <select id={modelId} value={current} onChange={(e) => pick(e.target.value)} data-testid="model-select">
+      <select
+        id={modelId}
+        value={current}
+        onChange={(e) => pick(e.target.value)}
+        title={option ? `${option.name} (${option.provider})` : undefined}
+        data-testid="model-select"
+      >
         {!option && <option value="">{t.models.none}</option>}
         {models.options.map((o) => (
           <option key={keyOf(o.provider, o.id)} value={keyOf(o.provider, o.id)} disabled={!o.hasKey}>

@@ -13,6 +13,7 @@ import { NotificationSettings } from "./NotificationSettings";
 import { ResourceLimitsSettings } from "./ResourceLimitsSettings";
 import { RulesEditor } from "./RulesEditor";
 import { SandboxSettings } from "./SandboxSettings";
+import { WorktreeSettings } from "./WorktreeSettings";
 
 /** Settings: the language, the rules, the limits the host enforces, models and keys, and the version. */
 export function SettingsView({ host, api }: { host: HostState; api: ChatApi }) {
@@ -67,6 +68,12 @@ export function SettingsView({ host, api }: { host: HostState; api: ChatApi }) {
           <h3>{t.settings.sandbox}</h3>
           <SandboxSettings sandbox={host.limits.sandbox} api={api} />
           <AllowedHostsSettings sandbox={host.limits.sandbox} api={api} />
+        </section>
+      )}
+      {host.workspace && (
+        <section className="settings-section">
+          <h3>{t.worktrees.settingsHeading}</h3>
+          <WorktreeSettings key={host.workspace.id} api={api} />
         </section>
       )}
       <section className="settings-section">

@@ -73,10 +73,14 @@ export const PastChats = memo(function PastChats({
                     onShow((await api.openSession({ workspaceId, path: summary.path })).id),
                   )
                 }
-                title={summary.path}
+                title={summary.worktree ? t.sessions.inWorktree(summary.worktree) : summary.path}
                 data-testid="session-item"
+                data-worktree={summary.worktree}
               >
                 <span className="session-title">{summary.title || summary.id}</span>
+                {summary.worktree && (
+                  <span className="chat-item-branch">{summary.branch ?? t.sessions.detached}</span>
+                )}
                 <span className="muted session-meta">
                   {date.format(summary.modified)} · {t.sessions.messages(summary.messageCount)}
                 </span>

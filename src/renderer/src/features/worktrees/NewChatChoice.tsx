@@ -23,6 +23,7 @@ export function NewChatChoice({
   const [existing, setExisting] = useState<WorktreeEntry[]>([]);
   // Unknown until the host answers; a folder that is not a repository (or not its top) offers "here" only.
   const [repository, setRepository] = useState<boolean | undefined>(undefined);
+  const [first, setFirst] = useState<"here" | "worktree">("here");
   useEffect(() => {
     let live = true;
     api
@@ -33,21 +34,30 @@ export function NewChatChoice({
         setExisting(entries.filter((entry) => !entry.main && !entry.chatId));
       })
       .catch(() => live && setRepository(false));
+    api.worktreeSettings({ workspaceId: workspace.id }).then(
+      (settings) => live && setFirst(settings.first),
+      () => {},
+    );
     return () => {
       live = false;
     };
   }, [api, workspace.id]);
+  const here = (
+    <button
+      type="button"
+      className="small"
+      onClick={() => onChoose()}
+      data-testid="new-chat-here"
+      data-path={workspace.path}
+    >
+      {t.chats.here(workspace.name)}
+    </button>
+  );
+  // The workspace's setting says which choice comes first; a folder that is no repository offers "here" only.
+  const worktreeFirst = first === "worktree" && repository === true;
   return (
     <div className="new-chat-choice">
-      <button
-        type="button"
-        className="small"
-        onClick={() => onChoose()}
-        data-testid="new-chat-here"
-        data-path={workspace.path}
-      >
-        {t.chats.here(workspace.name)}
-      </button>
+      {!worktreeFirst && here}
       {repository === false && <span className="muted new-chat-note">{t.worktrees.notRepository}</span>}
       {repository !== false && (
         <>
@@ -73,6 +83,7 @@ export function NewChatChoice({
           </label>
         </>
       )}
+      {worktreeFirst && here}
       {existing.map((entry) => (
         <button
           key={entry.path}
