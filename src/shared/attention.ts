@@ -1,6 +1,8 @@
 import type { CommandView } from "./commands";
 import type { EditView } from "./edits";
+import type { ChatEventBody } from "./host-events";
 import type { InboxEntry } from "./host-state";
+import type { McpCallView } from "./mcp";
 
 /*
  * Which commands wait for the person, and what a notification about one says. Pure, so the Electron shell
@@ -73,7 +75,46 @@ export function waitingChanges(
 
 /** What names a waiting request across chats (a tool call id is only unique within its chat). */
 export function inboxKey(entry: InboxEntry): string {
-  return `${entry.chatId}:${entry.kind === "command" ? entry.command.id : entry.edit.id}`;
+  return `${entry.chatId}:${inboxEntryId(entry)}`;
+}
+
+/** The tool call id of what waits, whatever its kind. */
+export function inboxEntryId(entry: InboxEntry): string {
+  if (entry.kind === "command") return entry.command.id;
+  return entry.kind === "edit" ? entry.edit.id : entry.call.id;
+}
+
+/** The approval id a decision on what waits must name, whatever its kind. */
+export function inboxApprovalId(entry: InboxEntry): string | undefined {
+  if (entry.kind === "command") return entry.command.approvalId;
+  return entry.kind === "edit" ? entry.edit.approvalId : entry.call.approvalId;
+}
+
+/** Whether the MCP call waits for the person: pending, an approval id issued, not yet answered. */
+export function mcpCallAwaitsPerson(call: McpCallView): boolean {
+  return call.status === "pending" && call.approvalId !== undefined && call.decidedBy === undefined;
+}
+
+/** The inbox entry an event of a chat is about (a command, an edit, an MCP call), if any. */
+export function inboxEntryOf(chatId: string, event: ChatEventBody): InboxEntry | undefined {
+  if (event.type === "command-update") return { kind: "command", chatId, command: event.command };
+  if (event.type === "edit-update") return { kind: "edit", chatId, edit: event.edit };
+  if (event.type === "mcp-call-update") return { kind: "mcp-call", chatId, call: event.call };
+  return undefined;
+}
+
+/** Whether an inbox entry waits for the person, whatever its kind. */
+export function entryAwaitsPerson(entry: InboxEntry): boolean {
+  if (entry.kind === "command") return awaitsPerson(entry.command);
+  return entry.kind === "edit" ? editAwaitsPerson(entry.edit) : mcpCallAwaitsPerson(entry.call);
+}
+
+/** The title of a notification about a waiting MCP call, in every shell. */
+export const WAITING_TOOL_TITLE = "Pi Desk: a tool call waits for your approval";
+
+/** A notification's body for a waiting MCP call: the server and the tool, never the arguments. */
+export function waitingToolBody(call: Pick<McpCallView, "server" | "tool">): string {
+  return `${call.server}/${call.tool}`.slice(0, MAX_BODY);
 }
 
 /** A notification's body naming the chat it waits in, when the chat has a name. */

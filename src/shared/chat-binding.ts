@@ -10,6 +10,7 @@ export const CHAT_CALLS = [
   "removeQueued",
   "compact",
   "listSlashCommands",
+  "reconnectMcpServer",
   "findFiles",
   "messageImages",
   "renameChat",
@@ -46,6 +47,7 @@ export const WORKSPACE_CALLS = [
   "setAllowedHosts",
   "addAllowedHosts",
   "setBackgroundCap",
+  "setMcpServerEnabled",
   "setResourceLimits",
   "getHistory",
 ] as const satisfies readonly DeskMethod[];

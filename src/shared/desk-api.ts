@@ -13,6 +13,7 @@ import type {
   WorkspaceInfo,
 } from "./host-state";
 import type { PromptImage } from "./images";
+import type { McpDecision } from "./mcp";
 import type { ThinkingLevel } from "./models";
 import type { AllowedHostsSaved } from "./network";
 import type { AuditEntry, CommandRule, RuleDraft } from "./rules";
@@ -106,6 +107,11 @@ export interface DeskApi {
    */
   listSlashCommands(params: { chatId: string }): Promise<SlashCommand[]>;
   /**
+   * Connect one of the chat's MCP servers again (after fixing its mcp.json entry, or a server that ended);
+   * its state comes as `mcp-servers-changed`. Refused for a name the chat has no server of.
+   */
+  reconnectMcpServer(params: { chatId: string; name: string }): Promise<void>;
+  /**
    * The composer's `@` finder: the chat folder's files and folders best matching `query` (its characters in
    * order, ignoring case), as Pi's read tools see the folder. The folder is listed at the first call and
    * matched in memory after; `fresh` (the menu just opened) lists it again unless it was just listed.
@@ -127,7 +133,7 @@ export interface DeskApi {
    */
   decide(params: {
     approvalId: string;
-    decision: ApprovalDecision | EditDecision;
+    decision: ApprovalDecision | EditDecision | McpDecision;
     rule?: RuleDraft;
   }): Promise<void>;
   /** Cancel one running (or pending) command, and only that one; a background command is stopped. */
@@ -164,6 +170,11 @@ export interface DeskApi {
   keepRunning(params: { chatId: string; commandId: string }): Promise<void>;
   /** How long a background command may run in this workspace, in seconds (kept for the workspace). */
   setBackgroundCap(params: { workspaceId: string; seconds: number }): Promise<void>;
+  /**
+   * Turn one of the person's MCP servers off (or on again) in this workspace, kept in its settings.json: the
+   * workspace's chats opened from then on do not start it (on: they do).
+   */
+  setMcpServerEnabled(params: { workspaceId: string; name: string; enabled: boolean }): Promise<void>;
   /**
    * Set the most memory (bytes) and processes each command of this workspace may use (kept for the
    * workspace); an absent one goes back to the host's. Refused, saying what to do, below the smallest
@@ -237,6 +248,7 @@ export const DESK_METHODS = [
   "removeQueued",
   "compact",
   "listSlashCommands",
+  "reconnectMcpServer",
   "findFiles",
   "messageImages",
   "renameChat",
@@ -256,6 +268,7 @@ export const DESK_METHODS = [
   "addAllowedHosts",
   "keepRunning",
   "setBackgroundCap",
+  "setMcpServerEnabled",
   "setResourceLimits",
   "getHistory",
   "setNotifications",

@@ -9,6 +9,7 @@ import type {
   SavedOutputsState,
   WorkspaceInfo,
 } from "./host-state";
+import type { McpCallView, McpServersState } from "./mcp";
 import type { ModelsState } from "./models";
 import type { CommandRule } from "./rules";
 import type { TranscriptItem } from "./transcript";
@@ -57,6 +58,20 @@ export interface EditUpdateEvent {
   type: "edit-update";
   /** The edit as it is now. */
   edit: EditView;
+}
+
+/** A chat's MCP servers changed: one connected, failed or ended (replaces `SessionState.mcp`). */
+export interface McpServersChangedEvent {
+  type: "mcp-servers-changed";
+  /** The servers as they are now. */
+  mcp: McpServersState;
+}
+
+/** A call to an MCP tool was asked for, decided, started or ended: replace the call with this id. */
+export interface McpCallUpdateEvent {
+  type: "mcp-call-update";
+  /** The call as it is now. */
+  call: McpCallView;
 }
 
 /** A running command's output so far (at most about ten a second per command). */
@@ -193,7 +208,9 @@ export type ChatEventBody =
   | ModelsChangedEvent
   | LimitsChangedEvent
   | QueueChangedEvent
-  | ContextChangedEvent;
+  | ContextChangedEvent
+  | McpServersChangedEvent
+  | McpCallUpdateEvent;
 
 /** What happens to one workspace, whichever chat caused it; the host stamps its id on it (`workspaceId`). */
 export type WorkspaceEventBody = SavedOutputsEvent | ChangesStateEvent;

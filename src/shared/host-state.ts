@@ -1,6 +1,7 @@
 import type { ChangesState } from "./changes";
 import type { CommandView, ResourceLimitsLayer } from "./commands";
 import type { EditView } from "./edits";
+import type { McpCallView, McpServersState } from "./mcp";
 import type { ModelsState } from "./models";
 import type { CommandRule } from "./rules";
 import type { TranscriptItem } from "./transcript";
@@ -108,6 +109,14 @@ export type InboxEntry =
       chatId: string;
       /** The edit as its card shows it. */
       edit: EditView;
+    }
+  | {
+      /** A call to an MCP tool. */
+      kind: "mcp-call";
+      /** The chat it belongs to. */
+      chatId: string;
+      /** The call as its card shows it. */
+      call: McpCallView;
     };
 
 /** The open conversation. */
@@ -128,6 +137,10 @@ export interface SessionState {
   queued?: QueuedMessage[];
   /** How full the model's context window is and what the chat has cost, as Pi counts them; absent: no model. */
   context?: ContextState;
+  /** The person's MCP servers in this chat; absent: none configured. */
+  mcp?: McpServersState;
+  /** Every call to an MCP tool of the session, by id; absent: none. */
+  mcpCalls?: Record<string, McpCallView>;
 }
 
 /** How full the model's context window is, and what the chat has cost, as Pi reports them. */

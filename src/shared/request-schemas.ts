@@ -46,6 +46,8 @@ const ruleDraftFields = {
     Type.Literal("prefix"),
     Type.Literal("file"),
     Type.Literal("any-file"),
+    Type.Literal("mcp-tool"),
+    Type.Literal("mcp-server"),
   ]),
   pattern: Type.String({ minLength: 1, maxLength: 10_000 }),
   scope: Type.Union([Type.Literal("session"), Type.Literal("workspace")]),
@@ -69,6 +71,8 @@ const DecisionSchema = Type.Union([
     background: Type.Optional(Type.Boolean()),
     // A file edit's approval: the person's own version of the whole file (the host checks its bytes).
     content: Type.Optional(Type.String({ maxLength: MAX_EDIT_BYTES })),
+    // An MCP call's approval: the person's own arguments (the host checks them against the tool's schema).
+    arguments: Type.Optional(Type.Record(Type.String({ maxLength: 1000 }), Type.Unknown())),
   }),
   Params({ kind: Type.Literal("deny"), reason: Type.Optional(Type.String({ maxLength: 10_000 })) }),
 ]);
@@ -121,6 +125,7 @@ export const requestSchemas = {
   messageImages: Params({ chatId: Id, entryId: Id }),
   renameChat: Params({ chatId: Id, name: Type.String({ minLength: 1, maxLength: 200 }) }),
   listSlashCommands: Params({ chatId: Id }),
+  reconnectMcpServer: Params({ chatId: Id, name: Type.String({ minLength: 1, maxLength: 200 }) }),
   findFiles: Params({
     chatId: Id,
     query: Type.String({ maxLength: 4096 }),
@@ -160,6 +165,11 @@ export const requestSchemas = {
     hosts: Type.Array(HostEntry, { minItems: 1, maxItems: MAX_HOST_ENTRIES }),
   }),
   keepRunning: Params({ chatId: Id, commandId: Id }),
+  setMcpServerEnabled: Params({
+    workspaceId: Id,
+    name: Type.String({ minLength: 1, maxLength: 200, pattern: "^[A-Za-z0-9_-]+$" }),
+    enabled: Type.Boolean(),
+  }),
   setBackgroundCap: Params({
     workspaceId: Id,
     seconds: Type.Integer({

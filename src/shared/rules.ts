@@ -4,9 +4,10 @@ export type RuleEffect = "allow" | "deny";
 
 /**
  * How a rule's pattern matches: a command whole (`exact`) or by its first words (`prefix`); a file edit by
- * its workspace-relative path (`file`), or every file edit (`any-file`, pattern `*`).
+ * its workspace-relative path (`file`), or every file edit (`any-file`, pattern `*`); a call to one MCP tool
+ * (`mcp-tool`, pattern `server/tool`) or to any tool of an MCP server (`mcp-server`, pattern `server`).
  */
-export type RuleMatch = "exact" | "prefix" | "file" | "any-file";
+export type RuleMatch = "exact" | "prefix" | "file" | "any-file" | "mcp-tool" | "mcp-server";
 
 /** How long a rule lasts: this conversation, or the workspace (kept on disk). */
 export type RuleScope = "session" | "workspace";
@@ -78,7 +79,11 @@ export interface AuditEntry {
    * What was decided: a command (absent means a command, as lines before file edits existed say), a file
    * edit, or one host a sandboxed command's network proxy let through or refused (`commandId` is the command's).
    */
-  kind?: "command" | "file-edit" | "host";
+  kind?: "command" | "file-edit" | "host" | "mcp-call";
+  /** An MCP call's server (`kind: "mcp-call"`; its tool is in `tool`). */
+  server?: string;
+  /** An MCP call's arguments as JSON, values of secret-named keys hidden (`kind: "mcp-call"`). */
+  arguments?: string;
   /** The command as decided (after any edit); absent for a file edit. */
   command?: string;
   /** A file edit's tool (`edit` or `write`). */

@@ -56,6 +56,13 @@ export interface EditItem {
   id: string;
 }
 
+/** A call to an MCP tool: the transcript holds its place, the call itself lives in `mcpCalls`. */
+export interface McpCallItem {
+  kind: "mcp-call";
+  /** The tool call id, which is also the call's id. */
+  id: string;
+}
+
 /** A line from the host about the conversation: a retry, an error outside any message. */
 export interface NoticeItem {
   kind: "notice";
@@ -123,6 +130,7 @@ export type TranscriptItem =
   | ToolItem
   | CommandItem
   | EditItem
+  | McpCallItem
   | NoticeItem
   | TurnErrorItem
   | CompactionItem;

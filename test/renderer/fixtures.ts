@@ -1,6 +1,6 @@
 import { vi } from "vitest";
 import type { ChatApi } from "../../src/renderer/src/client/chat-api";
-import { awaitsPerson, editAwaitsPerson } from "../../src/shared/attention";
+import { awaitsPerson, editAwaitsPerson, inboxEntryId } from "../../src/shared/attention";
 import type { CommandView } from "../../src/shared/commands";
 import { DESK_METHODS, type DeskApi } from "../../src/shared/desk-api";
 import type {
@@ -100,8 +100,7 @@ export function inboxOf(chat: SessionState | null): InboxEntry[] {
   if (!chat) return [];
   // In the order asked: the transcript's.
   const at = (id: string) => chat.transcript.findIndex((item) => item.id === id);
-  const order = (a: InboxEntry, b: InboxEntry) =>
-    at(a.kind === "command" ? a.command.id : a.edit.id) - at(b.kind === "command" ? b.command.id : b.edit.id);
+  const order = (a: InboxEntry, b: InboxEntry) => at(inboxEntryId(a)) - at(inboxEntryId(b));
   return [
     ...Object.values(chat.commands)
       .filter(awaitsPerson)

@@ -13,6 +13,7 @@ import {
   SettingsManager,
   type ToolDefinition,
 } from "@earendil-works/pi-coding-agent";
+import { MCP_TOOLS_PATTERN } from "./mcp/desk-mcp";
 import type { DeskModels } from "./model-runtime";
 import { createWorkspaceReadTools } from "./read-tools/workspace-reads";
 
@@ -69,6 +70,11 @@ export interface DeskSessionOptions {
   extensionFactories?: ExtensionFactory[];
   /** Text added to the end of Pi's system prompt, e.g. how approvals work. */
   appendSystemPrompt?: string[];
+  /**
+   * The person's MCP servers (mcp/desk-mcp.ts): their extension is loaded, their tools pass the allowlist
+   * (`mcp__*`), and the session is bound so that the servers connect.
+   */
+  mcp?: { extension: ExtensionFactory };
 }
 
 /** A past conversation of a workspace, as a session list shows it. */
@@ -108,11 +114,14 @@ export async function createDeskSession(options: DeskSessionOptions): Promise<Cr
     agentDir,
     settingsManager,
     noExtensions: !(options.loadExtensions ?? false),
-    extensionFactories: options.extensionFactories,
+    extensionFactories: [
+      ...(options.extensionFactories ?? []),
+      ...(options.mcp ? [options.mcp.extension] : []),
+    ],
     appendSystemPrompt: options.appendSystemPrompt,
   });
   await resourceLoader.reload();
-  return createAgentSession({
+  const created = await createAgentSession({
     cwd: workspace,
     agentDir,
     modelRuntime: options.models.runtime,
@@ -121,6 +130,7 @@ export async function createDeskSession(options: DeskSessionOptions): Promise<Cr
     tools: [
       ...SESSION_TOOLS,
       ...[...(options.backgroundTools ?? []), ...(options.editTools ?? [])].map((tool) => tool.name),
+      ...(options.mcp ? [MCP_TOOLS_PATTERN] : []),
     ],
     // Pi's read, grep, find and ls, kept to the workspace (workspace-reads.ts); find with a fallback for a
     // missing or too old fd (find-tool.ts).
@@ -134,6 +144,9 @@ export async function createDeskSession(options: DeskSessionOptions): Promise<Cr
     settingsManager,
     sessionManager: openSessionManager(workspace, options.open ?? { kind: "new" }, settingsManager),
   });
+  // Pi's MCP extension connects its servers on session_start, which binding emits.
+  if (options.mcp) await created.session.bindExtensions({});
+  return created;
 }
 
 /** The workspace's past conversations, most recent first (the ones `pi -r` offers in that folder). */

@@ -4,6 +4,7 @@ import type { ChangeRecorder } from "../changes";
 import { nameOf } from "./command-changes";
 import type { CommandViews } from "./command-views";
 import type { EditViews } from "./edit-views";
+import type { McpCallViews } from "./mcp/mcp-call-views";
 import type { RecordKeys } from "./record-keys";
 
 /** The custom message type that tells the model of an undo or a restore (and rebuilds the card on reopen). */
@@ -25,6 +26,8 @@ export interface ChangeActionsOptions {
   views: CommandViews;
   /** The chat's edit cards: an applied edit is undone like a command. */
   edits?: EditViews;
+  /** The chat's MCP call cards: a local server's recorded call is undone like a command. */
+  mcpCalls?: McpCallViews;
   /** Writes the audit log's line. */
   audit: (id: string, label: Partial<AuditEntry>, kind: RevertEntry["kind"], text: string) => void;
   /** Tells the model, on its next turn, what the person put back. */
@@ -107,6 +110,18 @@ export class ChangeActions {
         name: `edit of ${edit.path}`,
         label: { kind: "file-edit", tool: edit.tool, path: edit.path },
         addRevert: (entry) => edits?.update(id, { reverts: [...(edits.byId.get(id)?.reverts ?? []), entry] }),
+      };
+    }
+    const call = this.options.mcpCalls?.byId.get(id);
+    if (call) {
+      if (call.status === "pending" || call.status === "running")
+        throw new Error("This tool call has not ended yet: its changes can be undone once it has.");
+      const calls = this.options.mcpCalls;
+      return {
+        id,
+        name: `tool call ${call.server}/${call.tool}`,
+        label: { kind: "mcp-call", server: call.server, tool: call.tool },
+        addRevert: (entry) => calls?.update(id, { reverts: [...(calls.byId.get(id)?.reverts ?? []), entry] }),
       };
     }
     const view = views.byId.get(id);

@@ -4,10 +4,12 @@ import type { EditTool, EditView, FileEditDetails } from "../../shared/edits";
 import type { ChatEventBody } from "../../shared/host-events";
 import type { QueuedMessage } from "../../shared/host-state";
 import type { NoticeText } from "../../shared/host-text";
+import type { McpCallDetails, McpCallView } from "../../shared/mcp";
 import type { AssistantItem, ToolItem, TranscriptItem } from "../../shared/transcript";
 import { REVERT_MESSAGE_TYPE, type RevertMessageDetails } from "./change-actions";
 import { CommandViews } from "./command-views";
 import { EDIT_TOOLS, EditViews } from "./edit-views";
+import { isMcpTool, McpCallViews } from "./mcp/mcp-call-views";
 import { blocksOf, type ContentBlock, imagesOf, isFailed, textOf } from "./message-content";
 import type { ResponseHint } from "./provider-error";
 import { type FailedRequest, TurnErrors } from "./turn-errors";
@@ -29,6 +31,8 @@ export class SessionProjection {
   readonly views: CommandViews;
   /** The `edit` and `write` calls, as their cards show them. */
   readonly edits: EditViews;
+  /** The calls to MCP tools, as their cards show them. */
+  readonly mcpCalls: McpCallViews;
   running = false;
   /** The person's messages waiting to reach the model, as Pi last said (its queue_update). */
   queued: QueuedMessage[] = [];
@@ -52,6 +56,7 @@ export class SessionProjection {
   ) {
     this.views = new CommandViews(emit, cwd, maxTimeoutSeconds);
     this.edits = new EditViews(emit);
+    this.mcpCalls = new McpCallViews(emit);
     this.turnErrors = new TurnErrors(
       {
         put: (item, live) => this.put(item, live),
@@ -108,6 +113,7 @@ export class SessionProjection {
     }
     this.views.settleStored();
     this.edits.settleStored();
+    this.mcpCalls.settleStored();
   }
 
   /** Cards of a reopened chat whose change records are gone (pruned since): they stop offering undo. */
@@ -251,6 +257,11 @@ export class SessionProjection {
     return this.edits.update(id, patch);
   }
 
+  /** Replaces an MCP call's view (its card, a decision) and tells the UI. */
+  updateMcpCall(id: string, patch: Partial<McpCallView>): McpCallView | undefined {
+    return this.mcpCalls.update(id, patch);
+  }
+
   /** Replaces a command's view (a decision, the host's own knowledge) and tells the UI. */
   updateCommand(id: string, patch: Partial<CommandView>): CommandView | undefined {
     return this.views.update(id, patch);
@@ -274,6 +285,11 @@ export class SessionProjection {
     if (block.name && EDIT_TOOLS.includes(block.name)) {
       this.edits.started(id, block.name as EditTool, args, live);
       this.put({ kind: "edit", id }, live);
+      return;
+    }
+    if (isMcpTool(block.name)) {
+      this.mcpCalls.started(id, block.name as string, args, live);
+      this.put({ kind: "mcp-call", id }, live);
       return;
     }
     const summary = Object.values(args)
@@ -301,6 +317,16 @@ export class SessionProjection {
     if (this.edits.byId.has(id)) {
       const said = textOf(blocksOf(result.content).slice(0, 1));
       this.edits.ended(id, result.details as FileEditDetails | undefined, said, live);
+      return;
+    }
+    if (this.mcpCalls.byId.has(id)) {
+      this.mcpCalls.ended(
+        id,
+        result.details as McpCallDetails | undefined,
+        text,
+        result.isError === true,
+        live,
+      );
       return;
     }
     const at = this.index.get(id);

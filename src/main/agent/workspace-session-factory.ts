@@ -1,5 +1,6 @@
 import { realpathSync } from "node:fs";
 import type { AgentSession } from "@earendil-works/pi-coding-agent";
+import { getAgentDir } from "@earendil-works/pi-coding-agent";
 import type { ChatEventBody } from "../../shared/host-events";
 import type { WorkspaceInfo } from "../../shared/host-state";
 import { ApprovalGate } from "../approvals/approval-gate";
@@ -14,6 +15,8 @@ import { contextEntryIds, writtenEntryId } from "./entry-ids";
 import { createEditTools, EDITING_GUIDANCE } from "./file-edits/edit-tools";
 import { shellWritePreview } from "./file-edits/shell-write-preview";
 import { FolderFiles } from "./file-finder/folder-files";
+import { createDeskMcp } from "./mcp/desk-mcp";
+import { gateMcpTool } from "./mcp/mcp-gated-tool";
 import { chatModelOf, startingModel } from "./model-choice";
 import type { DeskModels } from "./model-runtime";
 import { HiddenFolders } from "./read-tools/hidden-folders";
@@ -131,6 +134,26 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
     },
     ...(recorder ? { recorder } : {}),
   });
+  // The person's MCP servers: each call waits at the chat's gate like a command (mcp/mcp-gated-tool.ts).
+  const mcp = createDeskMcp({
+    agentDir: getAgentDir(),
+    workspace: workspace.path,
+    off: preferences.value.mcpServersOff ?? [],
+    onChange: () => {
+      if (self) options.emit({ type: "mcp-servers-changed", mcp: mcp.state() });
+    },
+    wrapTool: (tool) =>
+      gateMcpTool(tool, {
+        approve: (request, signal) => {
+          if (!self) throw new Error("The session is not ready yet.");
+          return self.gate.approveMcpCall(request, signal);
+        },
+        controllers: tools.controllers,
+        update: (id, patch) => projection.updateMcpCall(id, patch),
+        ...(recorder ? { recorder } : {}),
+        isLocal: (server) => mcp.state().servers.find((one) => one.name === server)?.transport === "stdio",
+      }),
+  });
   const { session, modelFallbackMessage } = await createDeskSession({
     workspace: workspace.path,
     models: options.models,
@@ -140,6 +163,7 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
     appendSystemPrompt: [EDITING_GUIDANCE],
     open: options.open,
     hiddenPaths: toolHiddenPaths,
+    ...(mcp.configured ? { mcp } : {}),
     ...(start.model ? { model: start.model } : {}),
     ...(isNew && preferences.value.thinkingLevel ? { thinkingLevel: preferences.value.thinkingLevel } : {}),
   });
@@ -167,6 +191,7 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
         keys: keys as RecordKeys,
         views: projection.views,
         edits: projection.edits,
+        mcpCalls: projection.mcpCalls,
         audit: (id, label, kind, text) => gate.recordRevert(id, label, kind, text),
         // Appended to the conversation now (or at the end of a turn in progress): the model reads it next.
         tell: (text, details) =>
@@ -185,6 +210,7 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
       stopFollowingRules();
       leaveBackground();
     },
+    ...(mcp.worthShowing ? { mcp } : {}),
     ...(keys ? { recordKeys: keys } : {}),
     ...(changes ? { changes } : {}),
     session,

@@ -18,6 +18,7 @@ import type {
   StopOutcome,
 } from "../../shared/host-state";
 import type { PromptImage } from "../../shared/images";
+import type { McpCallDetails } from "../../shared/mcp";
 import type { ThinkingLevel, UnavailableModel } from "../../shared/models";
 import type { HostTally } from "../../shared/network";
 import type { ApprovalGate } from "../approvals/approval-gate";
@@ -37,6 +38,8 @@ import { commandsForState, outputLeftOut } from "./deferred-outputs";
 import { EDIT_TOOLS } from "./edit-views";
 import type { FolderFiles } from "./file-finder/folder-files";
 import { runHostCommand } from "./host-command";
+import type { DeskMcp } from "./mcp/desk-mcp";
+import { isMcpTool } from "./mcp/mcp-call-views";
 import { imagesForModel, imagesIn } from "./prompt-images";
 import type { RecordKeys } from "./record-keys";
 import { readSavedOutput } from "./saved-output";
@@ -106,6 +109,8 @@ export interface WorkspaceSessionParts {
   onDispose?: () => void;
   /** The keys this chat's records are kept under in the workspace's shared change records. */
   recordKeys?: RecordKeys;
+  /** The person's MCP servers in this chat; absent: none configured. */
+  mcp?: DeskMcp;
   /** The chat's folder as the composer's `@` finder searches it. */
   files: FolderFiles;
 }
@@ -156,6 +161,10 @@ export class WorkspaceSession {
       edits: Object.fromEntries(this.projection.edits.byId),
       ...(this.projection.queued.length > 0 ? { queued: [...this.projection.queued] } : {}),
       ...(this.context ? { context: this.context } : {}),
+      ...(this.parts.mcp ? { mcp: this.parts.mcp.state() } : {}),
+      ...(this.projection.mcpCalls.byId.size > 0
+        ? { mcpCalls: Object.fromEntries(this.projection.mcpCalls.byId) }
+        : {}),
     };
   }
 
@@ -403,7 +412,32 @@ export class WorkspaceSession {
     this.unsubscribe();
     this.parts.onDispose?.();
     await this.gate.settled();
+    await this.closeMcp();
     this.session.dispose();
+  }
+
+  /** Connects one of the chat's MCP servers again, through Pi's own `/mcp reconnect`. */
+  async reconnectMcpServer(name: string): Promise<void> {
+    const known = this.parts.mcp?.state().servers.find((server) => server.name === name);
+    if (!known)
+      throw new Error(
+        `This chat has no MCP server named "${name}". Add it to mcp.json, then open a new chat.`,
+      );
+    if (known.status === "disabled")
+      throw new Error(
+        `The MCP server "${name}" is disabled in mcp.json: enable it there, then open a new chat.`,
+      );
+    const runner = this.session.extensionRunner;
+    const command = runner.getCommand("mcp");
+    if (!command) throw new Error("Pi's MCP support is not loaded in this chat: open a new chat.");
+    await command.handler(`reconnect ${name}`, runner.createCommandContext());
+  }
+
+  /** Ends the chat's MCP servers: Pi's extension closes its connections, then any process left is ended. */
+  private async closeMcp(): Promise<void> {
+    if (!this.parts.mcp) return;
+    await this.session.extensionRunner.emit({ type: "session_shutdown", reason: "quit" }).catch(() => {});
+    await this.parts.mcp.close();
   }
 
   private onSessionEvent(event: AgentSessionEvent): void {
@@ -419,6 +453,10 @@ export class WorkspaceSession {
     if (event.type === "tool_execution_end" && EDIT_TOOLS.includes(event.toolName)) {
       const details = event.result?.details as FileEditDetails | undefined;
       if (details?.piDesk === "file-edit") this.gate.recordEditEnd(event.toolCallId, details);
+    }
+    if (event.type === "tool_execution_end" && isMcpTool(event.toolName)) {
+      const details = event.result?.details as McpCallDetails | undefined;
+      if (details?.piDesk === "mcp-call") this.gate.recordMcpEnd(event.toolCallId, details);
     }
   }
 

@@ -5,15 +5,18 @@ import type {
   RunCommandDetails,
 } from "../../shared/commands";
 import type { EditDecision, EditView, FileEditDetails } from "../../shared/edits";
+import type { McpCallDetails, McpCallView, McpDecision } from "../../shared/mcp";
 import type { AuditEntry, CommandRule, RuleDraft } from "../../shared/rules";
 import type { CommandRequest, HostDecisionEvent } from "../run-command";
 import { ApprovalBroker } from "./approval-broker";
 import {
+  type AnyDecision,
   type ApprovalCards,
   type ApprovalSubject,
   auditSubject,
   type CommandSubject,
   checkDecisionFits,
+  checkMcpArguments,
   commandCard,
   commandSubject,
   type DecisionFor,
@@ -22,13 +25,16 @@ import {
   type EditRequest,
   editCard,
   editSubject,
+  type McpRequest,
+  mcpCard,
+  mcpSubject,
 } from "./approval-kinds";
 import type { AuditLog } from "./audit-log";
 import { NarrowedLog } from "./narrowed-log";
 import type { RuleBook } from "./rule-book";
 import { describeRule } from "./rule-patterns";
 
-export type { ApprovalCards, EditRequest } from "./approval-kinds";
+export type { ApprovalCards, EditRequest, McpRequest } from "./approval-kinds";
 
 /** What a gate is made of. */
 export interface ApprovalGateOptions {
@@ -44,8 +50,7 @@ export interface ApprovalGateOptions {
   onRulesChanged: (state: { rules: CommandRule[]; rulesProblem?: string }) => void;
 }
 
-/** A decision of the person's, whatever the kind of request it answers. */
-export type AnyDecision = ApprovalDecision | EditDecision;
+export type { AnyDecision } from "./approval-kinds";
 
 /** How an asked request ended: what was decided, or cancelled (the turn stopped before the person decided). */
 export type GateAnswer<D> = D | { kind: "cancelled" };
@@ -83,6 +88,13 @@ export class ApprovalGate {
     return this.ask(editSubject(request), signal);
   }
 
+  /** The MCP tools' approval hook: rules first, then the person (a server's hints never decide). */
+  approveMcpCall(request: McpRequest, signal: AbortSignal | undefined): Promise<GateAnswer<McpDecision>> {
+    const { cards } = this.options;
+    cards.updateMcpCall(request.toolCallId, mcpCard(request, cards.reasonFor()));
+    return this.ask(mcpSubject(request), signal);
+  }
+
   /** Delivers the person's decision on a pending request, with an optional rule for next time. */
   async decide(approvalId: string, decision: AnyDecision, rule?: RuleDraft): Promise<void> {
     // Claimed before anything is awaited: a second decision, or Stop, arriving meanwhile changes nothing.
@@ -90,6 +102,7 @@ export class ApprovalGate {
     const { subject } = claim;
     try {
       checkDecisionFits(subject, decision);
+      checkMcpArguments(subject, decision);
       if (rule) await this.addRule(rule);
     } catch (error) {
       claim.release();
@@ -136,6 +149,18 @@ export class ApprovalGate {
       kind: "file-edit",
       tool: details.tool,
       path: details.path,
+      status: details.status,
+      ...(details.reason ? { reason: details.reason } : {}),
+    });
+  }
+
+  /** Writes how an MCP call ended: answered, failed, or cancelled while it ran (denials are written when decided). */
+  recordMcpEnd(callId: string, details: McpCallDetails): void {
+    if (details.status === "denied") return;
+    void this.write(callId, "finished", "host", {
+      kind: "mcp-call",
+      server: details.server,
+      tool: details.tool,
       status: details.status,
       ...(details.reason ? { reason: details.reason } : {}),
     });
@@ -257,9 +282,14 @@ export class ApprovalGate {
   }
 
   /** Changes the card of whatever waits. */
-  private patch(subject: ApprovalSubject, patch: Partial<CommandView> | Partial<EditView>): void {
+  private patch(
+    subject: ApprovalSubject,
+    patch: Partial<CommandView> | Partial<EditView> | Partial<McpCallView>,
+  ): void {
     if (subject.kind === "command")
       this.options.cards.updateCommand(subject.id, patch as Partial<CommandView>);
+    else if (subject.kind === "mcp-call")
+      this.options.cards.updateMcpCall(subject.id, patch as Partial<McpCallView>);
     else this.options.cards.updateEdit(subject.id, patch as Partial<EditView>);
   }
 

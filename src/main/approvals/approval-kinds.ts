@@ -5,15 +5,20 @@
  */
 import type { ApprovalDecision, CommandView } from "../../shared/commands";
 import type { EditDecision, EditShape, EditTool, EditView, ProposedDiff } from "../../shared/edits";
+import type { McpCallView, McpDecision, McpToolHint } from "../../shared/mcp";
 import type { NetworkMode } from "../../shared/network";
 import type { AuditEntry } from "../../shared/rules";
 import type { CommandRequest, ParsedCommandLine } from "../run-command";
 import { ruleOffer } from "./rule-patterns";
 
-/** What a rule matches a request by: a command's parsed line, or an edit's workspace-relative path. */
+/** A decision of the person's, whatever the kind of request it answers. */
+export type AnyDecision = ApprovalDecision | EditDecision | McpDecision;
+
+/** What a rule matches a request by: a command's parsed line, an edit's workspace-relative path, an MCP tool. */
 export type RuleSubject =
   | { kind: "command"; parsed: ParsedCommandLine }
-  | { kind: "file-edit"; path: string };
+  | { kind: "file-edit"; path: string }
+  | { kind: "mcp-tool"; server: string; tool: string };
 
 /** A command waiting at the gate. */
 export interface CommandSubject {
@@ -45,13 +50,52 @@ export interface EditSubject {
   protected: boolean;
 }
 
+/** A call to an MCP tool waiting at the gate. */
+export interface McpSubject {
+  kind: "mcp-call";
+  /** The tool call id. */
+  id: string;
+  /** The server's name in mcp.json. */
+  server: string;
+  /** The tool's name on its server. */
+  tool: string;
+  /** The arguments as the agent asked. */
+  arguments: Record<string, unknown>;
+  /** Why arguments the person edited do not fit the tool's schema; undefined when they fit. */
+  check: (args: Record<string, unknown>) => string | undefined;
+  /** What rules match. */
+  matchable: RuleSubject;
+  /** Never protected: every rule applies (a server's hints are never taken as a rule). */
+  protected: false;
+}
+
 /** Anything that waits at the gate. */
-export type ApprovalSubject = CommandSubject | EditSubject;
+export type ApprovalSubject = CommandSubject | EditSubject | McpSubject;
 
 /** The decision type that answers a subject. */
 export type DecisionFor<S extends ApprovalSubject> = S extends CommandSubject
   ? ApprovalDecision
-  : EditDecision;
+  : S extends McpSubject
+    ? McpDecision
+    : EditDecision;
+
+/** A call to an MCP tool the gated tool asks the gate about, with what its card shows. */
+export interface McpRequest {
+  /** The tool call id. */
+  toolCallId: string;
+  /** The server's name in mcp.json. */
+  server: string;
+  /** The tool's name on its server. */
+  tool: string;
+  /** The tool's description, as its server gives it. */
+  description?: string;
+  /** The arguments as the agent asked. */
+  arguments: Record<string, unknown>;
+  /** The server's own notes about the tool. */
+  hints: McpToolHint[];
+  /** Why arguments do not fit the tool's schema; undefined when they fit. */
+  check: (args: Record<string, unknown>) => string | undefined;
+}
 
 /** An edit the tools ask the gate about, with what its card shows. */
 export interface EditRequest {
@@ -79,6 +123,8 @@ export interface ApprovalCards {
   updateCommand(id: string, patch: Partial<CommandView>): unknown;
   /** Changes an edit's card. */
   updateEdit(id: string, patch: Partial<EditView>): unknown;
+  /** Changes an MCP call's card. */
+  updateMcpCall(id: string, patch: Partial<McpCallView>): unknown;
   /** The agent's words just before its tool call: why it wants the command or the edit. */
   reasonFor(): string | undefined;
 }
@@ -86,11 +132,12 @@ export interface ApprovalCards {
 /** How a decision changes a card: it stops offering a decision, and says who decided and what they chose. */
 export function decidedCard(
   subject: ApprovalSubject,
-  how: { by: "person" | "rule"; rule?: string; decision: ApprovalDecision | EditDecision },
+  how: { by: "person" | "rule"; rule?: string; decision: AnyDecision },
   view: CommandView | undefined,
-): Partial<CommandView> | Partial<EditView> {
+): Partial<CommandView> | Partial<EditView> | Partial<McpCallView> {
   const who = { decidedBy: how.by, approvalId: undefined, ...(how.rule ? { rule: how.rule } : {}) };
   if (subject.kind === "file-edit") return { ...who, proposed: undefined };
+  if (subject.kind === "mcp-call") return who;
   const approve =
     how.decision.kind === "approve"
       ? (how.decision as Extract<ApprovalDecision, { kind: "approve" }>)
@@ -182,19 +229,54 @@ export function editCard(request: EditRequest, why: string | undefined): Partial
   };
 }
 
+/** The gate's subject for a call to an MCP tool. */
+export function mcpSubject(request: McpRequest): McpSubject {
+  return {
+    kind: "mcp-call",
+    id: request.toolCallId,
+    server: request.server,
+    tool: request.tool,
+    arguments: request.arguments,
+    check: request.check,
+    matchable: { kind: "mcp-tool", server: request.server, tool: request.tool },
+    protected: false,
+  };
+}
+
+/** What an MCP call's card shows while it waits. */
+export function mcpCard(request: McpRequest, why: string | undefined): Partial<McpCallView> {
+  return {
+    status: "pending",
+    server: request.server,
+    tool: request.tool,
+    arguments: request.arguments,
+    hints: request.hints,
+    ...(request.description ? { description: request.description } : {}),
+    ...(why ? { why } : {}),
+  };
+}
+
 /** How a subject is named on every audit line about it. */
 export function auditSubject(subject: ApprovalSubject): Partial<AuditEntry> {
+  if (subject.kind === "mcp-call")
+    return {
+      kind: "mcp-call",
+      server: subject.server,
+      tool: subject.tool,
+      arguments: auditArguments(subject.arguments),
+    };
   return subject.kind === "command"
     ? { command: subject.command }
     : { kind: "file-edit", tool: subject.tool, path: subject.path };
 }
 
 /** What a person's decision adds to its audit line: the command as approved, the reason, whether edited. */
-export function decisionAudit(
-  subject: ApprovalSubject,
-  decision: ApprovalDecision | EditDecision,
-): Partial<AuditEntry> {
+export function decisionAudit(subject: ApprovalSubject, decision: AnyDecision): Partial<AuditEntry> {
   const reason = decision.kind === "deny" && decision.reason ? { reason: decision.reason } : {};
+  if (subject.kind === "mcp-call") {
+    const edited = decision.kind === "approve" && "arguments" in decision ? decision.arguments : undefined;
+    return { ...reason, ...(edited ? { edited: true, arguments: auditArguments(edited) } : {}) };
+  }
   if (subject.kind === "file-edit") {
     const changed = decision.kind === "approve" && "content" in decision && decision.content !== undefined;
     return { ...reason, ...(changed ? { edited: true } : {}) };
@@ -209,20 +291,51 @@ export function decisionAudit(
 }
 
 /** Refuses a decision that carries what only another kind of request takes (a command for an edit, content for a command). */
-export function checkDecisionFits(subject: ApprovalSubject, decision: ApprovalDecision | EditDecision): void {
+export function checkDecisionFits(subject: ApprovalSubject, decision: AnyDecision): void {
   if (decision.kind !== "approve") return;
   const fields = Object.keys(decision).filter((key) => key !== "kind");
   const allowed =
-    subject.kind === "command" ? ["command", "timeoutSeconds", "network", "background"] : ["content"];
+    subject.kind === "command"
+      ? ["command", "timeoutSeconds", "network", "background"]
+      : subject.kind === "mcp-call"
+        ? ["arguments"]
+        : ["content"];
   const foreign = fields.filter((key) => !allowed.includes(key));
   if (foreign.length > 0) {
-    const what = subject.kind === "command" ? "a command" : "a file edit";
+    const what =
+      subject.kind === "command" ? "a command" : subject.kind === "mcp-call" ? "a tool call" : "a file edit";
     throw new Error(
       `This approval is for ${what}; it cannot take ${foreign.join(", ")}. Approve it with ${
         allowed.map((key) => `"${key}"`).join(", ") || "no changes"
       } only, or refresh the page.`,
     );
   }
+}
+
+/** Refuses edited arguments that break the tool's schema: nothing is sent, the card stays waiting. */
+export function checkMcpArguments(subject: ApprovalSubject, decision: AnyDecision): void {
+  if (subject.kind !== "mcp-call" || decision.kind !== "approve" || !("arguments" in decision)) return;
+  const args = decision.arguments;
+  if (!args) return;
+  const problem = subject.check(args);
+  if (problem)
+    throw new Error(
+      `These arguments do not fit the tool's schema (${problem}), so nothing was sent. Fix them, or approve the agent's arguments.`,
+    );
+}
+
+/** Names that hold secrets: their values are never written to the audit log. */
+const SECRET_NAME = /token|secret|password|passwd|api.?key|auth|credential|cookie|private/i;
+
+/** The most of the arguments' JSON an audit line keeps. */
+const AUDIT_ARGUMENTS_CHARS = 4000;
+
+/** The arguments as an audit line keeps them: JSON with secret-named values hidden, cut at a bound. */
+export function auditArguments(args: Record<string, unknown>): string {
+  const text = JSON.stringify(args, (key, value: unknown) =>
+    key && SECRET_NAME.test(key) && value !== null && typeof value !== "object" ? "[hidden]" : value,
+  );
+  return text.length > AUDIT_ARGUMENTS_CHARS ? `${text.slice(0, AUDIT_ARGUMENTS_CHARS)}…` : text;
 }
 
 /** Whether a decision gives the command the full network (`true`, or the choice "full"); host rules do not. */

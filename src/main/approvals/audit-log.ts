@@ -31,6 +31,8 @@ const FIELDS = [
   "bytesUp",
   "bytesDown",
   "refusal",
+  "server",
+  "arguments",
 ] as const satisfies readonly (keyof AuditEntry)[];
 
 /** The fields a query searches. */
@@ -38,6 +40,8 @@ const SEARCHED = [
   "command",
   "host",
   "path",
+  "server",
+  "tool",
   "reason",
   "rule",
   "status",
@@ -181,7 +185,9 @@ function parseEntry(text: string): AuditEntry | undefined {
     typeof entry === "object" &&
     entry !== null &&
     typeof entry.at === "number" &&
-    (typeof entry.command === "string" || (entry.kind === "file-edit" && typeof entry.path === "string")) &&
+    (typeof entry.command === "string" ||
+      (entry.kind === "file-edit" && typeof entry.path === "string") ||
+      (entry.kind === "mcp-call" && typeof entry.server === "string" && typeof entry.tool === "string")) &&
     typeof entry.event === "string" &&
     typeof entry.sessionId === "string" &&
     typeof entry.commandId === "string";

@@ -1,4 +1,5 @@
 import type { CommandRule, RuleDraft, RuleEffect, RuleScope } from "../../shared/rules";
+import { compileMcpDraft, isMcpRule } from "./mcp-rules";
 import { type CompiledRule, compileDraft, type RuleContent } from "./rule-patterns";
 
 /** The matches that are about file edits, not commands: one file, or every edit in the workspace. */
@@ -11,13 +12,14 @@ export function isEditRule(rule: Pick<CommandRule, "match">): boolean {
 
 /**
  * Checks a draft and reads its pattern, whatever its kind: a file-edit rule names a workspace-relative
- * path (`file`) or `*` (`any-file`); anything else is a command rule, read by the shell parser.
+ * path (`file`) or `*` (`any-file`), an MCP rule a tool or a server (mcp-rules.ts); anything else is a
+ * command rule, read by the shell parser.
  */
 export async function compileRuleDraft(
   draft: RuleDraft,
   options: { saved?: boolean } = {},
 ): Promise<Omit<CompiledRule, "rule"> & { rule: RuleContent }> {
-  if (!isEditRule(draft)) return compileDraft(draft, options);
+  if (!isEditRule(draft) && !isMcpRule(draft)) return compileDraft(draft, options);
   const { effect, match, scope } = draft;
   if (!(["allow", "deny"] as RuleEffect[]).includes(effect)) {
     throw new Error(`A rule's effect must be "allow" or "deny", not ${JSON.stringify(effect)}.`);
@@ -25,6 +27,7 @@ export async function compileRuleDraft(
   if (!(["session", "workspace"] as RuleScope[]).includes(scope)) {
     throw new Error(`A rule's scope must be "session" or "workspace", not ${JSON.stringify(scope)}.`);
   }
+  if (isMcpRule(draft)) return compileMcpDraft(draft);
   const pattern = typeof draft.pattern === "string" ? draft.pattern.trim() : "";
   if (match === "any-file" && pattern !== "*") {
     throw new Error('A rule for every edit in the workspace has the pattern "*".');

@@ -6,6 +6,7 @@ import { ARGUMENT_TABLE_VERSION, type ParsedCommandLine } from "../run-command";
 import { withFileLock, writeFileAtomic } from "../storage/atomic-file";
 import type { RuleSubject } from "./approval-kinds";
 import { compileRuleDraft, editRuleFor } from "./edit-rules";
+import { mcpRuleFor } from "./mcp-rules";
 import {
   allowable,
   type CompiledRule,
@@ -168,6 +169,8 @@ export class RuleBook {
   /** What the rules say about a request at the gate, whatever its kind; null when no rule decides. */
   decideFor(subject: RuleSubject): RuleVerdict | null {
     if (subject.kind === "command") return this.decide(subject.parsed);
+    if (subject.kind === "mcp-tool")
+      return mcpRuleFor([...this.sessionRules, ...this.workspaceRules], subject.server, subject.tool) ?? null;
     return editRuleFor([...this.sessionRules, ...this.workspaceRules], subject.path) ?? null;
   }
 

@@ -6,6 +6,7 @@ type ForwardedCall =
   | "prompt"
   | "compact"
   | "listSlashCommands"
+  | "reconnectMcpServer"
   | "findFiles"
   | "messageImages"
   | "renameChat"
@@ -31,6 +32,7 @@ export function chatCalls(chatOf: (chatId: string) => WorkspaceSession): Pick<De
     renameChat: async ({ chatId, name }) => chatOf(chatId).rename(name),
     compact: async ({ chatId, instructions }) => chatOf(chatId).compact(instructions),
     listSlashCommands: async ({ chatId }) => chatOf(chatId).slashCommands(),
+    reconnectMcpServer: async ({ chatId, name }) => chatOf(chatId).reconnectMcpServer(name),
     findFiles: async ({ chatId, query, fresh }) => chatOf(chatId).files.find(query, fresh),
     removeQueued: async ({ chatId, mode, index }) => chatOf(chatId).removeQueued(mode, index),
     stop: async ({ chatId }) => chatOf(chatId).stop(),

@@ -72,6 +72,10 @@ function lineOf(item: TranscriptItem, chat: WorkspaceSession): string {
       const edit = chat.view.edits.byId.get(item.id);
       return edit ? `${edit.tool} ${edit.path}` : "";
     }
+    case "mcp-call": {
+      const call = chat.view.mcpCalls.byId.get(item.id);
+      return call ? `${call.server}/${call.tool}` : "";
+    }
     case "turn-error":
       return firstLine(item.message);
     case "tool":

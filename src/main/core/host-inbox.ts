@@ -1,4 +1,12 @@
-import { awaitsPerson, editAwaitsPerson, inboxKey } from "../../shared/attention";
+import {
+  awaitsPerson,
+  editAwaitsPerson,
+  entryAwaitsPerson,
+  inboxApprovalId,
+  inboxEntryOf,
+  inboxKey,
+  mcpCallAwaitsPerson,
+} from "../../shared/attention";
 import type { ChatEventBody } from "../../shared/host-events";
 import type { InboxEntry } from "../../shared/host-state";
 import type { WorkspaceSession } from "../agent/workspace-session";
@@ -20,13 +28,10 @@ export class HostInbox {
 
   /** Follows a chat's event: a request that starts waiting takes its place at the end, an answered one leaves. */
   follow(chatId: string, event: ChatEventBody): void {
-    if (event.type !== "command-update" && event.type !== "edit-update") return;
-    const entry: InboxEntry =
-      event.type === "command-update"
-        ? { kind: "command", chatId, command: event.command }
-        : { kind: "edit", chatId, edit: event.edit };
+    const entry = inboxEntryOf(chatId, event);
+    if (!entry) return;
     const key = inboxKey(entry);
-    const waits = entry.kind === "command" ? awaitsPerson(entry.command) : editAwaitsPerson(entry.edit);
+    const waits = entryAwaitsPerson(entry);
     if (waits && !this.waitingSince.has(key)) this.waitingSince.set(key, ++this.clock);
     if (!waits) this.waitingSince.delete(key);
   }
@@ -42,6 +47,9 @@ export class HostInbox {
       for (const edit of session.view.edits.byId.values()) {
         if (editAwaitsPerson(edit)) add({ kind: "edit", chatId: id, edit });
       }
+      for (const call of session.view.mcpCalls.byId.values()) {
+        if (mcpCallAwaitsPerson(call)) add({ kind: "mcp-call", chatId: id, call });
+      }
     }
     return found.sort((a, b) => a.at - b.at).map(({ entry }) => entry);
   }
@@ -49,7 +57,7 @@ export class HostInbox {
   /** A chat closes: what waited in it is remembered by approval id, with the chat's title, and leaves the list. */
   chatClosed(chatId: string, title: string, waiting: readonly InboxEntry[]): void {
     for (const entry of waiting) {
-      const approvalId = entry.kind === "command" ? entry.command.approvalId : entry.edit.approvalId;
+      const approvalId = inboxApprovalId(entry);
       if (approvalId) this.closed.set(approvalId, title);
     }
     for (const oldest of this.closed.keys()) {

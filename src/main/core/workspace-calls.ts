@@ -10,6 +10,7 @@ type WorkspaceCall =
   | "setAllowedHosts"
   | "addAllowedHosts"
   | "setBackgroundCap"
+  | "setMcpServerEnabled"
   | "setResourceLimits"
   | "getHistory";
 
@@ -54,6 +55,11 @@ export function workspaceCalls(host: WorkspaceCallsHost): Pick<DeskHandlers, Wor
       const workspace = host.workspaceOf(workspaceId);
       await workspace.parts.preferences.save({ backgroundCapSeconds: seconds });
       host.limitsChanged(workspace);
+    },
+    setMcpServerEnabled: async ({ workspaceId, name, enabled }) => {
+      const { preferences } = host.workspaceOf(workspaceId).parts;
+      const off = (preferences.value.mcpServersOff ?? []).filter((other) => other !== name);
+      await preferences.save({ mcpServersOff: enabled ? off : [...off, name] });
     },
     setResourceLimits: async ({ workspaceId, ...limits }) => {
       const workspace = host.workspaceOf(workspaceId);

@@ -1,12 +1,15 @@
 import type { App, BrowserWindow, NativeImage, Notification, nativeImage } from "electron";
 import {
+  inboxEntryId,
   inboxKey,
   inChat,
   WAITING_EDIT_TITLE,
   WAITING_TITLE,
+  WAITING_TOOL_TITLE,
   waitingBody,
   waitingChanges,
   waitingEditBody,
+  waitingToolBody,
 } from "../../shared/attention";
 import { HOST_EVENT_CHANNEL } from "../../shared/desk-api";
 import type { HostEvent } from "../../shared/host-events";
@@ -65,14 +68,16 @@ export function watchWaitingCommands(host: DeskHost, shell: AttentionShell): () 
       const notification = new Notification(
         entry.kind === "command"
           ? { title: WAITING_TITLE, body: inChat(chat?.title, waitingBody(entry.command)) }
-          : { title: WAITING_EDIT_TITLE, body: inChat(chat?.title, waitingEditBody(entry.edit)) },
+          : entry.kind === "edit"
+            ? { title: WAITING_EDIT_TITLE, body: inChat(chat?.title, waitingEditBody(entry.edit)) }
+            : { title: WAITING_TOOL_TITLE, body: inChat(chat?.title, waitingToolBody(entry.call)) },
       );
       notification.on("click", () => {
         if (window.isDestroyed()) return;
         if (window.isMinimized()) window.restore();
         window.show();
         window.focus();
-        const id = entry.kind === "command" ? entry.command.id : entry.edit.id;
+        const id = inboxEntryId(entry);
         const focus: HostEvent = { type: "focus-command", chatId: entry.chatId, id };
         window.webContents.send(HOST_EVENT_CHANNEL, focus);
       });

@@ -26,6 +26,8 @@ export interface WorkspaceSettings {
   worktreesFolder?: string;
   /** A command run in each new worktree chat's worktree first (`npm ci`), asked for like any other; absent: none. */
   worktreeSetup?: string;
+  /** MCP servers (by their mcp.json name) turned off in this workspace: its new chats do not start them. */
+  mcpServersOff?: string[];
   /** How many finished chats' clean worktrees stay, and how many days, before they are removed; absent: 5, 7. */
   worktreeCleanup?: { keep: number; olderThanDays: number };
   /** Which new-chat choice is offered first; absent: the workspace's folder. */
@@ -98,6 +100,8 @@ export async function loadWorkspaceSettings(
   if (typeof worktrees === "string" && isAbsolute(worktrees)) settings.worktreesFolder = worktrees;
   const setup = stored.worktreeSetup;
   if (typeof setup === "string" && setup.trim()) settings.worktreeSetup = setup;
+  const off = stored.mcpServersOff;
+  if (Array.isArray(off) && off.every((name) => typeof name === "string")) settings.mcpServersOff = off;
   const cleanup = stored.worktreeCleanup as { keep?: unknown; olderThanDays?: unknown } | undefined;
   const count = (value: unknown) => typeof value === "number" && Number.isInteger(value) && value >= 0;
   if (count(cleanup?.keep) && count(cleanup?.olderThanDays)) {

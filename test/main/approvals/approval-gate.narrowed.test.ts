@@ -30,6 +30,7 @@ async function conversation(audit: AuditLog) {
     commands: views,
     updateCommand: (id, patch) => views.set(id, { ...(views.get(id) as CommandView), ...patch }),
     updateEdit: () => undefined,
+    updateMcpCall: () => undefined,
     reasonFor: () => undefined,
   };
   const rules = await RuleBook.open({ file: join(dir, "rules.json") });

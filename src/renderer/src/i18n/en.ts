@@ -2,6 +2,7 @@ import type { ArgumentEffect } from "../../../shared/rules";
 import { changesEn } from "./changes.en";
 import { editsEn } from "./edits.en";
 import { layoutEn } from "./layout.en";
+import { mcpEn } from "./mcp.en";
 import { networkEn } from "./network.en";
 import { editRefusalTextEn, refusalTextEn } from "./refusals.en";
 import { resourcesEn } from "./resources.en";
@@ -331,6 +332,8 @@ export const en = {
   changes: changesEn,
   worktrees: worktreesEn,
   edits: editsEn,
+  // Issue 36 (MCP servers behind the gate): its own block.
+  mcp: mcpEn,
   layout: layoutEn,
   risk: riskTextEn,
   refusal: refusalTextEn,

@@ -3,6 +3,7 @@ import { changesZh } from "./changes.zh";
 import { editsZh } from "./edits.zh";
 import type { Messages } from "./en";
 import { layoutZh } from "./layout.zh";
+import { mcpZh } from "./mcp.zh";
 import { networkZh } from "./network.zh";
 import { editRefusalTextZh, refusalTextZh } from "./refusals.zh";
 import { resourcesZh } from "./resources.zh";
@@ -306,6 +307,8 @@ export const zh: Messages = {
   changes: changesZh,
   worktrees: worktreesZh,
   edits: editsZh,
+  // Issue 36 (MCP servers behind the gate): its own block.
+  mcp: mcpZh,
   layout: layoutZh,
   risk: riskTextZh,
   refusal: refusalTextZh,

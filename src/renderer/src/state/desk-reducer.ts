@@ -1,4 +1,4 @@
-import { awaitsPerson, editAwaitsPerson, inboxKey } from "../../../shared/attention";
+import { entryAwaitsPerson, inboxEntryOf, inboxKey } from "../../../shared/attention";
 import type { ChatEvent, HostEvent } from "../../../shared/host-events";
 import type { HostState, InboxEntry, SessionState } from "../../../shared/host-state";
 import type { TranscriptItem } from "../../../shared/transcript";
@@ -86,12 +86,9 @@ function reduceHost(host: HostState, event: NumberedEvent): HostState {
 
 /** Every chat's waiting commands and edits: one that starts waiting joins the end, one answered leaves. */
 function reduceInbox(inbox: InboxEntry[], event: ChatEvent): InboxEntry[] {
-  if (event.type !== "command-update" && event.type !== "edit-update") return inbox;
-  const entry: InboxEntry =
-    event.type === "command-update"
-      ? { kind: "command", chatId: event.chatId, command: event.command }
-      : { kind: "edit", chatId: event.chatId, edit: event.edit };
-  const waits = entry.kind === "command" ? awaitsPerson(entry.command) : editAwaitsPerson(entry.edit);
+  const entry = inboxEntryOf(event.chatId, event);
+  if (!entry) return inbox;
+  const waits = entryAwaitsPerson(entry);
   const key = inboxKey(entry);
   const at = inbox.findIndex((other) => inboxKey(other) === key);
   if (waits) return at < 0 ? [...inbox, entry] : replaceAt(inbox, at, entry);
@@ -153,6 +150,10 @@ function reduceSession(session: SessionState, event: SessionEvent): SessionState
       return { ...session, commands: { ...session.commands, [event.command.id]: event.command } };
     case "edit-update":
       return { ...session, edits: { ...session.edits, [event.edit.id]: event.edit } };
+    case "mcp-call-update":
+      return { ...session, mcpCalls: { ...session.mcpCalls, [event.call.id]: event.call } };
+    case "mcp-servers-changed":
+      return { ...session, mcp: event.mcp };
     case "command-output": {
       const command = Object.hasOwn(session.commands, event.id) ? session.commands[event.id] : undefined;
       if (!command) return session;

@@ -1,5 +1,13 @@
 import { useEffect, useRef } from "react";
-import { inboxKey, inChat, waitingBody, waitingChanges, waitingEditBody } from "../../../../shared/attention";
+import {
+  inboxEntryId,
+  inboxKey,
+  inChat,
+  waitingBody,
+  waitingChanges,
+  waitingEditBody,
+  waitingToolBody,
+} from "../../../../shared/attention";
 import type { HostState } from "../../../../shared/host-state";
 import { useT } from "../../i18n/i18n";
 import { revealTranscriptEntry } from "../chat/transcript-reveal";
@@ -48,14 +56,22 @@ export function useWaitingNotifications(
       const entry = entries.get(key);
       if (!entry || shown.current.has(key)) continue;
       const chat = chats?.find((open) => open.id === entry.chatId)?.title;
-      const id = entry.kind === "command" ? entry.command.id : entry.edit.id;
+      const id = inboxEntryId(entry);
       // The tag makes a second tab's notification of the same command replace this one, not add to it.
       const notification = new Notification(
-        entry.kind === "command" ? t.attention.title : t.attention.editTitle,
+        entry.kind === "command"
+          ? t.attention.title
+          : entry.kind === "edit"
+            ? t.attention.editTitle
+            : t.mcp.notificationTitle,
         {
           body: inChat(
             chat,
-            entry.kind === "command" ? waitingBody(entry.command) : waitingEditBody(entry.edit),
+            entry.kind === "command"
+              ? waitingBody(entry.command)
+              : entry.kind === "edit"
+                ? waitingEditBody(entry.edit)
+                : waitingToolBody(entry.call),
           ),
           tag: `pi-desk:${key}`,
         },
@@ -88,6 +104,7 @@ export function focusCommandCard(id: string): void {
   const card =
     document.querySelector<HTMLElement>(`.approval-tray [data-command-id="${CSS.escape(id)}"]`) ??
     document.querySelector<HTMLElement>(`.approval-tray [data-edit-id="${CSS.escape(id)}"]`) ??
+    document.querySelector<HTMLElement>(`.approval-tray [data-tool-call-id="${CSS.escape(id)}"]`) ??
     document.querySelector<HTMLElement>(
       `[data-testid="command-card"][data-command-id="${CSS.escape(id)}"]`,
     ) ??

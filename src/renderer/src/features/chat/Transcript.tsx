@@ -1,7 +1,9 @@
 import { memo, type RefObject, useEffect, useMemo, useRef } from "react";
+import { mcpCallAwaitsPerson } from "../../../../shared/attention";
 import type { CommandView } from "../../../../shared/commands";
 import type { EditView } from "../../../../shared/edits";
 import type { SessionState } from "../../../../shared/host-state";
+import type { McpCallView } from "../../../../shared/mcp";
 import type { TranscriptItem } from "../../../../shared/transcript";
 import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
@@ -9,6 +11,7 @@ import { CommandCard } from "../commands/CommandCard";
 import { awaitsPerson, editAwaitsPerson } from "../commands/command-status";
 import { keepOutputsHeld } from "../commands/use-command-output";
 import { EditCard } from "../edits/EditCard";
+import { McpCallCard } from "../mcp/McpCallCard";
 import { PendingLine } from "./PendingLine";
 import { AssistantMessage, CompactionEntry, NoticeLine, ToolLine, UserMessage } from "./TranscriptItems";
 import { TurnError } from "./TurnError";
@@ -48,7 +51,8 @@ export function Transcript({ session, api }: { session: SessionState; api: ChatA
     () =>
       offerTranscriptReveal((id) => {
         const index = latest.current.findIndex(
-          (item) => (item.kind === "command" || item.kind === "edit") && item.id === id,
+          (item) =>
+            (item.kind === "command" || item.kind === "edit" || item.kind === "mcp-call") && item.id === id,
         );
         if (index < 0) return false;
         stopFollowing();
@@ -96,6 +100,7 @@ export function Transcript({ session, api }: { session: SessionState; api: ChatA
                   item={item}
                   command={commandOf(session, item)}
                   edit={editOf(session, item)}
+                  call={mcpCallOf(session, item)}
                   api={api}
                 />
               </li>
@@ -154,6 +159,13 @@ function editOf(session: SessionState, item: TranscriptItem): EditView | undefin
     : undefined;
 }
 
+/** An MCP call entry's call, by own keys as commands are. */
+function mcpCallOf(session: SessionState, item: TranscriptItem): McpCallView | undefined {
+  return item.kind === "mcp-call" && session.mcpCalls && Object.hasOwn(session.mcpCalls, item.id)
+    ? session.mcpCalls[item.id]
+    : undefined;
+}
+
 /** How many frames a revealed entry gets to be drawn before giving up on focusing it. */
 const REVEAL_FRAMES = 30;
 
@@ -161,7 +173,7 @@ const REVEAL_FRAMES = 30;
 function focusOnceDrawn(box: RefObject<HTMLDivElement | null>, id: string, frames = REVEAL_FRAMES): void {
   const escaped = CSS.escape(id);
   const card = box.current?.querySelector<HTMLElement>(
-    `[data-testid="command-card"][data-command-id="${escaped}"], [data-testid="edit-card"][data-edit-id="${escaped}"]`,
+    `[data-testid="command-card"][data-command-id="${escaped}"], [data-testid="edit-card"][data-edit-id="${escaped}"], [data-testid="tool-card"][data-tool-call-id="${escaped}"]`,
   );
   if (card) card.focus();
   else if (frames > 0) requestAnimationFrame(() => focusOnceDrawn(box, id, frames - 1));
@@ -175,11 +187,13 @@ const Entry = memo(function Entry({
   item,
   command,
   edit,
+  call,
   api,
 }: {
   item: TranscriptItem;
   command: CommandView | undefined;
   edit: EditView | undefined;
+  call: McpCallView | undefined;
   api: ChatApi;
 }) {
   const t = useT();
@@ -203,6 +217,15 @@ const Entry = memo(function Entry({
         <PendingLine target={{ kind: "edit", id: edit.id, path: edit.path }} />
       ) : (
         <EditCard edit={edit} api={api} />
+      );
+    }
+    case "mcp-call": {
+      if (!call) return null;
+      // Waiting: decided in the tray; here a line that leads there.
+      return mcpCallAwaitsPerson(call) ? (
+        <PendingLine target={{ kind: "mcp-call", id: call.id, label: `${call.server}/${call.tool}` }} />
+      ) : (
+        <McpCallCard call={call} api={api} />
       );
     }
     case "command": {

@@ -1,10 +1,12 @@
 import { type KeyboardEvent, memo, useId, useRef } from "react";
+import { inboxEntryId } from "../../../../shared/attention";
 import type { ChatSummary, InboxEntry } from "../../../../shared/host-state";
 import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { EditCard } from "../edits/EditCard";
 import { OutOfViewNote } from "../layout/OutOfViewNote";
 import { useOutOfView } from "../layout/use-out-of-view";
+import { McpCallCard } from "../mcp/McpCallCard";
 import { CommandCard } from "./CommandCard";
 import { CardPlaceContext, TrayChatContext } from "./card-scope";
 
@@ -46,7 +48,7 @@ export const ApprovalTray = memo(function ApprovalTray({
         {/* biome-ignore lint/a11y/noStaticElementInteractions: the keys move the focus between the cards it holds, each focusable itself; the list takes no focus */}
         <div className="tray-items" ref={list} onKeyDown={moveThroughInbox}>
           {entries.map((entry) => {
-            const id = entry.kind === "command" ? entry.command.id : entry.edit.id;
+            const id = inboxEntryId(entry);
             const chat = {
               id: entry.chatId,
               name: names.get(entry.chatId) ?? t.chats.untitled,
@@ -58,7 +60,11 @@ export const ApprovalTray = memo(function ApprovalTray({
                   <CommandCard command={entry.command} api={apiFor(entry.chatId)} place="tray" />
                 ) : (
                   <CardPlaceContext.Provider value="tray">
-                    <EditCard edit={entry.edit} api={apiFor(entry.chatId)} />
+                    {entry.kind === "edit" ? (
+                      <EditCard edit={entry.edit} api={apiFor(entry.chatId)} />
+                    ) : (
+                      <McpCallCard call={entry.call} api={apiFor(entry.chatId)} />
+                    )}
                   </CardPlaceContext.Provider>
                 )}
               </TrayChatContext.Provider>

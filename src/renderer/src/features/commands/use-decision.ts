@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { ApprovalDecision } from "../../../../shared/commands";
 import type { EditDecision } from "../../../../shared/edits";
+import type { McpDecision } from "../../../../shared/mcp";
 import type { RuleDraft } from "../../../../shared/rules";
 import type { ChatApi } from "../../client/chat-api";
 import { reasonOf } from "../../lib/format";
@@ -18,7 +19,7 @@ export function useDecision(
 ) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const send = (decision: ApprovalDecision | EditDecision, rule?: RuleDraft) => {
+  const send = (decision: ApprovalDecision | EditDecision | McpDecision, rule?: RuleDraft) => {
     if (!approvalId || busy) return;
     setBusy(true);
     setError(null);

@@ -83,7 +83,13 @@ export function HistoryView({ api, refreshKey }: { api: ChatApi; refreshKey?: un
                   {time.format(entry.at)}
                 </time>
               </div>
-              <code className="history-command">{entry.command}</code>
+              {entry.kind === "mcp-call" ? (
+                <code className="history-command" data-testid="history-tool">
+                  {entry.server}/{entry.tool} {entry.arguments ?? ""}
+                </code>
+              ) : (
+                <code className="history-command">{entry.command}</code>
+              )}
               {entry.host !== undefined && <HostLine entry={entry} />}
               {entry.rule && <p className="muted">{t.history.rule(entry.rule)}</p>}
               {entry.reason && <p className="history-reason">{entry.reason}</p>}

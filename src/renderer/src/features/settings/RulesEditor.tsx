@@ -1,6 +1,7 @@
 import { type FormEvent, useId, useState } from "react";
-import type { CommandRule, RuleDraft } from "../../../../shared/rules";
+import type { CommandRule, RuleDraft, RuleMatch } from "../../../../shared/rules";
 import type { ChatApi } from "../../client/chat-api";
+import type { Messages } from "../../i18n/en";
 import { useT } from "../../i18n/i18n";
 import { useAction } from "../../lib/use-action";
 
@@ -46,7 +47,7 @@ export function RulesEditor({
             ) : (
               <li key={rule.id} className="rule-row" data-testid="rule-row">
                 <span className={`tag rule-${rule.effect}`}>{t.settings.effects[rule.effect]}</span>
-                <span className="muted">{t.settings.matches[rule.match]}</span>
+                <span className="muted">{matchName(t, rule.match)}</span>
                 <code className="rule-pattern">{rule.pattern}</code>
                 <span className="muted">{t.settings.scopes[rule.scope]}</span>
                 {rule.narrowed && (
@@ -92,6 +93,11 @@ export function RulesEditor({
       />
     </div>
   );
+}
+
+/** How a rule's match reads: the MCP ones are worded in their own block. */
+function matchName(t: Messages, match: RuleMatch): string {
+  return match === "mcp-tool" || match === "mcp-server" ? t.mcp.matches[match] : t.settings.matches[match];
 }
 
 /** A rule's fields, checked before they are sent. */
@@ -148,6 +154,8 @@ function RuleForm({
           <option value="exact">{t.settings.matches.exact}</option>
           <option value="file">{t.settings.matches.file}</option>
           <option value="any-file">{t.settings.matches["any-file"]}</option>
+          <option value="mcp-tool">{t.mcp.matches["mcp-tool"]}</option>
+          <option value="mcp-server">{t.mcp.matches["mcp-server"]}</option>
         </select>
       </label>
       <label className="rule-pattern-field" htmlFor={`${id}-pattern`}>

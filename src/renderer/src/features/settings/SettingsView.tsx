@@ -5,6 +5,7 @@ import { dictionaries, type Language, useI18n } from "../../i18n/i18n";
 import { formatBytes } from "../../lib/format";
 import { SnapshotProgress } from "../changes/SnapshotProgress";
 import { WatchLimitNote } from "../changes/WatchLimitNote";
+import { McpServersSettings } from "../mcp/McpServersSettings";
 import { ModelSetup } from "../models/ModelSetup";
 import { AllowedHostsSettings } from "./AllowedHostsSettings";
 import { BackgroundCapSetting } from "./BackgroundCapSetting";
@@ -41,6 +42,10 @@ export function SettingsView({ host, api }: { host: HostState; api: ChatApi }) {
       <section className="settings-section">
         <h3>{t.settings.rules}</h3>
         <RulesEditor rules={host.rules} problem={host.rulesProblem} api={api} />
+      </section>
+      <section className="settings-section">
+        <h3>{t.mcp.servers.heading}</h3>
+        <McpServersSettings mcp={host.session?.mcp} api={api} />
       </section>
       <section className="settings-section">
         <h3>{t.settings.limits}</h3>

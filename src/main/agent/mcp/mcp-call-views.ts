@@ -1,0 +1,114 @@
+import type { ChatEventBody } from "../../../shared/host-events";
+import type { McpCallDetails, McpCallView, McpImage } from "../../../shared/mcp";
+import { blocksOf, textOf } from "../message-content";
+
+/** The result's images a card may show: a few, each small enough to send to the page. */
+export function imagesOf(content: unknown): McpImage[] {
+  return blocksOf(content)
+    .map((block) => block as { type: string; data?: unknown; mimeType?: unknown })
+    .filter(
+      (block): block is { type: "image"; data: string; mimeType: string } =>
+        block.type === "image" &&
+        typeof block.data === "string" &&
+        typeof block.mimeType === "string" &&
+        /^image\/(png|jpeg|gif|webp)$/.test(block.mimeType) &&
+        block.data.length <= CARD_IMAGE_CHARS,
+    )
+    .slice(0, CARD_IMAGES)
+    .map(({ data, mimeType }) => ({ data, mimeType }));
+}
+
+/** The longest result text a card keeps (the model's own copy is Pi's, bounded by Pi). */
+export const RESULT_CHARS = 20_000;
+
+/** The most images a card shows, and the largest (base64 characters): thumbnails, not an image store. */
+const CARD_IMAGES = 4;
+const CARD_IMAGE_CHARS = 1024 * 1024;
+
+/** Pi's resource tools, which reach every server with resources: MCP calls like a server's tools. */
+const RESOURCE_TOOLS = ["list_mcp_resources", "list_mcp_resource_templates", "read_mcp_resource"];
+
+/** Whether a tool name is an MCP tool's (`mcp__<server>__<tool>`, or one of the resource tools). */
+export function isMcpTool(name: string | undefined): boolean {
+  return name !== undefined && (name.startsWith("mcp__") || RESOURCE_TOOLS.includes(name));
+}
+
+/** The server and tool a tool name says, until the gate names them exactly (names are sanitised by Pi). */
+function namesOf(name: string): { server: string; tool: string } {
+  const match = /^mcp__(.+?)__(.+)$/.exec(name);
+  return match ? { server: match[1] as string, tool: match[2] as string } : { server: "mcp", tool: name };
+}
+
+/**
+ * Every MCP tool call of a conversation as the page shows it, from the agent's ask to its end: part of the
+ * session's projection (tool events and the gate's card changes go in, `mcp-call-update` events come out).
+ */
+export class McpCallViews {
+  /** The views by call id (the tool call id). */
+  readonly byId = new Map<string, McpCallView>();
+
+  constructor(private readonly emit: (event: ChatEventBody) => void) {}
+
+  /** The agent asked for a call: its card starts pending. */
+  started(id: string, name: string, args: Record<string, unknown>, live: boolean): void {
+    const view: McpCallView = { id, ...namesOf(name), arguments: args, hints: [], status: "pending" };
+    this.byId.set(id, view);
+    if (live) this.emit({ type: "mcp-call-update", call: view });
+  }
+
+  /** Replaces a call's view and tells the page. */
+  update(id: string, patch: Partial<McpCallView>): McpCallView | undefined {
+    const current = this.byId.get(id);
+    if (!current) return undefined;
+    const next = { ...current, ...patch };
+    for (const key of Object.keys(next) as (keyof McpCallView)[])
+      if (next[key] === undefined) delete next[key];
+    this.byId.set(id, next);
+    this.emit({ type: "mcp-call-update", call: next });
+    return next;
+  }
+
+  /** The tool returned: answered, failed, denied or cancelled. */
+  ended(
+    id: string,
+    details: McpCallDetails | undefined,
+    content: unknown,
+    isError: boolean,
+    live: boolean,
+  ): void {
+    const text = textOf(content);
+    const view = this.byId.get(id);
+    if (!view) return;
+    const mine = details?.piDesk === "mcp-call" ? details : undefined;
+    const status = mine?.status ?? (isError ? (text.includes("aborted") ? "cancelled" : "failed") : "done");
+    const next: McpCallView = {
+      ...view,
+      ...(mine ? { server: mine.server, tool: mine.tool } : {}),
+      ...(mine?.arguments ? { arguments: mine.arguments } : {}),
+      ...(mine?.editedByPerson ? { editedByPerson: true } : {}),
+      ...(mine?.changes ? { changes: mine.changes } : {}),
+      status,
+      ...(status === "done" || status === "failed"
+        ? { result: (mine?.resultText ?? text).slice(0, RESULT_CHARS) }
+        : {}),
+      ...(mine?.reason ? { reason: mine.reason } : status !== "done" && !mine ? { reason: text } : {}),
+    };
+    delete next.approvalId;
+    this.byId.set(id, next);
+    if (live) this.emit({ type: "mcp-call-update", call: next });
+  }
+
+  /** After reopening a stored conversation: a call without a result was cut short when the host stopped. */
+  settleStored(): void {
+    for (const [id, view] of this.byId) {
+      if (view.status !== "pending" && view.status !== "running") continue;
+      const next: McpCallView = {
+        ...view,
+        status: "cancelled",
+        reason: "Pi Desk stopped before this call ended.",
+      };
+      delete next.approvalId;
+      this.byId.set(id, next);
+    }
+  }
+}

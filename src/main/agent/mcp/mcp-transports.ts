@@ -1,0 +1,166 @@
+/**
+ * How a chat reaches its MCP servers: a stdio server is a process started with only the environment its
+ * configuration names (mcp-environment.ts), an HTTP server a streamable-HTTP connection. Every transport is
+ * kept, so the chat's servers end with it (the whole process group, as Pi's transport kills it), and watched,
+ * so Settings can say whether each server connected, with how many tools, or why it failed: Pi's MCP
+ * extension keeps its connections' states to itself.
+ */
+
+import { resolve } from "node:path";
+import type { McpServerEntry, McpTransportFactory } from "@earendil-works/pi-coding-agent";
+import {
+  type JsonRpcMessage,
+  type McpTransport,
+  StdioTransport,
+  StreamableHttpTransport,
+} from "@earendil-works/pi-mcp";
+import type { McpServerStatus, McpServerView } from "../../../shared/mcp";
+import { expandHome, serverEnvironment, serverHeaders } from "./mcp-environment";
+
+/** The most of a failed server's stderr kept for Settings. */
+const STDERR_TAIL = 2000;
+
+/** The chat's servers' transports and states. */
+export class McpConnections {
+  private readonly views = new Map<string, McpServerView>();
+  private readonly open = new Set<McpTransport>();
+  private closing = false;
+
+  constructor(
+    entries: readonly McpServerEntry[],
+    /** Called after any server's view changed. */
+    private readonly changed: () => void,
+  ) {
+    for (const entry of entries) {
+      const enabled = entry.config.enabled !== false;
+      this.views.set(entry.name, {
+        name: entry.name,
+        status: enabled ? "connecting" : "disabled",
+        tools: 0,
+        transport: "url" in entry.config ? "http" : "stdio",
+        source: entry.source,
+        scope: entry.scope === "project" ? "project" : "global",
+        ...((entry as { offInWorkspace?: boolean }).offInWorkspace ? { offInWorkspace: true } : {}),
+      });
+    }
+  }
+
+  /** Every server as it stands now. */
+  list(): McpServerView[] {
+    return [...this.views.values()].map((view) => ({ ...view }));
+  }
+
+  /** The factory Pi's MCP extension builds each connection's transport with. */
+  readonly createTransport: McpTransportFactory = (entry, cwd, authProvider) => {
+    const transport = this.build(entry, cwd, authProvider);
+    this.watch(entry.name, transport);
+    return transport;
+  };
+
+  /** Ends every server of the chat (stdin closed, then SIGTERM, then SIGKILL to its process group). */
+  async closeAll(): Promise<void> {
+    this.closing = true;
+    await Promise.all([...this.open].map((transport) => transport.close().catch(() => {})));
+  }
+
+  private build(entry: McpServerEntry, cwd: string, authProvider: unknown): McpTransport {
+    const { config, name } = entry;
+    if ("url" in config) {
+      return new StreamableHttpTransport({
+        url: config.url,
+        headers: serverHeaders(name, config.headers),
+        authProvider: authProvider as ConstructorParameters<
+          typeof StreamableHttpTransport
+        >[0]["authProvider"],
+      });
+    }
+    return new StdioTransport({
+      command: expandHome(config.command),
+      args: config.args?.map(expandHome),
+      cwd: resolve(cwd, expandHome(config.cwd ?? ".")),
+      env: serverEnvironment(name, config.env),
+      // Only what the configuration names: never the host's whole environment.
+      inheritEnv: false,
+      stderr: "pipe",
+    });
+  }
+
+  /** Follows the protocol's first steps to say when the server connected and how many tools it offers. */
+  private watch(server: string, transport: McpTransport): void {
+    this.open.add(transport);
+    let connected = false;
+    let listing: number | string | undefined;
+    let counted = 0;
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      const request = message as { id?: number | string; method?: string; params?: { cursor?: string } };
+      if (request.method === "tools/list" && request.id !== undefined) {
+        listing = request.id;
+        if (!request.params?.cursor) counted = 0;
+      }
+      return send(message, options);
+    };
+    const start = transport.start.bind(transport);
+    transport.start = async () => {
+      this.set(server, { status: "connecting", tools: 0, error: undefined });
+      try {
+        await start();
+      } catch (error) {
+        this.set(server, { status: "failed", error: failureText(error, transport) });
+        throw error;
+      }
+    };
+    transport.onMessage((message: JsonRpcMessage) => {
+      const reply = message as {
+        id?: number | string;
+        result?: { capabilities?: { tools?: unknown }; tools?: unknown[]; nextCursor?: string };
+      };
+      if (reply.result?.capabilities && !reply.result.capabilities.tools) {
+        connected = true;
+        this.set(server, { status: "connected", tools: 0, error: undefined });
+      }
+      if (reply.id !== undefined && reply.id === listing && Array.isArray(reply.result?.tools)) {
+        counted += reply.result.tools.length;
+        if (!reply.result.nextCursor) {
+          connected = true;
+          this.set(server, { status: "connected", tools: counted, error: undefined });
+        }
+      }
+    });
+    transport.onClose(() => {
+      this.open.delete(transport);
+      if (this.closing) return;
+      const why = stderrTail(transport);
+      if (connected) this.set(server, { status: "disconnected", error: `The connection ended.${why}` });
+      else if (this.views.get(server)?.status !== "failed")
+        this.set(server, {
+          status: "failed",
+          error: `The server ended before it connected.${why} Check its command and arguments in mcp.json.`,
+        });
+    });
+  }
+
+  private set(server: string, patch: Partial<McpServerView> & { status?: McpServerStatus }): void {
+    const view = this.views.get(server);
+    if (!view) return;
+    const next = { ...view, ...patch };
+    if (next.error === undefined) delete next.error;
+    this.views.set(server, next);
+    this.changed();
+  }
+}
+
+function failureText(error: unknown, transport: McpTransport): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: string }).code;
+  const advice =
+    code === "ENOENT"
+      ? " The program was not found: check `command` in mcp.json (an absolute path, or a program on PATH)."
+      : "";
+  return `${message}.${advice}${stderrTail(transport)}`;
+}
+
+function stderrTail(transport: McpTransport): string {
+  const text = transport instanceof StdioTransport ? transport.stderr.trim() : "";
+  return text ? `\n${text.slice(-STDERR_TAIL)}` : "";
+}

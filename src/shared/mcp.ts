@@ -1,0 +1,149 @@
+/**
+ * The person's MCP servers (Pi's `mcp.json`) in a chat, and every call to one of their tools as a request
+ * at the approval gate. Plain data, so it crosses to the renderer.
+ */
+import type { CommandChanges, RevertEntry } from "./changes";
+
+/** Where a server stands in a chat. */
+export type McpServerStatus =
+  /** Its process is starting, or it is answering the first requests. */
+  | "connecting"
+  /** Connected: its tools are offered to the agent. */
+  | "connected"
+  /** It could not start, or ended before it connected (`error` says why). */
+  | "failed"
+  /** It was connected and its connection ended; the next call reconnects. */
+  | "disconnected"
+  /** `"enabled": false` in its `mcp.json`: not started. */
+  | "disabled";
+
+/** One configured server, as Settings lists it. */
+export interface McpServerView {
+  /** Its name in `mcp.json`. */
+  name: string;
+  /** Where it stands. */
+  status: McpServerStatus;
+  /** How many tools it offers, once connected. */
+  tools: number;
+  /** Why it failed or disconnected, with the tail of what it printed on stderr. */
+  error?: string;
+  /** A process Pi Desk starts, or a server over HTTP. */
+  transport: "stdio" | "http";
+  /** The file that defines it. */
+  source: string;
+  /** The person's own `mcp.json`, or the workspace's. */
+  scope: "global" | "project";
+  /** Turned off in this workspace's settings (`status` is then "disabled"). */
+  offInWorkspace?: boolean;
+}
+
+/** The chat's MCP servers and what kept some out. */
+export interface McpServersState {
+  /** Every configured server, by name. */
+  servers: McpServerView[];
+  /** What was wrong in the `mcp.json` files (an entry that is skipped, a file that is not JSON). */
+  errors: string[];
+  /** The workspace's `.pi/mcp.json`, when it exists and was skipped because the project is not trusted in Pi. */
+  skippedProjectConfig?: string;
+}
+
+/** A server's own notes about a tool (MCP's annotations): shown on the card, never taken as a decision. */
+export type McpToolHint = "read-only" | "destructive" | "idempotent" | "open-world";
+
+/** Where an MCP call is in its life. */
+export type McpCallStatus =
+  /** Waiting for the person (or the rules). */
+  | "pending"
+  /** Approved and sent to the server; waiting for its answer. */
+  | "running"
+  /** The server answered. */
+  | "done"
+  /** The server answered with an error, or could not be reached. */
+  | "failed"
+  /** The person (or a rule) said no: nothing was sent. */
+  | "denied"
+  /** Stopped before it was decided, or cancelled while it ran. */
+  | "cancelled";
+
+/** Everything the page shows of one call to an MCP tool. */
+export interface McpCallView {
+  /** The agent's tool call id. */
+  id: string;
+  /** The server's name in `mcp.json`. */
+  server: string;
+  /** The tool's own name on its server. */
+  tool: string;
+  /** The tool's description, as the server gives it. */
+  description?: string;
+  /** The arguments, as the agent asked (or as the person edited them, once approved). */
+  arguments: Record<string, unknown>;
+  /** The server's notes about the tool. */
+  hints: McpToolHint[];
+  /** Where it is now. */
+  status: McpCallStatus;
+  /** The id a decision must name; set only while waiting for the person. */
+  approvalId?: string;
+  /** Why the agent wants it, in its own words, when it said so. */
+  why?: string;
+  /** Who decided: the person, or a rule (named in `rule`). */
+  decidedBy?: "person" | "rule";
+  /** The rule that decided, as the person would read it. */
+  rule?: string;
+  /** The person edited the arguments before approving. */
+  editedByPerson?: boolean;
+  /** The tool's result as the model reads it (text), bounded. */
+  result?: string;
+  /** Images in the result, as the card shows them (a few, each bounded); the model gets them all. */
+  images?: McpImage[];
+  /** Why it was denied, failed or cancelled. */
+  reason?: string;
+  /** What it changed in the workspace's files, when recorded (a local server's call, like a command). */
+  changes?: CommandChanges;
+  /** Undos of its changes and restores to before it, oldest first. */
+  reverts?: RevertEntry[];
+  /** Its change record was dropped to keep the records within their budget: no undo any more. */
+  changesDropped?: boolean;
+}
+
+/** An image of a tool's result. */
+export interface McpImage {
+  /** Its type, `image/png` and the like. */
+  mimeType: string;
+  /** Its bytes, base64. */
+  data: string;
+}
+
+/** The person's answer to a waiting MCP call. */
+export type McpDecision =
+  | {
+      kind: "approve";
+      /** The person's own arguments, sent instead of the agent's; checked against the tool's schema first. */
+      arguments?: Record<string, unknown>;
+    }
+  | {
+      kind: "deny";
+      /** Why, in the person's words; the model reads it. */
+      reason?: string;
+    };
+
+/** What the host records of every MCP call (the tool result's `details`). */
+export interface McpCallDetails {
+  /** Marks these details as Pi Desk's. */
+  piDesk: "mcp-call";
+  /** The server. */
+  server: string;
+  /** The tool. */
+  tool: string;
+  /** How it ended. */
+  status: Exclude<McpCallStatus, "pending" | "running">;
+  /** The arguments sent (absent when nothing was sent). */
+  arguments?: Record<string, unknown>;
+  /** The person edited the arguments. */
+  editedByPerson?: boolean;
+  /** Why it was denied, failed or cancelled. */
+  reason?: string;
+  /** What it changed in the workspace's files, when recorded. */
+  changes?: CommandChanges;
+  /** The server's own answer as text (bounded), without what Pi Desk added for the model. */
+  resultText?: string;
+}
