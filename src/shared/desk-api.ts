@@ -13,6 +13,7 @@ import type {
 } from "./host-state";
 import type { ThinkingLevel } from "./models";
 import type { AllowedHostsSaved } from "./network";
+import type { RewindPreview, RewindResult, RewindUndoResult } from "./rewind";
 import type { AuditEntry, CommandRule, RuleDraft } from "./rules";
 import type { BringResult, KeptBranch, WorktreeChoice, WorktreeEntry, WorktreeReview } from "./worktrees";
 
@@ -166,6 +167,19 @@ export interface DeskApi {
     previewId: string;
     undoAnyway?: string[];
   }): Promise<RevertResult>;
+  /**
+   * What rewinding the chat to before the person's message `entryId` would do: each file a later command or
+   * edit of the chat changed (restored, kept, not recorded) and the commands of that part still running.
+   */
+  rewindPreview(params: { chatId: string; entryId: string }): Promise<RewindPreview>;
+  /**
+   * Rewind the chat to before the person's message `entryId`: stops that part's commands, records the files as
+   * they are, puts back what the part changed (files changed since are kept), moves the conversation (Pi's
+   * `navigateTree`). With `text`, sends it as the message in its place (edit and resend).
+   */
+  rewind(params: { chatId: string; entryId: string; text?: string }): Promise<RewindResult>;
+  /** "Back to where I was": takes the chat's last rewind back, files (unless changed since) and conversation. */
+  rewindUndo(params: { chatId: string }): Promise<RewindUndoResult>;
   /** Receive every event the host pushes, in order. */
   onHostEvent(listener: (event: HostEvent) => void): Unsubscribe;
 }
@@ -227,6 +241,9 @@ export const DESK_METHODS = [
   "undoCommand",
   "previewRestore",
   "restoreWorkspace",
+  "rewindPreview",
+  "rewind",
+  "rewindUndo",
 ] as const satisfies readonly DeskMethod[];
 
 // A method added to DeskApi but not to DESK_METHODS fails to compile here.

@@ -2,6 +2,7 @@ import type { ChangesState } from "./changes";
 import type { CommandView, ResourceLimitsLayer } from "./commands";
 import type { EditView } from "./edits";
 import type { ModelsState } from "./models";
+import type { RewoundState } from "./rewind";
 import type { CommandRule } from "./rules";
 import type { TranscriptItem } from "./transcript";
 
@@ -128,6 +129,8 @@ export interface SessionState {
   queued?: QueuedMessage[];
   /** How full the model's context window is and what the chat has cost, as Pi counts them; absent: no model. */
   context?: ContextState;
+  /** The chat's last rewind, while "Back to where I was" can take it back; absent: none. */
+  rewound?: RewoundState;
 }
 
 /** How full the model's context window is, and what the chat has cost, as Pi reports them. */

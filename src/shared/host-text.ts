@@ -39,7 +39,9 @@ export type RiskText =
  */
 export type NoticeText =
   /** A background command stopped or exited: its command line and how it ended. */
-  { id: "background-ended"; command: string; state: BackgroundState };
+  | { id: "background-ended"; command: string; state: BackgroundState }
+  /** A rewind of the chat was cut short by Pi Desk stopping; at the next start it was finished or rolled back. */
+  | { id: "rewind-recovered"; outcome: "finished" | "rolled-back" };
 
 /**
  * One thing the command policy refused in a line, as a kind and its parameters (the host's phrase for it is

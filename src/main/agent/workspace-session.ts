@@ -19,6 +19,7 @@ import type {
 } from "../../shared/host-state";
 import type { ThinkingLevel, UnavailableModel } from "../../shared/models";
 import type { HostTally } from "../../shared/network";
+import type { RewindResult } from "../../shared/rewind";
 import type { ApprovalGate } from "../approvals/approval-gate";
 import { errorMessage } from "../base/errors";
 import type { ChangeRecords } from "../changes";
@@ -34,8 +35,10 @@ import { type CommandSettings, type FixedLimits, resourceLimitsState } from "./c
 import type { CommandTools } from "./command-tools";
 import { commandsForState, outputLeftOut } from "./deferred-outputs";
 import { EDIT_TOOLS } from "./edit-views";
+import { contextEntryIds } from "./entry-ids";
 import { runHostCommand } from "./host-command";
 import type { RecordKeys } from "./record-keys";
+import { ChatRewind } from "./rewind/chat-rewind";
 import { readSavedOutput } from "./saved-output";
 import type { SessionProjection } from "./session-projection";
 import type { WorkspacePreferences } from "./workspace-preferences";
@@ -89,6 +92,8 @@ export interface WorkspaceSessionParts {
   onDispose?: () => void;
   /** The keys this chat's records are kept under in the workspace's shared change records. */
   recordKeys?: RecordKeys;
+  /** The chat's folder (the workspace's, or its worktree's). */
+  root: string;
 }
 
 /**
@@ -120,6 +125,29 @@ export class WorkspaceSession {
     this.gate = parts.gate;
     this.changeActions = parts.changeActions;
     this.unsubscribe = session.subscribe((event) => this.onSessionEvent(event));
+    const { changes, recordKeys } = parts;
+    this.rewind = new ChatRewind({
+      session,
+      projection,
+      root: parts.root,
+      ...(changes && recordKeys ? { records: { records: changes, keys: recordKeys } } : {}),
+      background: tools.background,
+      stopTurn: () => this.stop(),
+      replaced: () => {
+        projection.reload(session.messages, contextEntryIds(session.sessionManager));
+        this.parts.emit({ type: "session-replaced", session: this.state() });
+      },
+    });
+  }
+
+  /** Rewind to before one of the person's messages, and "Back to where I was". */
+  readonly rewind: ChatRewind;
+
+  /** Rewinds to before the person's message `entryId`; with `text`, sends it in its place (edit and resend). */
+  async rewindTo(entryId: string, text?: string): Promise<RewindResult> {
+    const result = await this.rewind.rewind(entryId);
+    if (text !== undefined) await this.prompt(text);
+    return result;
   }
 
   /** The conversation as a client starts from. */
@@ -134,6 +162,7 @@ export class WorkspaceSession {
       edits: Object.fromEntries(this.projection.edits.byId),
       ...(this.projection.queued.length > 0 ? { queued: [...this.projection.queued] } : {}),
       ...(this.context ? { context: this.context } : {}),
+      ...(this.rewind?.rewound ? { rewound: this.rewind.rewound } : {}),
     };
   }
 

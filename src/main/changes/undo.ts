@@ -13,7 +13,7 @@ import {
 } from "./workspace-files";
 
 /** One side of a revert: what a recorded state says a path was. */
-type RecordedEntry =
+export type RecordedEntry =
   | { type: "absent" }
   | { type: "stored"; entry: StoredEntry }
   | { type: "oversized"; size: number };
@@ -129,7 +129,7 @@ async function attempt(result: RevertResult, path: string, task: () => Promise<v
 }
 
 /** Every file of `tree`, by path: `git ls-tree -r -z` (`<mode> <type> <oid>\t<path>\0`). */
-async function listTree(repo: ShadowRepo, tree: string): Promise<Map<string, StoredEntry>> {
+export async function listTree(repo: ShadowRepo, tree: string): Promise<Map<string, StoredEntry>> {
   const entries = new Map<string, StoredEntry>();
   const out = (await repo.run(["ls-tree", "-r", "-z", tree])).toString("utf8");
   for (const line of out.split("\0")) {
@@ -141,14 +141,16 @@ async function listTree(repo: ShadowRepo, tree: string): Promise<Map<string, Sto
   return entries;
 }
 
-function lookup(snapshot: Snapshot, tree: Map<string, StoredEntry>, path: string): RecordedEntry {
+/** What `snapshot` (whose files `tree` lists) says `path` was. */
+export function lookup(snapshot: Snapshot, tree: Map<string, StoredEntry>, path: string): RecordedEntry {
   const oversized = snapshot.oversized[path];
   if (oversized) return { type: "oversized", size: oversized.size };
   const entry = tree.get(path);
   return entry ? { type: "stored", entry } : { type: "absent" };
 }
 
-function same(present: PresentEntry, recorded: RecordedEntry): boolean {
+/** Whether what stands at a path now is what a recorded state says. */
+export function same(present: PresentEntry, recorded: RecordedEntry): boolean {
   if (recorded.type === "absent") return present.type === "absent";
   if (recorded.type !== "stored" || present.type !== "stored") return false;
   return present.entry.mode === recorded.entry.mode && present.entry.oid === recorded.entry.oid;
