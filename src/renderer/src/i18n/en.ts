@@ -5,6 +5,7 @@ import { layoutEn } from "./layout.en";
 import { networkEn } from "./network.en";
 import { editRefusalTextEn, refusalTextEn } from "./refusals.en";
 import { resourcesEn } from "./resources.en";
+import { rewindEn } from "./rewind.en";
 import { riskTextEn } from "./risks.en";
 import { worktreesEn } from "./worktrees.en";
 
@@ -295,6 +296,7 @@ export const en = {
     preparing: "Preparing the command…",
   },
   changes: changesEn,
+  rewind: rewindEn,
   worktrees: worktreesEn,
   edits: editsEn,
   layout: layoutEn,

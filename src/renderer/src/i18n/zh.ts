@@ -6,6 +6,7 @@ import { layoutZh } from "./layout.zh";
 import { networkZh } from "./network.zh";
 import { editRefusalTextZh, refusalTextZh } from "./refusals.zh";
 import { resourcesZh } from "./resources.zh";
+import { rewindZh } from "./rewind.zh";
 import { riskTextZh } from "./risks.zh";
 import { worktreesZh } from "./worktrees.zh";
 
@@ -274,6 +275,7 @@ export const zh: Messages = {
     preparing: "正在准备命令…",
   },
   changes: changesZh,
+  rewind: rewindZh,
   worktrees: worktreesZh,
   edits: editsZh,
   layout: layoutZh,

@@ -18,11 +18,14 @@ export const Composer = memo(function Composer({
   api,
   running,
   queued = [],
+  fill,
 }: {
   api: ChatApi;
   running: boolean;
   /** The messages waiting to reach the model. */
   queued?: QueuedMessage[];
+  /** Text put into the box from outside (a rewind gives its message back); a new `seq` puts it again. */
+  fill?: { text: string; seq: number };
 }) {
   const t = useT();
   const [text, setText] = useState("");
@@ -31,6 +34,9 @@ export const Composer = memo(function Composer({
   const [note, setNote] = useState<string | null>(null);
   const canSend = text.trim() !== "" && !sending;
   const slash = useSlashMenu(api, text);
+  useEffect(() => {
+    if (fill) setText(fill.text);
+  }, [fill]);
 
   const send = (mode?: QueueMode) => {
     if (!canSend) return;

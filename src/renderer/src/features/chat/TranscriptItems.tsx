@@ -8,6 +8,7 @@ import type {
 } from "../../../../shared/transcript";
 import type { Messages } from "../../i18n/en";
 import { useT } from "../../i18n/i18n";
+import { MessageButtons } from "../rewind/MessageButtons";
 import { Markdown } from "./Markdown";
 import { ToolResult } from "./ToolResult";
 
@@ -18,6 +19,7 @@ export const UserMessage = memo(function UserMessage({ item }: { item: UserItem 
     <div className="message message-user" data-testid="user-message" data-entry-id={item.entryId}>
       <div className="message-author">{t.chat.you}</div>
       <div className="message-body plain">{item.text}</div>
+      <MessageButtons item={item} />
     </div>
   );
 });
@@ -67,6 +69,7 @@ export const ToolLine = memo(function ToolLine({ item }: { item: ToolItem }) {
 /** A host notice in the page's language when the host said what it is, else the host's English text. */
 export function noticeText(t: Messages, item: NoticeItem): string {
   const say = item.say;
+  if (say?.id === "rewind-recovered") return t.rewind.recovered[say.outcome];
   if (say?.id !== "background-ended") return item.text;
   const { state } = say;
   const how = state.limit
