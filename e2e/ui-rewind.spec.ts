@@ -145,3 +145,21 @@ test("edit and resend: the same preview, then one step rewinds and sends the edi
   await expect(page.getByTestId("assistant-message").filter({ hasText: "answered again" })).toBeVisible();
   expect(existsSync(join(desk.workspace, "one.txt"))).toBe(false);
 });
+
+test("fork from here: a new chat from before the message, in the same folder, the message in its composer", async ({
+  page,
+  scriptedDesk,
+}) => {
+  const desk = await scriptedDesk([[runCommand("c1", "echo one > one.txt")], [say("made one")]]);
+  await openDesk(page, desk);
+  await whenRecording(page);
+  await send(page, "make one");
+  await (await expectPending(page, "c1")).getByTestId("tray-approve-button").click();
+  await expect(page.getByTestId("assistant-message").filter({ hasText: "made one" })).toBeVisible();
+
+  await page.getByTestId("user-message").getByTestId("fork-button").click();
+  await expect(page.getByTestId("user-message")).toHaveCount(0);
+  await expect(page.getByTestId("prompt-input")).toHaveValue("make one");
+  // The files are the folder's as they are: a fork moves none.
+  expect(readFileSync(join(desk.workspace, "one.txt"), "utf8")).toBe("one\n");
+});

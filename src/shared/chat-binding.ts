@@ -27,6 +27,7 @@ export const CHAT_CALLS = [
   "rewindPreview",
   "rewind",
   "rewindUndo",
+  "forkChat",
   "reviewWorktree",
   "bringIntoWorkspace",
   "keepBranch",

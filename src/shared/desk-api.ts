@@ -180,8 +180,21 @@ export interface DeskApi {
   rewind(params: { chatId: string; entryId: string; text?: string }): Promise<RewindResult>;
   /** "Back to where I was": takes the chat's last rewind back, files (unless changed since) and conversation. */
   rewindUndo(params: { chatId: string }): Promise<RewindUndoResult>;
+  /**
+   * "Fork from here": a new chat in the same folder from Pi's fork of this chat's session, standing before the
+   * person's message `entryId` (the files are not touched); the message's text comes back for its composer.
+   */
+  forkChat(params: { chatId: string; entryId: string }): Promise<ForkResult>;
   /** Receive every event the host pushes, in order. */
   onHostEvent(listener: (event: HostEvent) => void): Unsubscribe;
+}
+
+/** What "Fork from here" made. */
+export interface ForkResult {
+  /** The new chat (open, and the one the host's state now holds). */
+  chat: ChatSummary;
+  /** The message's text, for the new chat's composer. */
+  text: string;
 }
 
 /** A piece of a saved full output. */
@@ -244,6 +257,7 @@ export const DESK_METHODS = [
   "rewindPreview",
   "rewind",
   "rewindUndo",
+  "forkChat",
 ] as const satisfies readonly DeskMethod[];
 
 // A method added to DeskApi but not to DESK_METHODS fails to compile here.

@@ -177,7 +177,7 @@ export function App({ client }: { client: DeskClient }) {
             {/* Kept while another view shows: drawing a long chat again took half a second (300 commands). */}
             <div className="chat-view" hidden={current !== "chat"}>
               <OpenRunningPanelContext.Provider value={openPanel}>
-                <ChatView host={host} api={api} />
+                <ChatView host={host} api={api} onShowChat={show} />
               </OpenRunningPanelContext.Provider>
             </div>
             {current === "history" && <HistoryView api={api} refreshKey={historyKey} />}

@@ -91,4 +91,26 @@ describe("the session host: rewind", () => {
         .session?.transcript.some((item) => item.kind === "assistant" && item.text === "after the rewind"),
     );
   });
+
+  it("forks from a message into a new chat in the same folder: Pi's fork names its parent, the chat and the files stay", async () => {
+    const { host, workspace } = await rewindHost(SCRIPT, SEED);
+    const original = host.state().chatId as string;
+    await turn(host, "first", ["e1", "c1", "c2", "c3"], "done one");
+    await turn(host, "second", ["c4"], "done two");
+    const sourceFile = host.state().session?.file as string;
+    const a = readFileSync(join(workspace, "a.txt"), "utf8");
+
+    const fork = await calls(host).forkChat({ entryId: entryOf(host, "second") });
+    expect(fork.text).toBe("second");
+    expect(fork.chat.id).not.toBe(original);
+    expect(host.state().chatId).toBe(fork.chat.id);
+    expect(userTexts(host)).toEqual(["first"]);
+    const forkFile = host.state().session?.file as string;
+    expect(forkFile).not.toBe(sourceFile);
+    expect(SessionManager.open(forkFile).getHeader()?.parentSession).toBe(sourceFile);
+    expect(readFileSync(join(workspace, "a.txt"), "utf8")).toBe(a);
+    await calls(host).openSession({ path: sourceFile });
+    expect(host.state().chatId).toBe(original);
+    expect(userTexts(host)).toEqual(["first", "second"]);
+  });
 });

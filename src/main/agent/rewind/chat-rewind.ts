@@ -193,7 +193,7 @@ export class ChatRewind {
   /** Records the folder as it is now, under the rewind's key; undefined when recording is off. */
   private async recordNow(rewindId: string): Promise<string | undefined> {
     const own = this.options.records;
-    if (!own || own.records.recorder.state.type !== "on") return undefined;
+    if (own?.records.recorder.state.type !== "on") return undefined;
     const key = own.keys.forNew(`rewind:${rewindId}`);
     const before = await own.records.recorder.before(key);
     if (!before.recorded) return undefined;

@@ -6,6 +6,8 @@ export const rewindEn = {
   edit: "Edit",
   editHint: "Edit this message and send it again: a rewind to here with the new text",
   fork: "Fork from here",
+  forkHint: "Start a new chat from before this message, in the same folder (this chat stays as it is)",
+  forkFailed: (reason: string) => `Could not fork: ${reason}`,
   heading: "Rewind to before this message",
   editHeading: "Edit and send again",
   loading: "Reading what the rewind would do…",

@@ -7,6 +7,8 @@ export const rewindZh: typeof rewindEn = {
   edit: "编辑",
   editHint: "编辑这条消息并重新发送：以新文本回退到此处",
   fork: "从此处分叉",
+  forkHint: "从这条消息之前开始一个新对话，在同一个文件夹中（这个对话保持不变）",
+  forkFailed: (reason: string) => `无法分叉：${reason}`,
   heading: "回退到这条消息之前",
   editHeading: "编辑并重新发送",
   loading: "正在读取回退会做什么…",

@@ -15,7 +15,16 @@ import { ContextMeter } from "./ContextMeter";
 import { Transcript } from "./Transcript";
 
 /** The conversation: the transcript, the model in use (or how to set one up), and the prompt box. */
-export function ChatView({ host, api }: { host: HostState; api: ChatApi }) {
+export function ChatView({
+  host,
+  api,
+  onShowChat,
+}: {
+  host: HostState;
+  api: ChatApi;
+  /** Shows another chat in full (a fork's new chat). */
+  onShowChat?: (chatId: string) => void;
+}) {
   const t = useT();
   const [setupOpen, setSetupOpen] = useState(false);
   const start = useAction();
@@ -23,9 +32,18 @@ export function ChatView({ host, api }: { host: HostState; api: ChatApi }) {
   // The rewind the person opened from a message, and the text a rewind puts back into the composer.
   const [ask, setAsk] = useState<RewindAsk | null>(null);
   const [fill, setFill] = useState<{ text: string; seq: number } | undefined>(undefined);
+  const fork = useAction();
   const actions = useMemo<MessageActions>(
-    () => ({ open: (entryId, text, mode) => setAsk({ entryId, text, mode }) }),
-    [],
+    () => ({
+      open: (entryId, text, mode) => setAsk({ entryId, text, mode }),
+      fork: (entryId) =>
+        void fork.run(async () => {
+          const made = await api.forkChat({ entryId });
+          onShowChat?.(made.chat.id);
+          setFill((last) => ({ text: made.text, seq: (last?.seq ?? 0) + 1 }));
+        }, t.rewind.forkFailed),
+    }),
+    [api, fork.run, onShowChat, t],
   );
   useFooterHeight(footer, Boolean(host.workspace && host.session));
   if (!host.workspace) return <p className="chat-placeholder muted">{t.chat.noWorkspace}</p>;
@@ -87,6 +105,11 @@ export function ChatView({ host, api }: { host: HostState; api: ChatApi }) {
           />
         )}
         {session.rewound && !ask && <RewoundBar api={api} />}
+        {fork.error && (
+          <p className="error" role="alert">
+            {fork.error}
+          </p>
+        )}
         <Composer api={api} running={session.running} queued={session.queued} fill={fill} />
       </div>
     </div>

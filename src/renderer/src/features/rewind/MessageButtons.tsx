@@ -28,6 +28,15 @@ export function MessageButtons({ item }: { item: UserItem }) {
       >
         {t.rewind.edit}
       </button>
+      <button
+        type="button"
+        className="small"
+        title={t.rewind.forkHint}
+        onClick={() => actions.fork(entryId)}
+        data-testid="fork-button"
+      >
+        {t.rewind.fork}
+      </button>
     </div>
   );
 }

@@ -4,6 +4,8 @@ import { createContext, useContext } from "react";
 export interface MessageActions {
   /** Opens the rewind preview for the message with Pi's entry id `entryId`; `edit` with its text to change. */
   open(entryId: string, text: string, mode: "rewind" | "edit"): void;
+  /** "Fork from here": a new chat from before the message, shown with the message's text in its composer. */
+  fork(entryId: string): void;
 }
 
 /** Given by the chat view; absent (a transcript shown on its own): the messages offer no actions. */
