@@ -7,7 +7,7 @@ import { computeChangeSet } from "./change-set";
 import type { CommandRecord } from "./records";
 import type { ShadowRepo } from "./shadow-repo";
 import type { StoredObjects } from "./stored-objects";
-import { listTree, lookup, type RecordedEntry, revert } from "./undo";
+import { listTreePaths, lookup, type RecordedEntry, revert } from "./undo";
 import { checkParents, readPresent, type StoredEntry } from "./workspace-files";
 
 /** What undoing a chain of commands, newest first, does (or would do) to one file. */
@@ -41,13 +41,13 @@ export async function previewUndoChain(
   maxFileBytes: number,
 ): Promise<ChainFile[]> {
   const workspace = repo.options.workspace;
-  const trees = treeCache(repo);
   const touching = new Map<string, CommandRecord[]>(); // path -> the chain's records that changed it, newest first
   for (const record of chain) {
     for (const path of await pathsOf(repo, objects, record)) {
       touching.set(path, [...(touching.get(path) ?? []), record]);
     }
   }
+  const trees = treeCache(repo, [...touching.keys()]);
   const files: ChainFile[] = [];
   for (const path of [...touching.keys()].sort()) {
     let state: Standing;
@@ -104,17 +104,24 @@ export async function undoChainNow(
   maxFileBytes: number,
 ): Promise<RevertResult[]> {
   const results: RevertResult[] = [];
+  const paths = new Set<string>();
+  for (const record of chain) for (const path of await pathsOf(repo, objects, record)) paths.add(path);
+  const trees = treeCache(repo, [...paths]);
   for (const record of chain) {
     if (!record.after) continue;
     const changes = await computeChangeSet(repo, objects, record.before, record.after);
     results.push(
-      await revert(repo, {
-        from: record.after,
-        to: record.before,
-        changes,
-        undoAnyway: new Set(),
-        maxFileBytes,
-      }),
+      await revert(
+        repo,
+        {
+          from: record.after,
+          to: record.before,
+          changes,
+          undoAnyway: new Set(),
+          maxFileBytes,
+        },
+        trees,
+      ),
     );
   }
   return results;
@@ -127,14 +134,20 @@ async function pathsOf(repo: ShadowRepo, objects: StoredObjects, record: Command
   return changes.files.flatMap((file) => (file.oldPath ? [file.oldPath, file.path] : [file.path]));
 }
 
-/** Lists trees once each: consecutive records share them (one command's after is often the next's before). */
-function treeCache(repo: ShadowRepo): (tree: string) => Promise<Map<string, StoredEntry>> {
+/**
+ * Lists trees once each (consecutive records share them: one command's after is most often the next's
+ * before), and only at the chain's paths: a 100,000-file tree listed whole cost most of a rewind's time.
+ */
+function treeCache(
+  repo: ShadowRepo,
+  paths: readonly string[],
+): (tree: string) => Promise<Map<string, StoredEntry>> {
   const lists = new Map<string, Promise<Map<string, StoredEntry>>>();
   return (tree) => {
     if (!tree) return Promise.resolve(new Map());
     let list = lists.get(tree);
     if (!list) {
-      list = listTree(repo, tree);
+      list = listTreePaths(repo, tree, paths);
       lists.set(tree, list);
     }
     return list;

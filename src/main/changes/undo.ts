@@ -39,12 +39,14 @@ export interface RevertPlan {
  * Deletions go first (deepest first), so a file that replaced a folder is gone before the folder's files
  * come back.
  */
-export async function revert(repo: ShadowRepo, plan: RevertPlan): Promise<RevertResult> {
+export async function revert(
+  repo: ShadowRepo,
+  plan: RevertPlan,
+  /** Lists a tree's files; a chain of reverts shares one that lists each tree once (see undo-chain.ts). */
+  trees: (tree: string) => Promise<Map<string, StoredEntry>> = (tree) => listTree(repo, tree),
+): Promise<RevertResult> {
   const workspace = repo.options.workspace;
-  const [fromTree, toTree] = await Promise.all([
-    listTree(repo, plan.from.tree),
-    listTree(repo, plan.to.tree),
-  ]);
+  const [fromTree, toTree] = await Promise.all([trees(plan.from.tree), trees(plan.to.tree)]);
   const result: RevertResult = { restored: [], conflicts: [], refused: [] };
   const deletions: string[] = [];
   const writes: { path: string; entry: StoredEntry }[] = [];
@@ -130,8 +132,33 @@ async function attempt(result: RevertResult, path: string, task: () => Promise<v
 
 /** Every file of `tree`, by path: `git ls-tree -r -z` (`<mode> <type> <oid>\t<path>\0`). */
 export async function listTree(repo: ShadowRepo, tree: string): Promise<Map<string, StoredEntry>> {
+  return entriesOf(await repo.run(["ls-tree", "-r", "-z", tree]));
+}
+
+/** How many paths one `ls-tree` names (a command line stays far below the system's limit). */
+const PATHS_PER_LISTING = 1000;
+
+/**
+ * The files of `tree` at `paths` or under them (a path that is a folder there lists its files), taken as
+ * literal names: a chain of undos over a big tree reads only what it changed, not the whole tree each time.
+ */
+export async function listTreePaths(
+  repo: ShadowRepo,
+  tree: string,
+  paths: readonly string[],
+): Promise<Map<string, StoredEntry>> {
   const entries = new Map<string, StoredEntry>();
-  const out = (await repo.run(["ls-tree", "-r", "-z", tree])).toString("utf8");
+  for (let at = 0; at < paths.length; at += PATHS_PER_LISTING) {
+    const some = paths.slice(at, at + PATHS_PER_LISTING);
+    const out = await repo.run(["--literal-pathspecs", "ls-tree", "-r", "-z", tree, "--", ...some]);
+    for (const [path, entry] of entriesOf(out)) entries.set(path, entry);
+  }
+  return entries;
+}
+
+function entriesOf(listing: Buffer): Map<string, StoredEntry> {
+  const entries = new Map<string, StoredEntry>();
+  const out = listing.toString("utf8");
   for (const line of out.split("\0")) {
     const tab = line.indexOf("\t");
     if (tab < 0) continue;
