@@ -3,7 +3,8 @@
  * files / 200 MiB, and 100 files), a command that changes one file runs N times with recording
  * (`before` + command + `after`, the change set and summary included) and N times without, alternating;
  * the table gives p50 and p95 of each, of the recording alone, and their ratio. `--sizes huge` runs the
- * big-repository phase instead (300,000 files, 3 GB: see changes-huge.ts). See bench/README.md.
+ * big-repository phase instead (300,000 files, 3 GB: see changes-huge.ts); `--sizes rewind` the rewind of
+ * 20 commands against git stash (see changes-rewind.ts). See bench/README.md.
  *
  * Runs directly on Node 22 (type stripping). src/ has extensionless imports Node cannot run as .ts, so
  * src/main/changes is bundled first with Vite (as the app's main process is), then imported.
@@ -20,6 +21,7 @@ import type * as ShadowRepoModule from "../src/main/changes/shadow-repo.ts";
 import type * as SnapshotterModule from "../src/main/changes/snapshot.ts";
 import type * as StoredObjectsModule from "../src/main/changes/stored-objects.ts";
 import { measureHuge } from "./changes-huge.ts";
+import { measureRewind } from "./changes-rewind.ts";
 
 type SnapshotModule = typeof SnapshotterModule & typeof StoredObjectsModule & typeof ShadowRepoModule;
 
@@ -50,6 +52,9 @@ const { values: args } = parseArgs({
     "first-rounds": { type: "string", default: "3" },
     /** Only the huge phase's first-snapshot rounds (no reopen, no per-command phases). */
     "first-only": { type: "boolean", default: false },
+    /** The rewind phase (`--sizes rewind`): the tree's files, and rounds of rewind against git stash. */
+    "rewind-files": { type: "string", default: "100000" },
+    "rewind-rounds": { type: "string", default: "3" },
     out: { type: "string" },
   },
 });
@@ -76,6 +81,14 @@ try {
       });
       continue;
     }
+    if (size === "rewind") {
+      results.rewind = await measureRewind(engine, tmpRoot, {
+        files: Number(args["rewind-files"]),
+        rounds: Number(args["rewind-rounds"]),
+        log,
+      });
+      continue;
+    }
     const spec = WORKSPACES[size];
     if (!spec) throw new Error(`Unknown size ${size}: big, small or huge.`);
     results[size] = await measure(size, spec);
@@ -83,7 +96,13 @@ try {
 } finally {
   rmSync(tmpRoot, { recursive: true, force: true });
 }
-const out = args.out ?? join(here, "results", args.sizes === "huge" ? "changes-huge.json" : "changes.json");
+const out =
+  args.out ??
+  join(
+    here,
+    "results",
+    args.sizes === "huge" || args.sizes === "rewind" ? `changes-${args.sizes}.json` : "changes.json",
+  );
 mkdirSync(dirname(out), { recursive: true });
 const summary = {
   machine: {

@@ -54,7 +54,8 @@ test("while the agent works: Enter steers after the step under way, Queue waits 
   await expect(page.getByTestId("assistant-message").filter({ hasText: "Follow-up answer." })).toBeVisible();
   await expect(queued).toHaveCount(0);
   const said = await page
-    .locator('[data-testid="user-message"], [data-testid="assistant-message"]')
+    // A message's body: the person's messages also hold their Rewind and Edit buttons.
+    .locator('[data-testid="user-message"] .message-body, [data-testid="assistant-message"]')
     .allTextContents();
   expect(said.map((text) => text.replace(/^(You|Pi)/, ""))).toEqual([
     "Run it",

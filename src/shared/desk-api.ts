@@ -16,6 +16,7 @@ import type { PromptImage } from "./images";
 import type { McpDecision } from "./mcp";
 import type { ThinkingLevel } from "./models";
 import type { AllowedHostsSaved } from "./network";
+import type { RewindPreview, RewindResult, RewindUndoResult } from "./rewind";
 import type { AuditEntry, CommandRule, RuleDraft } from "./rules";
 import type {
   BringResult,
@@ -208,8 +209,34 @@ export interface DeskApi {
     previewId: string;
     undoAnyway?: string[];
   }): Promise<RevertResult>;
+  /**
+   * What rewinding the chat to before the person's message `entryId` would do: each file a later command or
+   * edit of the chat changed (restored, kept, not recorded) and the commands of that part still running.
+   */
+  rewindPreview(params: { chatId: string; entryId: string }): Promise<RewindPreview>;
+  /**
+   * Rewind the chat to before the person's message `entryId`: stops that part's commands, records the files as
+   * they are, puts back what the part changed (files changed since are kept), moves the conversation (Pi's
+   * `navigateTree`). With `text`, sends it as the message in its place (edit and resend).
+   */
+  rewind(params: { chatId: string; entryId: string; text?: string }): Promise<RewindResult>;
+  /** "Back to where I was": takes the chat's last rewind back, files (unless changed since) and conversation. */
+  rewindUndo(params: { chatId: string }): Promise<RewindUndoResult>;
+  /**
+   * "Fork from here": a new chat in the same folder from Pi's fork of this chat's session, standing before the
+   * person's message `entryId` (the files are not touched); the message's text comes back for its composer.
+   */
+  forkChat(params: { chatId: string; entryId: string }): Promise<ForkResult>;
   /** Receive every event the host pushes, in order. */
   onHostEvent(listener: (event: HostEvent) => void): Unsubscribe;
+}
+
+/** What "Fork from here" made. */
+export interface ForkResult {
+  /** The new chat (open, and the one the host's state now holds). */
+  chat: ChatSummary;
+  /** The message's text, for the new chat's composer. */
+  text: string;
 }
 
 /** A piece of a saved full output. */
@@ -276,6 +303,10 @@ export const DESK_METHODS = [
   "undoCommand",
   "previewRestore",
   "restoreWorkspace",
+  "rewindPreview",
+  "rewind",
+  "rewindUndo",
+  "forkChat",
 ] as const satisfies readonly DeskMethod[];
 
 // A method added to DeskApi but not to DESK_METHODS fails to compile here.

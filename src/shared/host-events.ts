@@ -7,6 +7,7 @@ import type {
   ContextState,
   QueuedMessage,
   SavedOutputsState,
+  SessionState,
   WorkspaceInfo,
 } from "./host-state";
 import type { McpCallView, McpServersState } from "./mcp";
@@ -195,6 +196,16 @@ export interface WorkspacesChangedEvent {
   workspaces: WorkspaceInfo[];
 }
 
+/**
+ * The chat's conversation moved on Pi's session tree (a rewind, or back from one): its state whole, which
+ * replaces `HostState.session`.
+ */
+export interface SessionReplacedEvent {
+  type: "session-replaced";
+  /** The conversation as it stands now. */
+  session: SessionState;
+}
+
 /** What happens in one chat; the host stamps the chat's id on it (`chatId`). */
 export type ChatEventBody =
   | SessionStatusEvent
@@ -210,7 +221,8 @@ export type ChatEventBody =
   | QueueChangedEvent
   | ContextChangedEvent
   | McpServersChangedEvent
-  | McpCallUpdateEvent;
+  | McpCallUpdateEvent
+  | SessionReplacedEvent;
 
 /** What happens to one workspace, whichever chat caused it; the host stamps its id on it (`workspaceId`). */
 export type WorkspaceEventBody = SavedOutputsEvent | ChangesStateEvent;

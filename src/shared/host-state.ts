@@ -3,6 +3,7 @@ import type { CommandView, ResourceLimitsLayer } from "./commands";
 import type { EditView } from "./edits";
 import type { McpCallView, McpServersState } from "./mcp";
 import type { ModelsState } from "./models";
+import type { RewoundState } from "./rewind";
 import type { CommandRule } from "./rules";
 import type { TranscriptItem } from "./transcript";
 
@@ -141,6 +142,8 @@ export interface SessionState {
   mcp?: McpServersState;
   /** Every call to an MCP tool of the session, by id; absent: none. */
   mcpCalls?: Record<string, McpCallView>;
+  /** The chat's last rewind, while "Back to where I was" can take it back; absent: none. */
+  rewound?: RewoundState;
 }
 
 /** How full the model's context window is, and what the chat has cost, as Pi reports them. */

@@ -41,7 +41,9 @@ export type NoticeText =
   /** A background command stopped or exited: its command line and how it ended. */
   | { id: "background-ended"; command: string; state: BackgroundState }
   /** The person named the chat (`/name`). */
-  | { id: "chat-named"; name: string };
+  | { id: "chat-named"; name: string }
+  /** A rewind of the chat was cut short by Pi Desk stopping; at the next start it was finished or rolled back. */
+  | { id: "rewind-recovered"; outcome: "finished" | "rolled-back" };
 
 /**
  * One thing the command policy refused in a line, as a kind and its parameters (the host's phrase for it is

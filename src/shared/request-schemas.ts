@@ -195,6 +195,14 @@ export const requestSchemas = {
   undoCommand: Params({ chatId: Id, commandId: Id, undoAnyway: Type.Optional(WorkspacePaths) }),
   previewRestore: Params({ chatId: Id, commandId: Id }),
   restoreWorkspace: Params({ chatId: Id, previewId: Id, undoAnyway: Type.Optional(WorkspacePaths) }),
+  rewindPreview: Params({ chatId: Id, entryId: Id }),
+  rewind: Params({
+    chatId: Id,
+    entryId: Id,
+    text: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 * 1024 })),
+  }),
+  rewindUndo: Params({ chatId: Id }),
+  forkChat: Params({ chatId: Id, entryId: Id }),
 } as const;
 
 // Every schema must accept only what the contract's types say: a schema looser than DeskApi fails here.

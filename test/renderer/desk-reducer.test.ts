@@ -171,6 +171,22 @@ describe("deskReducer: the conversation", () => {
     expect(reduce(known(), { type: "context-changed", context }).host?.session?.context).toEqual(context);
   });
 
+  it("takes the conversation whole when it moved on Pi's tree (a rewind, or back), for the shown chat only", () => {
+    const start = reduce(known(), {
+      type: "transcript-add",
+      item: { kind: "user", id: "#u1", entryId: "e1", text: "first" },
+    });
+    const moved = session({ transcript: [], rewound: { rewindId: "r1", at: 1 } });
+    const view = step(start, { type: "session-replaced", session: moved });
+    expect(view.host?.session).toEqual(moved);
+    const elsewhere = step(start, {
+      type: "session-replaced",
+      session: moved,
+      chatId: "other",
+    } as LooseAction);
+    expect(elsewhere.host?.session?.transcript).toHaveLength(1);
+  });
+
   it("follows the messages waiting to reach the model, and drops the list once none waits", () => {
     const queued = [{ mode: "steer" as const, text: "also the tests" }];
     const view = reduce(known(), { type: "queue-changed", queued });

@@ -44,6 +44,8 @@ export class SessionProjection {
   /** The text of the latest assistant message: the one whose tool calls are running. */
   private lastAssistantText = "";
   private readonly turnErrors: TurnErrors;
+  /** While `reload` rebuilds the transcript: the cards held before it, which stay as they are. */
+  private known: ReadonlySet<string> | undefined;
 
   constructor(
     private readonly emit: (event: ChatEventBody) => void,
@@ -105,15 +107,32 @@ export class SessionProjection {
           reason: "stored",
         });
       }
-      const revert = revertOf(message);
+      const revert = this.known ? undefined : revertOf(message);
       if (revert) {
         this.views.addStoredRevert(revert.commandId, revert.entry);
         this.edits.addStoredRevert(revert.commandId, revert.entry);
       }
     }
+    if (this.known) return;
     this.views.settleStored();
     this.edits.settleStored();
     this.mcpCalls.settleStored();
+  }
+
+  /**
+   * Rebuilds the transcript once Pi's session moved to another point of its tree (a rewind, or back from
+   * one), without emitting: the caller sends the whole state. Cards already held keep their state (a
+   * background command before the message still runs), so the conversation can come back to them.
+   */
+  reload(messages: readonly AgentMessage[], entryIds: readonly (string | undefined)[]): void {
+    this.transcript.length = 0;
+    this.index.clear();
+    this.known = new Set([...this.views.byId.keys(), ...this.edits.byId.keys()]);
+    try {
+      this.load(messages, entryIds);
+    } finally {
+      this.known = undefined;
+    }
   }
 
   /** Cards of a reopened chat whose change records are gone (pruned since): they stop offering undo. */
@@ -277,6 +296,10 @@ export class SessionProjection {
     const id = block.id ?? this.nextId("t");
     if (this.index.has(id)) return;
     const args = (block.arguments ?? {}) as Record<string, unknown>;
+    if (this.known?.has(id)) {
+      this.put({ kind: this.views.byId.has(id) ? "command" : "edit", id }, live);
+      return;
+    }
     if (block.name === "run_command") {
       this.views.started(id, args, live);
       this.put({ kind: "command", id }, live);
@@ -307,6 +330,7 @@ export class SessionProjection {
     live: boolean,
   ) {
     const text = textOf(result.content);
+    if (this.known?.has(id)) return;
     if (this.views.byId.has(id)) {
       // The output is the first block; a second one tells the model what the command changed, which
       // the card shows in its own place.

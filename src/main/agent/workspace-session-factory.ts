@@ -22,9 +22,18 @@ import type { DeskModels } from "./model-runtime";
 import { HiddenFolders } from "./read-tools/hidden-folders";
 import { realExisting } from "./read-tools/pi-paths";
 import { RecordKeys } from "./record-keys";
+import { takeRecovered } from "./rewind/rewind-journal";
 import { SessionProjection } from "./session-projection";
 import type { WorkspaceParts } from "./workspace-parts";
 import { WorkspaceSession } from "./workspace-session";
+
+/** What the chat says of a rewind a dead host left half-done (the page words it from the notice's kind). */
+const RECOVERED = {
+  finished:
+    "Pi Desk stopped in the middle of a rewind of this chat; it finished it at its start: the files were put back and the conversation stands before your message.",
+  "rolled-back":
+    "Pi Desk stopped in the middle of a rewind of this chat; it rolled it back at its start: the files and the conversation are as they were before the rewind.",
+} as const;
 
 /** What one chat of a workspace is made of. */
 export interface WorkspaceSessionOptions {
@@ -172,6 +181,10 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
   projection.load(session.messages, contextEntryIds(session.sessionManager));
   // A reopened chat's commands and edits whose records were pruned since: say so rather than offer undo.
   if (keys) projection.markDropped((id) => keys.has(id));
+  // A rewind of this chat that a dead host left half-done was finished or rolled back at the start: say which.
+  const recovered = changes ? await takeRecovered(changes.dataDir, session.sessionId) : undefined;
+  if (recovered)
+    projection.addNotice("info", RECOVERED[recovered], { id: "rewind-recovered", outcome: recovered });
   const gate = new ApprovalGate({
     rules,
     audit,
@@ -213,6 +226,7 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
     ...(mcp.worthShowing ? { mcp } : {}),
     ...(keys ? { recordKeys: keys } : {}),
     ...(changes ? { changes } : {}),
+    root,
     session,
     projection,
     gate,

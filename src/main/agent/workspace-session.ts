@@ -21,6 +21,7 @@ import type { PromptImage } from "../../shared/images";
 import type { McpCallDetails } from "../../shared/mcp";
 import type { ThinkingLevel, UnavailableModel } from "../../shared/models";
 import type { HostTally } from "../../shared/network";
+import type { RewindResult } from "../../shared/rewind";
 import type { ApprovalGate } from "../approvals/approval-gate";
 import { errorMessage } from "../base/errors";
 import type { ChangeRecords } from "../changes";
@@ -36,12 +37,14 @@ import { type CommandSettings, type FixedLimits, resourceLimitsState } from "./c
 import type { CommandTools } from "./command-tools";
 import { commandsForState, outputLeftOut } from "./deferred-outputs";
 import { EDIT_TOOLS } from "./edit-views";
+import { contextEntryIds } from "./entry-ids";
 import type { FolderFiles } from "./file-finder/folder-files";
 import { runHostCommand } from "./host-command";
 import type { DeskMcp } from "./mcp/desk-mcp";
 import { isMcpTool } from "./mcp/mcp-call-views";
 import { imagesForModel, imagesIn } from "./prompt-images";
 import type { RecordKeys } from "./record-keys";
+import { ChatRewind } from "./rewind/chat-rewind";
 import { readSavedOutput } from "./saved-output";
 import type { SessionProjection } from "./session-projection";
 import type { WorkspacePreferences } from "./workspace-preferences";
@@ -113,6 +116,8 @@ export interface WorkspaceSessionParts {
   mcp?: DeskMcp;
   /** The chat's folder as the composer's `@` finder searches it. */
   files: FolderFiles;
+  /** The chat's folder (the workspace's, or its worktree's). */
+  root: string;
 }
 
 /**
@@ -147,6 +152,29 @@ export class WorkspaceSession {
     this.files = parts.files;
     this.changeActions = parts.changeActions;
     this.unsubscribe = session.subscribe((event) => this.onSessionEvent(event));
+    const { changes, recordKeys } = parts;
+    this.rewind = new ChatRewind({
+      session,
+      projection,
+      root: parts.root,
+      ...(changes && recordKeys ? { records: { records: changes, keys: recordKeys } } : {}),
+      background: tools.background,
+      stopTurn: () => this.stop(),
+      replaced: () => {
+        projection.reload(session.messages, contextEntryIds(session.sessionManager));
+        this.parts.emit({ type: "session-replaced", session: this.state() });
+      },
+    });
+  }
+
+  /** Rewind to before one of the person's messages, and "Back to where I was". */
+  readonly rewind: ChatRewind;
+
+  /** Rewinds to before the person's message `entryId`; with `text`, sends it in its place (edit and resend). */
+  async rewindTo(entryId: string, text?: string): Promise<RewindResult> {
+    const result = await this.rewind.rewind(entryId);
+    if (text !== undefined) await this.prompt(text);
+    return result;
   }
 
   /** The conversation as a client starts from. */
@@ -165,6 +193,7 @@ export class WorkspaceSession {
       ...(this.projection.mcpCalls.byId.size > 0
         ? { mcpCalls: Object.fromEntries(this.projection.mcpCalls.byId) }
         : {}),
+      ...(this.rewind?.rewound ? { rewound: this.rewind.rewound } : {}),
     };
   }
 

@@ -19,11 +19,12 @@ import type {
   NotRecorded,
   RecorderState,
 } from "./recorder-types";
-import { overlapping, RecordStore, windowOf } from "./records";
+import { type CommandRecord, overlapping, RecordStore, windowOf } from "./records";
 import { ShadowRepo } from "./shadow-repo";
 import type { Snapshot, Snapshotter } from "./snapshot";
 import { StoredObjects } from "./stored-objects";
 import { revert } from "./undo";
+import { type ChainFile, previewUndoChain, undoChainNow } from "./undo-chain";
 
 /**
  * Records what each approved command does to the workspace, and takes it back on request. Call
@@ -272,6 +273,67 @@ export class ChangeRecorder {
     }, refusedAll);
   }
 
+  /**
+   * What undoing the commands `commandIds` (newest first: a chat's rewind) would do to each file they
+   * changed, without touching any (see `previewUndoChain`). Commands without a complete record are skipped:
+   * the caller names them as not recorded.
+   */
+  previewUndoChain(commandIds: readonly string[]): Promise<ChainFile[]> {
+    return this.gate.guard(
+      async (store, repo, objects) => {
+        const chain = completeRecords(store, commandIds);
+        const ids = new Set(commandIds);
+        const others = store.list().filter((record) => !ids.has(record.commandId));
+        return previewUndoChain(repo, objects, chain, others, this.maxFileBytes);
+      },
+      () => [],
+      false,
+    );
+  }
+
+  /** Undoes the commands `commandIds`, newest first, in one turn of the queue (no scan comes between). */
+  undoChain(commandIds: readonly string[]): Promise<RevertResult[]> {
+    return this.gate.guard(
+      (store, repo, objects) =>
+        undoChainNow(repo, objects, completeRecords(store, commandIds), this.maxFileBytes),
+      (reason) => [refusedAll(reason)],
+    );
+  }
+
+  /**
+   * Puts every file back as it was in `commandId`'s before-state, whatever changed since (a rewind that a
+   * crash cut short: only it changed them while the host was down).
+   */
+  rollBack(commandId: string): Promise<RevertResult> {
+    return this.gate.guard(async (store, repo, objects) => {
+      const record = store.get(commandId);
+      if (!record) return refusedAll(`No record of ${commandId}: nothing to roll back.`);
+      const now = await (this.scans as RecorderScans).take();
+      const changes = await computeChangeSet(repo, objects, now, record.before);
+      const every = changes.files.flatMap((file) => (file.oldPath ? [file.oldPath, file.path] : [file.path]));
+      return revert(repo, {
+        from: now,
+        to: record.before,
+        changes,
+        undoAnyway: new Set(every),
+        maxFileBytes: this.maxFileBytes,
+      });
+    }, refusedAll);
+  }
+
+  /** Writes the records and the trees they name to disk now (before a journal names one of them). */
+  flushRecords(): Promise<void> {
+    return this.gate.guard(
+      (store) => store.flush(),
+      () => {},
+    );
+  }
+
+  /** Whether `commandId` has a complete record (its before- and after-state): its changes can be undone. */
+  complete(commandId: string): boolean {
+    return this.store?.get(commandId)?.after !== undefined;
+  }
+
   /** Bytes the records take on disk (the shadow repository's objects). */
   usage(): Promise<number> {
     return this.gate.guard(
@@ -320,6 +382,14 @@ export class ChangeRecorder {
 
 function notRecorded(reason: string): NotRecorded {
   return { recorded: false, reason };
+}
+
+/** The complete records of `commandIds`, in the order given. */
+function completeRecords(store: RecordStore, commandIds: readonly string[]): CommandRecord[] {
+  return commandIds.flatMap((id) => {
+    const record = store.get(id);
+    return record?.after ? [record] : [];
+  });
 }
 
 function refusedAll(reason: string): RevertResult {

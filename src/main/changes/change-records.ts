@@ -120,6 +120,11 @@ export class ChangeRecords {
     this.settleTimer.unref();
   }
 
+  /** The records' own folder (a rewind's journal is kept beside them). */
+  get dataDir(): string {
+    return this.options.dataDir;
+  }
+
   /** Whether a command's record is still kept (its changes can still be undone or restored to). */
   has(commandId: string): boolean {
     return this.recorder.has(commandId);

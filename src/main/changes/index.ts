@@ -59,3 +59,4 @@ export type {
   NotRecorded,
   RecorderState,
 } from "./recorder-types";
+export type { ChainFile } from "./undo-chain";

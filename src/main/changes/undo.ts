@@ -13,7 +13,7 @@ import {
 } from "./workspace-files";
 
 /** One side of a revert: what a recorded state says a path was. */
-type RecordedEntry =
+export type RecordedEntry =
   | { type: "absent" }
   | { type: "stored"; entry: StoredEntry }
   | { type: "oversized"; size: number };
@@ -39,12 +39,14 @@ export interface RevertPlan {
  * Deletions go first (deepest first), so a file that replaced a folder is gone before the folder's files
  * come back.
  */
-export async function revert(repo: ShadowRepo, plan: RevertPlan): Promise<RevertResult> {
+export async function revert(
+  repo: ShadowRepo,
+  plan: RevertPlan,
+  /** Lists a tree's files; a chain of reverts shares one that lists each tree once (see undo-chain.ts). */
+  trees: (tree: string) => Promise<Map<string, StoredEntry>> = (tree) => listTree(repo, tree),
+): Promise<RevertResult> {
   const workspace = repo.options.workspace;
-  const [fromTree, toTree] = await Promise.all([
-    listTree(repo, plan.from.tree),
-    listTree(repo, plan.to.tree),
-  ]);
+  const [fromTree, toTree] = await Promise.all([trees(plan.from.tree), trees(plan.to.tree)]);
   const result: RevertResult = { restored: [], conflicts: [], refused: [] };
   const deletions: string[] = [];
   const writes: { path: string; entry: StoredEntry }[] = [];
@@ -129,9 +131,34 @@ async function attempt(result: RevertResult, path: string, task: () => Promise<v
 }
 
 /** Every file of `tree`, by path: `git ls-tree -r -z` (`<mode> <type> <oid>\t<path>\0`). */
-async function listTree(repo: ShadowRepo, tree: string): Promise<Map<string, StoredEntry>> {
+export async function listTree(repo: ShadowRepo, tree: string): Promise<Map<string, StoredEntry>> {
+  return entriesOf(await repo.run(["ls-tree", "-r", "-z", tree]));
+}
+
+/** How many paths one `ls-tree` names (a command line stays far below the system's limit). */
+const PATHS_PER_LISTING = 1000;
+
+/**
+ * The files of `tree` at `paths` or under them (a path that is a folder there lists its files), taken as
+ * literal names: a chain of undos over a big tree reads only what it changed, not the whole tree each time.
+ */
+export async function listTreePaths(
+  repo: ShadowRepo,
+  tree: string,
+  paths: readonly string[],
+): Promise<Map<string, StoredEntry>> {
   const entries = new Map<string, StoredEntry>();
-  const out = (await repo.run(["ls-tree", "-r", "-z", tree])).toString("utf8");
+  for (let at = 0; at < paths.length; at += PATHS_PER_LISTING) {
+    const some = paths.slice(at, at + PATHS_PER_LISTING);
+    const out = await repo.run(["--literal-pathspecs", "ls-tree", "-r", "-z", tree, "--", ...some]);
+    for (const [path, entry] of entriesOf(out)) entries.set(path, entry);
+  }
+  return entries;
+}
+
+function entriesOf(listing: Buffer): Map<string, StoredEntry> {
+  const entries = new Map<string, StoredEntry>();
+  const out = listing.toString("utf8");
   for (const line of out.split("\0")) {
     const tab = line.indexOf("\t");
     if (tab < 0) continue;
@@ -141,14 +168,16 @@ async function listTree(repo: ShadowRepo, tree: string): Promise<Map<string, Sto
   return entries;
 }
 
-function lookup(snapshot: Snapshot, tree: Map<string, StoredEntry>, path: string): RecordedEntry {
+/** What `snapshot` (whose files `tree` lists) says `path` was. */
+export function lookup(snapshot: Snapshot, tree: Map<string, StoredEntry>, path: string): RecordedEntry {
   const oversized = snapshot.oversized[path];
   if (oversized) return { type: "oversized", size: oversized.size };
   const entry = tree.get(path);
   return entry ? { type: "stored", entry } : { type: "absent" };
 }
 
-function same(present: PresentEntry, recorded: RecordedEntry): boolean {
+/** Whether what stands at a path now is what a recorded state says. */
+export function same(present: PresentEntry, recorded: RecordedEntry): boolean {
   if (recorded.type === "absent") return present.type === "absent";
   if (recorded.type !== "stored" || present.type !== "stored") return false;
   return present.entry.mode === recorded.entry.mode && present.entry.oid === recorded.entry.oid;

@@ -22,7 +22,10 @@ type ForwardedCall =
   | "commandDiff"
   | "undoCommand"
   | "previewRestore"
-  | "restoreWorkspace";
+  | "restoreWorkspace"
+  | "rewindPreview"
+  | "rewind"
+  | "rewindUndo";
 
 /** Those calls: each finds its chat (`chatOf` refuses a chat that is not open) and hands the call on. */
 export function chatCalls(chatOf: (chatId: string) => WorkspaceSession): Pick<DeskHandlers, ForwardedCall> {
@@ -49,5 +52,8 @@ export function chatCalls(chatOf: (chatId: string) => WorkspaceSession): Pick<De
     previewRestore: async ({ chatId, commandId }) => chatOf(chatId).changes.previewRestore(commandId),
     restoreWorkspace: async ({ chatId, previewId, undoAnyway }) =>
       chatOf(chatId).changes.restore(previewId, undoAnyway),
+    rewindPreview: async ({ chatId, entryId }) => chatOf(chatId).rewind.preview(entryId),
+    rewind: async ({ chatId, entryId, text }) => chatOf(chatId).rewindTo(entryId, text),
+    rewindUndo: async ({ chatId }) => chatOf(chatId).rewind.back(),
   };
 }

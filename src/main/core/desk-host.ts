@@ -10,6 +10,7 @@ import type { WorktreeChoice } from "../../shared/worktrees";
 import type { SessionChoice } from "../agent/agent-session-factory";
 import { DeskModels } from "../agent/model-runtime";
 import { modelsStateOf } from "../agent/models-state";
+import { forkSession } from "../agent/rewind/fork-session";
 import type { CommandSettings, WorkspaceSession } from "../agent/workspace-session";
 import { openWorkspaceSession } from "../agent/workspace-session-factory";
 import { checkSandbox, RunRegistry, type SandboxCheck } from "../run-command";
@@ -231,6 +232,13 @@ export class DeskHost {
       // A worktree chat's conversation reopens in its worktree.
       const worktree = await reopenedIn(workspace.info.path, path);
       return this.summaryOf(await this.openChat(workspace, { kind: "open", path }, worktree));
+    },
+    forkChat: async ({ chatId, entryId }) => {
+      const chat = this.requireChat(chatId);
+      if (chat.folder)
+        throw new Error("Fork from here works in the workspace's own folder only: fork a chat there.");
+      const { path, text } = forkSession(chat.session.agent, entryId);
+      return { chat: this.summaryOf(await this.openChat(chat.workspace, { kind: "open", path })), text };
     },
     closeChat: async ({ chatId }) => this.closeChat(this.requireChat(chatId)),
     closeWorkspace: async ({ workspaceId }) => this.closeWorkspace(this.requireWorkspace(workspaceId)),

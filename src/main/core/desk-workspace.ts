@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { WorkspaceEventBody } from "../../shared/host-events";
 import type { WorkspaceInfo } from "../../shared/host-state";
 import type { CommandSettings } from "../agent/command-limits";
+import { recoverRewinds } from "../agent/rewind/rewind-journal";
 import { openWorkspaceParts, type WorkspaceParts } from "../agent/workspace-parts";
 import { ChangeRecords, type ChangeRecordsOptions } from "../changes";
 import { checkResourceLimits, type SandboxCheck } from "../run-command";
@@ -75,6 +76,8 @@ export class DeskWorkspace {
                 if (workspace) options.onChangesDropped(commandIds);
               },
             });
+      // A rewind a dead host left half-done is finished or rolled back before any chat opens (see rewind-journal.ts).
+      if (changes) await recoverRewinds(changes);
       const parts = await openWorkspaceParts({
         path: folder.path,
         dataRoot,

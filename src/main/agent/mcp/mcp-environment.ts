@@ -80,7 +80,7 @@ function resolveConfigValue(value: string, host: NodeJS.ProcessEnv, what: string
     );
   return value.replace(
     /\$(\$|!|\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g,
-    (whole, next, braced, bare) => {
+    (_whole, next, braced, bare) => {
       if (next === "$" || next === "!") return next;
       const name = (braced ?? bare) as string;
       const found = host[name];

@@ -6,6 +6,7 @@ import { mcpEn } from "./mcp.en";
 import { networkEn } from "./network.en";
 import { editRefusalTextEn, refusalTextEn } from "./refusals.en";
 import { resourcesEn } from "./resources.en";
+import { rewindEn } from "./rewind.en";
 import { riskTextEn } from "./risks.en";
 import { worktreesEn } from "./worktrees.en";
 
@@ -330,6 +331,7 @@ export const en = {
     preparing: "Preparing the command…",
   },
   changes: changesEn,
+  rewind: rewindEn,
   worktrees: worktreesEn,
   edits: editsEn,
   // Issue 36 (MCP servers behind the gate): its own block.

@@ -7,6 +7,7 @@ import { mcpZh } from "./mcp.zh";
 import { networkZh } from "./network.zh";
 import { editRefusalTextZh, refusalTextZh } from "./refusals.zh";
 import { resourcesZh } from "./resources.zh";
+import { rewindZh } from "./rewind.zh";
 import { riskTextZh } from "./risks.zh";
 import { worktreesZh } from "./worktrees.zh";
 
@@ -305,6 +306,7 @@ export const zh: Messages = {
     preparing: "正在准备命令…",
   },
   changes: changesZh,
+  rewind: rewindZh,
   worktrees: worktreesZh,
   edits: editsZh,
   // Issue 36 (MCP servers behind the gate): its own block.

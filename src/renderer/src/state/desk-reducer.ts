@@ -118,6 +118,9 @@ function reduceSession(session: SessionState, event: SessionEvent): SessionState
   switch (event.type) {
     case "context-changed":
       return { ...session, context: event.context };
+    case "session-replaced":
+      // The conversation moved on Pi's tree (a rewind, or back): the host sends it whole.
+      return event.session;
     case "queue-changed": {
       const { queued: _gone, ...rest } = session;
       return event.queued.length > 0 ? { ...session, queued: event.queued } : rest;

@@ -1,4 +1,4 @@
-import { useRef, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import type { HostState } from "../../../../shared/host-state";
 import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
@@ -6,17 +6,39 @@ import { useAction } from "../../lib/use-action";
 import { useFooterHeight } from "../layout/use-footer-height";
 import { ModelPicker, modelsUsable } from "../models/ModelPicker";
 import { ModelSetup } from "../models/ModelSetup";
+import { type RewindAsk, RewindPanel } from "../rewind/RewindPanel";
+import { RewoundBar } from "../rewind/RewoundBar";
+import { type MessageActions, MessageActionsContext } from "../rewind/rewind-context";
 import { WorktreeBar } from "../worktrees/WorktreeBar";
 import { Composer } from "./Composer";
 import { ContextMeter } from "./ContextMeter";
+import { useShowChat } from "./show-chat";
 import { Transcript } from "./Transcript";
 
 /** The conversation: the transcript, the model in use (or how to set one up), and the prompt box. */
 export function ChatView({ host, api }: { host: HostState; api: ChatApi }) {
   const t = useT();
+  // Shows another chat in full (a fork's new chat).
+  const onShowChat = useShowChat();
   const [setupOpen, setSetupOpen] = useState(false);
   const start = useAction();
   const footer = useRef<HTMLDivElement>(null);
+  // The rewind the person opened from a message, and the text a rewind puts back into the composer.
+  const [ask, setAsk] = useState<RewindAsk | null>(null);
+  const [fill, setFill] = useState<{ text: string; seq: number } | undefined>(undefined);
+  const fork = useAction();
+  const actions = useMemo<MessageActions>(
+    () => ({
+      open: (entryId, text, mode) => setAsk({ entryId, text, mode }),
+      fork: (entryId) =>
+        void fork.run(async () => {
+          const made = await api.forkChat({ entryId });
+          onShowChat?.(made.chat.id);
+          setFill((last) => ({ text: made.text, seq: (last?.seq ?? 0) + 1 }));
+        }, t.rewind.forkFailed),
+    }),
+    [api, fork.run, onShowChat, t],
+  );
   useFooterHeight(footer, Boolean(host.workspace && host.session));
   if (!host.workspace) return <p className="chat-placeholder muted">{t.chat.noWorkspace}</p>;
   const session = host.session;
@@ -45,7 +67,9 @@ export function ChatView({ host, api }: { host: HostState; api: ChatApi }) {
   return (
     <div className="chat">
       {shown?.worktree && <WorktreeBar chat={shown} api={api} />}
-      <Transcript session={session} api={api} />
+      <MessageActionsContext.Provider value={actions}>
+        <Transcript session={session} api={api} />
+      </MessageActionsContext.Provider>
       <div className="chat-footer" ref={footer}>
         {(!usable || setupOpen) && <ModelSetup models={host.models} api={api} />}
         <div className="model-bar">
@@ -62,12 +86,31 @@ export function ChatView({ host, api }: { host: HostState; api: ChatApi }) {
           )}
           {session.context && <ContextMeter context={session.context} running={session.running} api={api} />}
         </div>
+        {ask && (
+          <RewindPanel
+            key={`${ask.entryId}:${ask.mode}`}
+            ask={ask}
+            api={api}
+            onCancel={() => setAsk(null)}
+            onDone={(text) => {
+              setAsk(null);
+              if (text !== undefined) setFill((last) => ({ text, seq: (last?.seq ?? 0) + 1 }));
+            }}
+          />
+        )}
+        {session.rewound && !ask && <RewoundBar api={api} />}
+        {fork.error && (
+          <p className="error" role="alert">
+            {fork.error}
+          </p>
+        )}
         <Composer
           api={api}
           running={session.running}
           queued={session.queued}
           models={host.models}
           folder={shown?.folder}
+          fill={fill}
         />
       </div>
     </div>

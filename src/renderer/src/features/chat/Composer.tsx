@@ -1,4 +1,12 @@
-import { type FormEvent, type KeyboardEvent, memo, useLayoutEffect, useRef, useState } from "react";
+import {
+  type FormEvent,
+  type KeyboardEvent,
+  memo,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from "react";
 import type { QueuedMessage, QueueMode } from "../../../../shared/host-state";
 import type { ModelsState } from "../../../../shared/models";
 import type { ChatApi } from "../../client/chat-api";
@@ -29,6 +37,7 @@ export const Composer = memo(function Composer({
   queued = [],
   models,
   folder,
+  fill,
 }: {
   api: ChatApi;
   running: boolean;
@@ -39,6 +48,8 @@ export const Composer = memo(function Composer({
   models?: ModelsState;
   /** The chat's folder: a file dropped from inside it is named as @path. */
   folder?: string | undefined;
+  /** Text put into the box from outside (a rewind gives its message back); a new `seq` puts it again. */
+  fill?: { text: string; seq: number };
 }) {
   const t = useT();
   const [text, setText] = useState("");
@@ -63,6 +74,9 @@ export const Composer = memo(function Composer({
     placeCaret.current = null;
     box.current.setSelectionRange(at, at);
   });
+  useEffect(() => {
+    if (fill) setText(fill.text);
+  }, [fill]);
 
   const send = (mode?: QueueMode, body = text) => {
     if (body.trim() === "" || sending) return;

@@ -9,6 +9,7 @@ import type {
 import type { ChatApi } from "../../client/chat-api";
 import type { Messages } from "../../i18n/en";
 import { useT } from "../../i18n/i18n";
+import { MessageButtons } from "../rewind/MessageButtons";
 import { Markdown } from "./Markdown";
 import { MessageImages } from "./MessageImages";
 import { ToolResult } from "./ToolResult";
@@ -21,6 +22,7 @@ export const UserMessage = memo(function UserMessage({ item, api }: { item: User
       <div className="message-author">{t.chat.you}</div>
       <div className="message-body plain">{item.text}</div>
       {item.images && item.entryId && <MessageImages entryId={item.entryId} count={item.images} api={api} />}
+      <MessageButtons item={item} />
     </div>
   );
 });
@@ -71,6 +73,7 @@ export const ToolLine = memo(function ToolLine({ item }: { item: ToolItem }) {
 export function noticeText(t: Messages, item: NoticeItem): string {
   const say = item.say;
   if (say?.id === "chat-named") return t.chat.chatNamed(say.name);
+  if (say?.id === "rewind-recovered") return t.rewind.recovered[say.outcome];
   if (say?.id !== "background-ended") return item.text;
   const { state } = say;
   const how = state.limit

@@ -1,0 +1,230 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { createTwoFilesPatch } from "diff";
+import type { RevertResult } from "../../shared/changes";
+import { errorMessage } from "../base/errors";
+import { computeChangeSet } from "./change-set";
+import type { CommandRecord } from "./records";
+import type { ShadowRepo } from "./shadow-repo";
+import type { StoredObjects } from "./stored-objects";
+import { listTreePaths, lookup, type RecordedEntry, revert } from "./undo";
+import { checkParents, readPresent, type StoredEntry } from "./workspace-files";
+
+/** What undoing a chain of commands, newest first, does (or would do) to one file. */
+export interface ChainFile {
+  /** Relative to the workspace, `/` separators. */
+  path: string;
+  /** Put back to before the oldest command that changed it; left as it is (changed since); or cannot be. */
+  outcome: "restored" | "kept" | "refused";
+  /** For "kept": another command (of another chat) changed it after the chain's command did, else the person. */
+  changedBy?: "person" | "another-chat";
+  /** For "kept": from how the chain's command left it to how it is now (bounded), or a note. */
+  diff?: string;
+  /** For "refused": why. */
+  reason?: string;
+}
+
+/** The most a kept file's diff carries: the preview is for reading, not for review of a whole file. */
+const MAX_DIFF_CHARS = 64 * 1024;
+
+/**
+ * What undoing `chain` (complete records, newest first) would do to each file, without touching any:
+ * the same steps as `undoChainNow` (each command's undo checks the file against its after-state), played on
+ * what stands in the workspace now. A file changed since one of the chain's commands is kept from there on,
+ * with who changed it: another of `others` (records outside the chain) that changed it later, else the person.
+ */
+export async function previewUndoChain(
+  repo: ShadowRepo,
+  objects: StoredObjects,
+  chain: readonly CommandRecord[],
+  others: readonly CommandRecord[],
+  maxFileBytes: number,
+): Promise<ChainFile[]> {
+  const workspace = repo.options.workspace;
+  const touching = new Map<string, CommandRecord[]>(); // path -> the chain's records that changed it, newest first
+  for (const record of chain) {
+    for (const path of await pathsOf(repo, objects, record)) {
+      touching.set(path, [...(touching.get(path) ?? []), record]);
+    }
+  }
+  const trees = treeCache(repo, [...touching.keys()]);
+  const files: ChainFile[] = [];
+  for (const path of [...touching.keys()].sort()) {
+    let state: Standing;
+    try {
+      await checkParents(workspace, path);
+      state = await readPresent(workspace, path, maxFileBytes);
+    } catch (error) {
+      files.push({ path, outcome: "refused", reason: errorMessage(error) });
+      continue;
+    }
+    // As `revert` takes each command back: a file already as the command found it is left, one as the
+    // command left it goes back, any other is a conflict (left as it stands) and the older commands go on.
+    let refused = false;
+    let oldest: RecordedEntry | undefined;
+    let conflict: { record: CommandRecord; after: RecordedEntry } | undefined;
+    for (const record of touching.get(path) ?? []) {
+      if (!record.after) continue;
+      const after = lookup(record.after, await trees(record.after.tree), path);
+      const before = lookup(record.before, await trees(record.before.tree), path);
+      if (after.type === "oversized" || before.type === "oversized") {
+        refused = true;
+        break;
+      }
+      oldest = before;
+      if (sameState(state, before)) continue;
+      if (sameState(state, after)) state = standing(before);
+      else conflict ??= { record, after };
+    }
+    let file: ChainFile = { path, outcome: "restored" };
+    if (refused) {
+      file = { path, outcome: "refused", reason: "over the size limit: its content was never recorded." };
+    } else if (conflict && !(oldest && sameState(state, oldest))) {
+      const byOthers = await changedByOthers(repo, objects, conflict.record, others, path);
+      file = {
+        path,
+        outcome: "kept",
+        changedBy: byOthers ? "another-chat" : "person",
+        diff: await diffNow(repo, path, conflict.after, maxFileBytes),
+      };
+    }
+    files.push(file);
+  }
+  return files;
+}
+
+/**
+ * Undoes `chain` (complete records, newest first), one command after the other as the card's undo does:
+ * a file changed since a command is a conflict for that command, and stays as it stands.
+ */
+export async function undoChainNow(
+  repo: ShadowRepo,
+  objects: StoredObjects,
+  chain: readonly CommandRecord[],
+  maxFileBytes: number,
+): Promise<RevertResult[]> {
+  const results: RevertResult[] = [];
+  const paths = new Set<string>();
+  for (const record of chain) for (const path of await pathsOf(repo, objects, record)) paths.add(path);
+  const trees = treeCache(repo, [...paths]);
+  for (const record of chain) {
+    if (!record.after) continue;
+    const changes = await computeChangeSet(repo, objects, record.before, record.after);
+    results.push(
+      await revert(
+        repo,
+        {
+          from: record.after,
+          to: record.before,
+          changes,
+          undoAnyway: new Set(),
+          maxFileBytes,
+        },
+        trees,
+      ),
+    );
+  }
+  return results;
+}
+
+/** The paths a record's change set names (both sides of a rename). */
+async function pathsOf(repo: ShadowRepo, objects: StoredObjects, record: CommandRecord): Promise<string[]> {
+  if (!record.after) return [];
+  const changes = await computeChangeSet(repo, objects, record.before, record.after);
+  return changes.files.flatMap((file) => (file.oldPath ? [file.oldPath, file.path] : [file.path]));
+}
+
+/**
+ * Lists trees once each (consecutive records share them: one command's after is most often the next's
+ * before), and only at the chain's paths: a 100,000-file tree listed whole cost most of a rewind's time.
+ */
+function treeCache(
+  repo: ShadowRepo,
+  paths: readonly string[],
+): (tree: string) => Promise<Map<string, StoredEntry>> {
+  const lists = new Map<string, Promise<Map<string, StoredEntry>>>();
+  return (tree) => {
+    if (!tree) return Promise.resolve(new Map());
+    let list = lists.get(tree);
+    if (!list) {
+      list = listTreePaths(repo, tree, paths);
+      lists.set(tree, list);
+    }
+    return list;
+  };
+}
+
+/** What stands at a path: now, or after a step of the chain played on it. */
+type Standing =
+  | { type: "absent" }
+  | { type: "stored"; entry: StoredEntry }
+  | { type: "folder" }
+  | { type: "other" };
+
+/**
+ * Whether what stands is what a recorded state says. A folder where the record has nothing counts as nothing:
+ * the files under it are paths of the chain of their own, and the undo removes the folder once they are gone
+ * (it refuses a folder that still holds anything).
+ */
+function sameState(state: Standing, recorded: RecordedEntry): boolean {
+  if (recorded.type === "absent") return state.type === "absent" || state.type === "folder";
+  return (
+    recorded.type === "stored" &&
+    state.type === "stored" &&
+    state.entry.mode === recorded.entry.mode &&
+    state.entry.oid === recorded.entry.oid
+  );
+}
+
+/** A recorded state as what would stand at its path. */
+function standing(recorded: RecordedEntry): Standing {
+  return recorded.type === "stored" ? { type: "stored", entry: recorded.entry } : { type: "absent" };
+}
+
+/** Whether a record outside the chain, started after `record`, changed `path`. */
+async function changedByOthers(
+  repo: ShadowRepo,
+  objects: StoredObjects,
+  record: CommandRecord,
+  others: readonly CommandRecord[],
+  path: string,
+): Promise<boolean> {
+  for (const other of others) {
+    if (!other.after || other.before.startedAt < record.before.startedAt) continue;
+    if ((await pathsOf(repo, objects, other)).includes(path)) return true;
+  }
+  return false;
+}
+
+/** How a file differs now from how a command left it: a unified diff of text, or a note. */
+async function diffNow(
+  repo: ShadowRepo,
+  path: string,
+  left: RecordedEntry,
+  maxFileBytes: number,
+): Promise<string> {
+  const before =
+    left.type === "stored"
+      ? ((await repo.readBlobs([left.entry.oid])).get(left.entry.oid) ?? Buffer.alloc(0))
+      : undefined;
+  const now = await readFile(join(repo.options.workspace, path)).catch(() => undefined);
+  if (now && now.length > maxFileBytes) return "Over the size limit: no diff.";
+  if ((before && isBinary(before)) || (now && isBinary(now))) return "Binary file: changed since.";
+  const patch = createTwoFilesPatch(
+    before ? `a/${path}` : "/dev/null",
+    now ? `b/${path}` : "/dev/null",
+    before?.toString("utf8") ?? "",
+    now?.toString("utf8") ?? "",
+    "",
+    "",
+    { context: 3 },
+  );
+  // The two header lines of `createTwoFilesPatch` ("====" and "Index") are not git's; drop the first.
+  const text = patch.replace(/^=+\n/, "");
+  return text.length > MAX_DIFF_CHARS ? `${text.slice(0, MAX_DIFF_CHARS)}\n… (cut)` : text;
+}
+
+/** git's rule: a NUL byte in the first 8,000 bytes makes a file binary. */
+function isBinary(content: Buffer): boolean {
+  return content.subarray(0, 8000).includes(0);
+}

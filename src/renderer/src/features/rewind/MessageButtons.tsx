@@ -1,0 +1,42 @@
+import type { UserItem } from "../../../../shared/transcript";
+import { useT } from "../../i18n/i18n";
+import { useMessageActions } from "./rewind-context";
+
+/** "Rewind to here" and "Edit" on one of the person's messages, once Pi has written it (it has an entry id). */
+export function MessageButtons({ item }: { item: UserItem }) {
+  const t = useT();
+  const actions = useMessageActions();
+  const entryId = item.entryId;
+  if (!actions || !entryId) return null;
+  return (
+    <div className="message-actions">
+      <button
+        type="button"
+        className="small"
+        title={t.rewind.rewindHint}
+        onClick={() => actions.open(entryId, item.text, "rewind")}
+        data-testid="rewind-button"
+      >
+        {t.rewind.rewind}
+      </button>
+      <button
+        type="button"
+        className="small"
+        title={t.rewind.editHint}
+        onClick={() => actions.open(entryId, item.text, "edit")}
+        data-testid="edit-message-button"
+      >
+        {t.rewind.edit}
+      </button>
+      <button
+        type="button"
+        className="small"
+        title={t.rewind.forkHint}
+        onClick={() => actions.fork(entryId)}
+        data-testid="fork-button"
+      >
+        {t.rewind.fork}
+      </button>
+    </div>
+  );
+}

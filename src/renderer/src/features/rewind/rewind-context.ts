@@ -1,0 +1,17 @@
+import { createContext, useContext } from "react";
+
+/** What a person's message can start: a rewind to before it, or editing it to send again. */
+export interface MessageActions {
+  /** Opens the rewind preview for the message with Pi's entry id `entryId`; `edit` with its text to change. */
+  open(entryId: string, text: string, mode: "rewind" | "edit"): void;
+  /** "Fork from here": a new chat from before the message, shown with the message's text in its composer. */
+  fork(entryId: string): void;
+}
+
+/** Given by the chat view; absent (a transcript shown on its own): the messages offer no actions. */
+export const MessageActionsContext = createContext<MessageActions | null>(null);
+
+/** The chat's message actions, if any. */
+export function useMessageActions(): MessageActions | null {
+  return useContext(MessageActionsContext);
+}

@@ -1,0 +1,97 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { DeskHost } from "../../../src/main/core/desk-host";
+import type { NoticeItem } from "../../../src/shared/transcript";
+import { calls, runCommand, waitFor } from "./host-harness";
+import { entryOf, rewindHost, turn, userTexts } from "./rewind-harness";
+
+const SCRIPT = [
+  [runCommand("c1", "echo one > one.txt")],
+  [runCommand("c2", "echo two > two.txt")],
+  [runCommand("c3", "echo three > three.txt")],
+  [runCommand("c4", "echo four > four.txt")],
+  [{ type: "text" as const, text: "done" }],
+];
+const FILES = ["one.txt", "two.txt", "three.txt", "four.txt"];
+
+afterEach(() => {
+  delete process.env.PI_DESK_REWIND_CRASH_AT;
+});
+
+/** A chat whose one message made four files; a rewind of it cut short at `phase`, as if the host died there. */
+async function cutShort(phase: "restoring" | "moving") {
+  const started = await rewindHost(SCRIPT, {});
+  const { host, workspace } = started;
+  await turn(host, "make four", ["c1", "c2", "c3", "c4"], "done");
+  const sessionFile = host.state().session?.file as string;
+  process.env.PI_DESK_REWIND_CRASH_AT = phase;
+  await expect(calls(host).rewind({ entryId: entryOf(host, "make four") })).rejects.toThrow(
+    /Simulated crash/,
+  );
+  delete process.env.PI_DESK_REWIND_CRASH_AT;
+  const present = () => FILES.filter((file) => existsSync(join(workspace, file)));
+  return { ...started, sessionFile, present };
+}
+
+/** A new host on the same data and workspace (the next start), with the cut-short chat opened again. */
+async function nextStart(root: string, workspace: string, sessionFile: string) {
+  const host = await DeskHost.create({
+    shell: "browser",
+    version: "test",
+    workspace: { path: workspace, name: "repo" },
+    dataRoot: join(root, "data"),
+  });
+  await calls(host).openSession({ path: sessionFile });
+  return host;
+}
+
+function notices(host: DeskHost): NoticeItem[] {
+  return (host.state().session?.transcript ?? []).filter(
+    (item): item is NoticeItem => item.kind === "notice",
+  );
+}
+
+describe("the session host: a rewind cut short by the host's end", () => {
+  it("rolls back files half put back at the next start, keeps the conversation, and says so", async () => {
+    const { host, root, workspace, sessionFile, present } = await cutShort("restoring");
+    // Half-done: the newest two files were put back (deleted), the oldest two not yet.
+    expect(present()).toEqual(["one.txt", "two.txt"]);
+    await host.dispose();
+
+    const again = await nextStart(root, workspace, sessionFile);
+    try {
+      expect(present()).toEqual(FILES);
+      expect(readFileSync(join(workspace, "four.txt"), "utf8")).toBe("four\n");
+      expect(userTexts(again)).toEqual(["make four"]);
+      expect(notices(again).map((notice) => notice.say)).toEqual([
+        { id: "rewind-recovered", outcome: "rolled-back" },
+      ]);
+      expect(again.state().session?.rewound).toBeUndefined();
+    } finally {
+      await again.dispose();
+    }
+  });
+
+  it("finishes a rewind whose files were done at the next start: the conversation moves, and it can still be taken back", async () => {
+    const { host, root, workspace, sessionFile, present } = await cutShort("moving");
+    expect(present()).toEqual([]);
+    expect(userTexts(host)).toEqual(["make four"]); // the conversation had not moved yet
+    await host.dispose();
+
+    const again = await nextStart(root, workspace, sessionFile);
+    try {
+      expect(present()).toEqual([]);
+      expect(userTexts(again)).toEqual([]);
+      expect(notices(again).map((notice) => notice.say)).toEqual([
+        { id: "rewind-recovered", outcome: "finished" },
+      ]);
+      expect(again.state().session?.rewound).toBeDefined();
+      await calls(again).rewindUndo({});
+      await waitFor(() => present().length === 4);
+      expect(userTexts(again)).toEqual(["make four"]);
+    } finally {
+      await again.dispose();
+    }
+  });
+});
