@@ -85,6 +85,9 @@ if (phases.delete("chats")) await runPhase("chats.bench.ts", ["--rounds", args["
 // A new worktree chat, ready with recording on, against `git worktree add` alone (issue 33): its own process
 // and results file, like the two above; not in the default phases (it writes and commits 100,000 files).
 if (phases.delete("worktree")) await runPhase("worktree.bench.ts", []);
+// The composer's @ finder on the 300,000-file tree (issue 38): its own process and results file; not in the
+// default phases (it writes half a million files once, kept for the next run).
+if (phases.delete("finder")) await runPhase("file-finder.bench.ts", []);
 if (phases.size === 0) process.exit(0);
 
 await buildWorker();
