@@ -2,6 +2,7 @@ import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Composer } from "../../src/renderer/src/features/chat/Composer";
 import { ShowChatContext } from "../../src/renderer/src/features/chat/show-chat";
+import { MessageActionsContext } from "../../src/renderer/src/features/rewind/rewind-context";
 import type { ModelsState } from "../../src/shared/models";
 import { fakeApi, someModels } from "./fixtures";
 
@@ -77,5 +78,29 @@ describe("Pi Desk's own / commands in the composer", () => {
     expect(show).toHaveBeenCalledWith("chat-2");
     enter("/newsletter draft");
     await vi.waitFor(() => expect(api.prompt).toHaveBeenCalledWith({ text: "/newsletter draft" }));
+  });
+
+  it("/rewind opens the rewind of the last message, /fork forks from it; with no message yet, it says so", async () => {
+    const actions = { open: vi.fn(), fork: vi.fn() };
+    const { rerender } = render(
+      <MessageActionsContext.Provider value={actions}>
+        <Composer api={fakeApi()} running={false} lastAsked="entry-7" lastAskedText="Refactor the parser" />
+      </MessageActionsContext.Provider>,
+    );
+    const input = enter("/rewind");
+    await vi.waitFor(() => expect(input.value).toBe(""));
+    expect(actions.open).toHaveBeenCalledWith("entry-7", "Refactor the parser", "rewind");
+    enter("/fork");
+    await vi.waitFor(() => expect(input.value).toBe(""));
+    expect(actions.fork).toHaveBeenCalledWith("entry-7");
+    rerender(
+      <MessageActionsContext.Provider value={actions}>
+        <Composer api={fakeApi()} running={false} />
+      </MessageActionsContext.Provider>,
+    );
+    enter("/rewind");
+    expect((await screen.findByTestId("prompt-error")).textContent).toBe(
+      "Could not do that: There is no message of yours to go back to yet.",
+    );
   });
 });

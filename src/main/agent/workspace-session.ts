@@ -69,6 +69,12 @@ const DESK_SLASH_COMMANDS: SlashCommand[] = [
     kind: "desk",
   },
   {
+    name: "rewind",
+    description: "Take the chat and its files back to before your last message",
+    kind: "desk",
+  },
+  { name: "fork", description: "A new chat from before your last message, beside this one", kind: "desk" },
+  {
     name: "thinking",
     description: "Set how hard the model thinks",
     argumentHint: "<off|minimal|low|medium|high|xhigh|max>",

@@ -26,7 +26,7 @@ describe("the host: the composer's / commands", () => {
     expect(commands).toEqual([
       { name: "review", description: "Review staged git changes", argumentHint: "[focus]", kind: "template" },
       { name: "skill:pdf-tools", description: "Extract text and tables from PDF files", kind: "skill" },
-      ...["compact", "new", "name", "model", "thinking"].map((name) =>
+      ...["compact", "new", "name", "model", "rewind", "fork", "thinking"].map((name) =>
         expect.objectContaining({ name, kind: "desk" }),
       ),
     ]);

@@ -114,6 +114,7 @@ export const en = {
       `The browser does not say where ${name} lies. Type @ and a few letters of its name to name it.`,
     dropOutside: (name: string, folder: string) =>
       `${name} is outside this chat's folder (${folder}), and the agent's tools read only inside it. Copy it in first, or paste what matters from it.`,
+    nothingToRewind: "There is no message of yours to go back to yet.",
     fileMenu: "Files",
     fileMenuListing: "Listing the folder's files…",
     fileMenuNone: "No file or folder matches",

@@ -104,6 +104,7 @@ export const zh: Messages = {
     dropNoPath: (name: string) => `浏览器不会告知 ${name} 的位置。请输入 @ 和文件名中的几个字母来引用它。`,
     dropOutside: (name: string, folder: string) =>
       `${name} 不在这个对话的文件夹（${folder}）中，智能体的工具只能读取该文件夹内的文件。请先把它复制进来，或粘贴其中需要的内容。`,
+    nothingToRewind: "还没有可以回退到的你的消息。",
     fileMenu: "文件",
     fileMenuListing: "正在列出文件夹中的文件…",
     fileMenuNone: "没有匹配的文件或文件夹",

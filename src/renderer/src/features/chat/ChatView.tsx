@@ -63,56 +63,62 @@ export function ChatView({ host, api }: { host: HostState; api: ChatApi }) {
     );
   }
   const usable = modelsUsable(host.models);
+  // The person's last message written in Pi's session: what /rewind and /fork start from.
+  const lastAsked = session.transcript.findLast((item) => item.kind === "user" && item.entryId !== undefined);
   const shown = host.chats.find((chat) => chat.id === host.chatId);
   return (
-    <div className="chat">
-      {shown?.worktree && <WorktreeBar chat={shown} api={api} />}
-      <MessageActionsContext.Provider value={actions}>
+    <MessageActionsContext.Provider value={actions}>
+      <div className="chat">
+        {shown?.worktree && <WorktreeBar chat={shown} api={api} />}
         <Transcript session={session} api={api} />
-      </MessageActionsContext.Provider>
-      <div className="chat-footer" ref={footer}>
-        {(!usable || setupOpen) && <ModelSetup models={host.models} api={api} />}
-        <div className="model-bar">
-          <ModelPicker models={host.models} api={api} />
-          {usable && (
-            <button
-              type="button"
-              className="small"
-              aria-expanded={setupOpen}
-              onClick={() => setSetupOpen(!setupOpen)}
-            >
-              {t.models.setup}
-            </button>
+        <div className="chat-footer" ref={footer}>
+          {(!usable || setupOpen) && <ModelSetup models={host.models} api={api} />}
+          <div className="model-bar">
+            <ModelPicker models={host.models} api={api} />
+            {usable && (
+              <button
+                type="button"
+                className="small"
+                aria-expanded={setupOpen}
+                onClick={() => setSetupOpen(!setupOpen)}
+              >
+                {t.models.setup}
+              </button>
+            )}
+            {session.context && (
+              <ContextMeter context={session.context} running={session.running} api={api} />
+            )}
+          </div>
+          {ask && (
+            <RewindPanel
+              key={`${ask.entryId}:${ask.mode}`}
+              ask={ask}
+              api={api}
+              onCancel={() => setAsk(null)}
+              onDone={(text) => {
+                setAsk(null);
+                if (text !== undefined) setFill((last) => ({ text, seq: (last?.seq ?? 0) + 1 }));
+              }}
+            />
           )}
-          {session.context && <ContextMeter context={session.context} running={session.running} api={api} />}
-        </div>
-        {ask && (
-          <RewindPanel
-            key={`${ask.entryId}:${ask.mode}`}
-            ask={ask}
+          {session.rewound && !ask && <RewoundBar api={api} />}
+          {fork.error && (
+            <p className="error" role="alert">
+              {fork.error}
+            </p>
+          )}
+          <Composer
             api={api}
-            onCancel={() => setAsk(null)}
-            onDone={(text) => {
-              setAsk(null);
-              if (text !== undefined) setFill((last) => ({ text, seq: (last?.seq ?? 0) + 1 }));
-            }}
+            running={session.running}
+            queued={session.queued}
+            models={host.models}
+            folder={shown?.folder}
+            fill={fill}
+            lastAsked={lastAsked?.kind === "user" ? lastAsked.entryId : undefined}
+            lastAskedText={lastAsked?.kind === "user" ? lastAsked.text : undefined}
           />
-        )}
-        {session.rewound && !ask && <RewoundBar api={api} />}
-        {fork.error && (
-          <p className="error" role="alert">
-            {fork.error}
-          </p>
-        )}
-        <Composer
-          api={api}
-          running={session.running}
-          queued={session.queued}
-          models={host.models}
-          folder={shown?.folder}
-          fill={fill}
-        />
+        </div>
       </div>
-    </div>
+    </MessageActionsContext.Provider>
   );
 }

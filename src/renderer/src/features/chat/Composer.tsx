@@ -12,6 +12,7 @@ import type { ModelsState } from "../../../../shared/models";
 import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { reasonOf } from "../../lib/format";
+import { useMessageActions } from "../rewind/rewind-context";
 import { Attachments } from "./Attachments";
 import { runDeskCommand } from "./desk-commands";
 import { droppedFile } from "./dropped-files";
@@ -38,6 +39,8 @@ export const Composer = memo(function Composer({
   models,
   folder,
   fill,
+  lastAsked,
+  lastAskedText,
 }: {
   api: ChatApi;
   running: boolean;
@@ -50,6 +53,9 @@ export const Composer = memo(function Composer({
   folder?: string | undefined;
   /** Text put into the box from outside (a rewind gives its message back); a new `seq` puts it again. */
   fill?: { text: string; seq: number };
+  /** The entry id and text of the person's last message in Pi's session: what /rewind and /fork start from. */
+  lastAsked?: string | undefined;
+  lastAskedText?: string | undefined;
 }) {
   const t = useT();
   const [text, setText] = useState("");
@@ -64,6 +70,7 @@ export const Composer = memo(function Composer({
   const slash = useSlashMenu(api, text);
   const files = useFileMenu(api, text, caret);
   const showChat = useShowChat();
+  const messages = useMessageActions();
   const current = models?.options.find(
     (option) => option.provider === models.current?.provider && option.id === models.current?.id,
   );
@@ -86,7 +93,8 @@ export const Composer = memo(function Composer({
     // The person wants to see the answer, wherever they had scrolled to.
     followTranscriptEnd();
     // Pi Desk's own commands are done here; Pi's templates and skills are expanded by Pi, as `pi` does.
-    const command = runDeskCommand(body, { api, models, showChat, t });
+    const last = lastAsked !== undefined ? { entryId: lastAsked, text: lastAskedText ?? "" } : undefined;
+    const command = runDeskCommand(body, { api, models, showChat, t, messages, last });
     const attached = images.attached.map(({ mimeType, data }) => ({ mimeType, data }));
     const withImages = attached.length > 0 ? { images: attached } : {};
     const call =

@@ -1,6 +1,7 @@
 import type { ModelOption, ModelsState, ThinkingLevel } from "../../../../shared/models";
 import type { ChatApi } from "../../client/chat-api";
 import type { Messages } from "../../i18n/en";
+import type { MessageActions } from "../rewind/rewind-context";
 
 /** What Pi Desk's own `/` commands need from the page. */
 export interface DeskCommandContext {
@@ -9,16 +10,21 @@ export interface DeskCommandContext {
   /** Shows a chat (the one `/new` started). */
   showChat: ((chatId: string) => void) | null;
   t: Messages;
+  /** The chat's message actions (rewind, fork), where the page offers them. */
+  messages?: MessageActions | null;
+  /** The person's last message in Pi's session, which /rewind and /fork start from. */
+  last?: { entryId: string; text: string } | undefined;
 }
 
 /**
  * Runs the box's text when it is one of Pi Desk's own `/` commands (done by the page, never sent to the
- * model): `/compact [instructions]`, `/new`, `/name <name>`, `/model <model>`, `/thinking <level>`.
+ * model): `/compact [instructions]`, `/new`, `/name <name>`, `/model <model>`, `/thinking <level>`, and
+ * `/rewind` and `/fork` from the person's last message (as its Rewind to here and Fork from here).
  * Returns undefined for any other text, which goes to Pi (its templates and skills expand there); a command
  * that cannot be done throws, saying what to do.
  */
 export function runDeskCommand(text: string, context: DeskCommandContext): Promise<void> | undefined {
-  const found = /^\/(compact|new|name|model|thinking)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  const found = /^\/(compact|new|name|model|thinking|rewind|fork)(?:\s+([\s\S]*))?$/.exec(text.trim());
   if (!found) return undefined;
   const [, command = "", rest = ""] = found;
   return run(command, rest.trim(), context);
@@ -30,6 +36,14 @@ async function run(command: string, argument: string, context: DeskCommandContex
   switch (command) {
     case "compact":
       return api.compact(argument ? { instructions: argument } : {});
+    case "rewind":
+    case "fork": {
+      const { messages, last } = context;
+      if (!messages || !last) throw new Error(t.chat.nothingToRewind);
+      if (command === "rewind") messages.open(last.entryId, last.text, "rewind");
+      else messages.fork(last.entryId);
+      return;
+    }
     case "new":
       context.showChat?.((await api.newSession()).id);
       return;
