@@ -58,7 +58,8 @@ export {
   type HostPattern,
   parseHostPattern,
 } from "./sandbox/network/host-pattern";
-export { checkSandbox, type SandboxCheck, type SandboxSettings } from "./sandbox/sandbox";
+export type { SandboxCheck, SandboxSettings } from "./sandbox/sandbox";
+export { checkSandbox } from "./sandbox/sandbox-check";
 export { UNCHECKABLE_COMMANDS, UNWRAPPED_WRAPPERS } from "./shell/command-wrappers";
 export type { ParsedCommand, ParsedCommandLine, ShellRisk } from "./shell/parsed-line";
 export { MAX_COMMAND_LENGTH, parseCommandLine } from "./shell/shell-parser";

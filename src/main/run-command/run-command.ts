@@ -9,7 +9,6 @@ import type {
   RunCommandDetails,
   RunCommandProgress,
 } from "../../shared/commands";
-import type { RefusalText } from "../../shared/host-text";
 import type { HostTally, NetworkChoice } from "../../shared/network";
 import type { BackgroundCommands } from "./background/background-commands";
 import { DEFAULT_BACKGROUND_CAP_SECONDS } from "./background/background-commands";
@@ -29,6 +28,7 @@ import { CommandLimiter } from "./limits/command-limiter";
 import { type LimitsLayer, layerName } from "./limits/limits-layer";
 import { type ResourceLimits, resolveResourceLimits } from "./limits/resource-limits";
 import { checkOutputBudget, DEFAULT_OUTPUT_BUDGET_BYTES, type OutputSpace } from "./output/output-file";
+import { applyEdit, askPerson, type Refusal } from "./persons-answer";
 import { checkAllowlist } from "./policy/command-policy";
 import { type RunProcessOptions, runProcess } from "./process/process-runner";
 import type { RunRegistry } from "./process/run-registry";
@@ -385,45 +385,6 @@ export function createRunCommandTool(options: RunCommandOptions) {
       }
     },
   });
-}
-
-type PersonsAnswer = ApprovalDecision | { kind: "cancelled" };
-
-/** Why the host refuses a command: the English sentence, and the same as a kind when it has one. */
-interface Refusal {
-  refusal: string;
-  say?: RefusalText;
-}
-
-/** Waits for the person, or for the turn to be stopped, whichever comes first. */
-async function askPerson(
-  approve: NonNullable<RunCommandOptions["approve"]>,
-  request: CommandRequest,
-  signal: AbortSignal | undefined,
-): Promise<PersonsAnswer> {
-  if (signal?.aborted) return { kind: "cancelled" };
-  const stopped = new Promise<PersonsAnswer>((resolve) =>
-    signal?.addEventListener("abort", () => resolve({ kind: "cancelled" }), { once: true }),
-  );
-  const answer = await Promise.race([approve(request, signal), stopped]);
-  return signal?.aborted ? { kind: "cancelled" } : answer;
-}
-
-/** Applies the person's edit; an edited timeout is validated like the model's. */
-function applyEdit(
-  facts: CommandFacts,
-  decision: Extract<ApprovalDecision, { kind: "approve" }>,
-  limits: TimeoutLimits,
-): { facts: CommandFacts } | Refusal {
-  let { command, timeoutSeconds } = facts;
-  if (decision.command !== undefined) command = decision.command;
-  if (decision.timeoutSeconds !== undefined) {
-    const timeout = resolveTimeout(decision.timeoutSeconds, limits);
-    if (!timeout.ok) return { refusal: timeout.error, say: timeout.say };
-    timeoutSeconds = timeout.seconds;
-  }
-  const edited = command !== facts.command || timeoutSeconds !== facts.timeoutSeconds;
-  return { facts: { ...facts, command, timeoutSeconds, edited } };
 }
 
 /** The workspace must exist and be a folder, or the tool cannot be created at all. */

@@ -1,7 +1,8 @@
 import { chmodSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkSandbox, createSandbox } from "../../../../src/main/run-command/sandbox/sandbox";
+import { createSandbox } from "../../../../src/main/run-command/sandbox/sandbox";
+import { checkSandbox } from "../../../../src/main/run-command/sandbox/sandbox-check";
 import { makeWorkspace, runTool } from "../run-command-harness";
 import { makeOutsideDir, onLinux } from "./sandbox-harness";
 
