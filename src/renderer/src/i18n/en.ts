@@ -1,5 +1,7 @@
 import type { ArgumentEffect } from "../../../shared/rules";
 import { changesEn } from "./changes.en";
+import { commandCardEn, exceptEn } from "./command-card.en";
+import { composerEn } from "./composer.en";
 import { editsEn } from "./edits.en";
 import { layoutEn } from "./layout.en";
 import { mcpEn } from "./mcp.en";
@@ -9,14 +11,6 @@ import { resourcesEn } from "./resources.en";
 import { rewindEn } from "./rewind.en";
 import { riskTextEn } from "./risks.en";
 import { worktreesEn } from "./worktrees.en";
-
-/** What a prefix rule leaves out, completing "except ones that …". */
-function exceptEn(except: readonly ArgumentEffect[]): string {
-  const runs = except.includes("runs");
-  const writes = except.includes("writes");
-  if (runs && writes) return "run programs, delete or write files";
-  return runs ? "run programs" : "delete or write files";
-}
 
 /**
  * The English messages, the source every other language follows. A message is a string, or a function
@@ -75,70 +69,7 @@ export const en = {
     thinking: "Thinking",
     streaming: "Writing…",
     newBelow: "New messages below",
-    promptLabel: "Message to the agent",
-    promptPlaceholder: "Ask about the repository… (Enter sends, Shift+Enter for a new line)",
-    send: "Send",
-    steer: "Steer",
-    steerHint:
-      "Sent to the agent after the step it is on (Enter). Alt+Enter keeps it for when the agent is done.",
-    steerPlaceholder:
-      "The agent is working: Enter steers it after the step it is on, Alt+Enter queues for when it is done",
-    queue: "Queue",
-    queueHint: "Keep this message for when the agent is done (Alt+Enter)",
-    queuedHeading: "Messages waiting to reach the agent",
-    queuedMode: { steer: "after this step", "follow-up": "when done" },
-    queuedRemove: (text: string) => `Take back: ${text.slice(0, 60)}`,
-    attachments: "Images",
-    attachmentRemove: (name: string) => `Remove ${name}`,
-    imageAlt: (index: number) => `Image ${index}`,
-    imagesUnavailable: (count: number) =>
-      `${count === 1 ? "An image" : `${count} images`} went with this message; it could not be shown.`,
-    imagesNotRead: (model: string) =>
-      `${model} does not read images. Pick a model that does to attach one, or describe what it shows.`,
-    imageType: (name: string) => `${name} is not an image Pi Desk can send: attach a PNG, JPEG, GIF or WebP.`,
-    imagesTooMany: (most: number) => `A message may carry ${most} images at most.`,
-    imagesTooBig: (megabytes: number) =>
-      `A message's images may come to ${megabytes} MB together: attach smaller ones (a screenshot of a part of the screen).`,
-    imageUnreadable: "That image could not be read. Save it as a file and attach it again.",
-    chatNamed: (name: string) => `Named this chat “${name}”.`,
-    commandFailed: (reason: string) => `Could not do that: ${reason}`,
-    nameMissing: "Give the chat a name: /name and the name.",
-    thinkingLevels: (levels: string) =>
-      `This model thinks at these levels: ${levels}. Type /thinking and one of them.`,
-    modelMissing: (names: string) => `Type /model and a model's name: ${names}.`,
-    modelUnknown: (typed: string, names: string) =>
-      `No usable model is called "${typed}". The models: ${names}.`,
-    modelAmbiguous: (typed: string, names: string) =>
-      `"${typed}" names several models (${names}): type more of the name.`,
-    dropNoPath: (name: string) =>
-      `The browser does not say where ${name} lies. Type @ and a few letters of its name to name it.`,
-    dropOutside: (name: string, folder: string) =>
-      `${name} is outside this chat's folder (${folder}), and the agent's tools read only inside it. Copy it in first, or paste what matters from it.`,
-    nothingToRewind: "There is no message of yours to go back to yet.",
-    fileMenu: "Files",
-    fileMenuListing: "Listing the folder's files…",
-    fileMenuNone: "No file or folder matches",
-    fileMenuFailed: (reason: string) => `Could not list the folder's files: ${reason}`,
-    fileMenuCapped: (searched: number) =>
-      `This folder is large: only its first ${searched.toLocaleString()} files and folders are searched.`,
-    slashMenu: "Commands",
-    slashNone: "No command starts like this",
-    slashKind: { template: "prompt template", skill: "skill", desk: "Pi Desk" },
-    contextUsed: (percent: number, used: string, window: string) =>
-      `Context ${percent}% (${used} of ${window})`,
-    contextUnknown: (window: string) => `Context: not counted yet (window ${window})`,
-    contextTitle: "How much of the model's context window the conversation takes, as of the last answer",
-    contextNearlyFull: "Nearly full: compact, or start a new chat",
-    compact: "Compact",
-    compacting: "Compacting…",
-    compactHint: "Replace the conversation so far with a summary the model reads instead (Pi's compaction)",
-    compactFailed: (reason: string) => `Could not compact: ${reason}`,
-    compacted: (reason: "manual" | "threshold" | "overflow" | "stored", tokensBefore: number) =>
-      `${reason === "manual" ? "Compacted" : reason === "stored" ? "Compacted earlier" : "Compacted automatically"}: the model reads this summary instead of the ${tokensBefore.toLocaleString("en")} tokens before`,
-    unsentBack: (count: number) =>
-      count === 1
-        ? "Stopped. The message still waiting was not sent: it is back in the box."
-        : `Stopped. The ${count} messages still waiting were not sent: they are back in the box.`,
+    ...composerEn,
     stop: "Stop",
     stopHint: "Stop the agent: pending commands are cancelled and running ones killed.",
     working: "The agent is working…",
@@ -238,99 +169,7 @@ export const en = {
     },
   },
 
-  command: {
-    cardLabel: (command: string) => `Command: ${command}`,
-    trayHeading: (count: number) => `Needs approval (${count})`,
-    trayHint:
-      "The agent waits for your answer on each of these. j/k or the arrows move, Enter approves, Esc denies.",
-    status: {
-      pending: "Needs approval",
-      running: "Running",
-      succeeded: "Succeeded",
-      failed: "Failed",
-      "timed-out": "Timed out",
-      cancelled: "Cancelled",
-      denied: "Denied",
-      refused: "Refused",
-      interrupted: "Interrupted",
-      background: "In background",
-      "limit-reached": "Stopped at a limit",
-    },
-    limitMemory: (limit: string) =>
-      `Stopped: it used more than ${limit} of memory. Raise the memory limit in Settings, or run it so that it uses less.`,
-    limitProcesses: (limit: string) =>
-      `Stopped: it reached ${limit} processes. Raise the process limit in Settings, or run it with fewer processes.`,
-    interruptedHint: "Pi Desk stopped before this command ended, so how it ended is not known.",
-    cwd: "Runs in",
-    timeout: "Timeout",
-    sandbox: "Sandbox",
-    sandboxOn: "on, no network",
-    sandboxOnNetwork: "on, with network",
-    sandboxOff: "off",
-    allowNetwork: "Let this command use the network",
-    localServices:
-      "It can reach this machine's own services too: servers on localhost ports, X11 and other abstract sockets.",
-    seconds: (s: number) => `${s} s`,
-    why: "Why",
-    parts: "Commands in this line",
-    risks: "Look twice",
-    decidedByRule: (rule: string) => `Allowed by the rule “${rule}”`,
-    edited: "edited",
-    checking: "Waiting for the host to ask…",
-    answered: "Answered; waiting for the host to act on it…",
-    approve: "Approve",
-    approveHint: "Run it (Enter)",
-    deny: "Deny",
-    denyHint: "Refuse it (Esc)",
-    edit: "Edit",
-    editDone: "Stop editing",
-    alwaysAllow: "Always allow…",
-    denyReason: "Why not? (optional, the agent reads it)",
-    denyConfirm: "Deny",
-    back: "Back",
-    editCommand: "Command to run instead",
-    editTimeout: (max: number) => `Timeout in seconds (at most ${max})`,
-    editEmpty: "The command cannot be empty.",
-    editTimeoutRange: (max: number) => `The timeout must be a whole number of seconds from 1 to ${max}.`,
-    runEdited: "Approve the edited command",
-    ruleWhat: "Which commands",
-    ruleExact: (command: string) => `Exactly “${command}”`,
-    rulePrefix: (prefix: string, except: readonly ArgumentEffect[]) =>
-      except.length === 0
-        ? `Any command starting with “${prefix}”`
-        : `Any command starting with “${prefix}”, except ones that ${exceptEn(except)}`,
-    ruleNotApplied: (pattern: string, argument: string, effect: ArgumentEffect) =>
-      `The rule “${pattern}” is in force, but ${argument} ${effect === "runs" ? "runs another program" : "deletes or writes a file"}, which the rule does not cover: you decide this one.`,
-    ruleScope: "For how long",
-    scopeSession: "This chat",
-    scopeWorkspace: "This workspace (kept)",
-    ruleSummary: (what: string, scope: string) => `${what} will run without asking: ${scope}.`,
-    ruleConfirm: "Approve and always allow",
-    decideFailed: (reason: string) => `Your answer was not taken: ${reason}`,
-    cancel: "Cancel",
-    cancelling: "Cancelling…",
-    cancelFailed: (reason: string) => `Could not cancel: ${reason}`,
-    elapsed: (time: string) => `Running for ${time}`,
-    countdown: (time: string) => `times out in ${time}`,
-    exitCode: (code: number) => `exit ${code}`,
-    duration: (time: string) => `took ${time}`,
-    reason: "Reason",
-    output: "Output",
-    noOutput: "No output.",
-    hiddenLines: (count: number) =>
-      `${count.toLocaleString()} earlier ${count === 1 ? "line is" : "lines are"} not shown here.`,
-    openFull: "Open full output",
-    outputLoading: "Loading the output…",
-    outputFailed: (reason: string) =>
-      `The output could not be loaded: ${reason} Scroll away and back to try again.`,
-    trimmed: "trimmed",
-    trimmedHint: "The agent saw only the end of the output. The full output is saved at:",
-    fullOutputError: (reason: string) => `The full output could not be saved: ${reason}`,
-    fullOutputCut: (budget: string, dropped: string, lines: string) =>
-      `It passed the ${budget} budget per command, so the file keeps its first and last parts: ${dropped} (${lines} lines) in the middle were left out.`,
-    lines: (count: number) => (count === 1 ? "1 line" : `${count.toLocaleString()} lines`),
-    preparing: "Preparing the command…",
-  },
+  command: commandCardEn,
   changes: changesEn,
   rewind: rewindEn,
   worktrees: worktreesEn,

@@ -1,5 +1,7 @@
 import type { ArgumentEffect } from "../../../shared/rules";
 import { changesZh } from "./changes.zh";
+import { commandCardZh, exceptZh } from "./command-card.zh";
+import { composerZh } from "./composer.zh";
 import { editsZh } from "./edits.zh";
 import type { Messages } from "./en";
 import { layoutZh } from "./layout.zh";
@@ -10,14 +12,6 @@ import { resourcesZh } from "./resources.zh";
 import { rewindZh } from "./rewind.zh";
 import { riskTextZh } from "./risks.zh";
 import { worktreesZh } from "./worktrees.zh";
-
-/** What a prefix rule leaves out, completing "不包括…的参数". */
-function exceptZh(except: readonly ArgumentEffect[]): string {
-  const runs = except.includes("runs");
-  const writes = except.includes("writes");
-  if (runs && writes) return "运行程序、删除或写入文件";
-  return runs ? "运行程序" : "删除或写入文件";
-}
 
 /** Simplified Chinese. */
 export const zh: Messages = {
@@ -71,61 +65,7 @@ export const zh: Messages = {
     thinking: "思考过程",
     streaming: "正在输出…",
     newBelow: "下方有新消息",
-    promptLabel: "发给智能体的消息",
-    promptPlaceholder: "询问关于仓库的问题…（Enter 发送，Shift+Enter 换行）",
-    send: "发送",
-    steer: "插话",
-    steerHint: "在智能体当前这一步之后送达（Enter）。Alt+Enter 则留到它完成后再发。",
-    steerPlaceholder: "智能体正在工作：Enter 在当前这一步之后插话，Alt+Enter 排队到它完成后",
-    queue: "排队",
-    queueHint: "把这条消息留到智能体完成后再发（Alt+Enter）",
-    queuedHeading: "等待送达智能体的消息",
-    queuedMode: { steer: "这一步之后", "follow-up": "完成之后" },
-    queuedRemove: (text: string) => `撤回：${text.slice(0, 60)}`,
-    attachments: "图片",
-    attachmentRemove: (name: string) => `移除 ${name}`,
-    imageAlt: (index: number) => `图片 ${index}`,
-    imagesUnavailable: (count: number) => `这条消息附带了 ${count} 张图片，无法显示。`,
-    imagesNotRead: (model: string) =>
-      `${model} 不能读取图片。请换一个能读图片的模型再附加，或用文字描述图片内容。`,
-    imageType: (name: string) => `${name} 不是 Pi Desk 可以发送的图片：请附加 PNG、JPEG、GIF 或 WebP。`,
-    imagesTooMany: (most: number) => `一条消息最多附带 ${most} 张图片。`,
-    imagesTooBig: (megabytes: number) =>
-      `一条消息的图片合计不能超过 ${megabytes} MB：请附加更小的图片（例如只截取屏幕的一部分）。`,
-    imageUnreadable: "无法读取这张图片。请先保存为文件，再重新附加。",
-    chatNamed: (name: string) => `已将这个对话命名为“${name}”。`,
-    commandFailed: (reason: string) => `无法执行：${reason}`,
-    nameMissing: "请给对话起个名字：/name 后面加上名字。",
-    thinkingLevels: (levels: string) => `这个模型支持的思考级别：${levels}。请输入 /thinking 加其中之一。`,
-    modelMissing: (names: string) => `请输入 /model 加模型名称：${names}。`,
-    modelUnknown: (typed: string, names: string) => `没有名为“${typed}”的可用模型。可用模型：${names}。`,
-    modelAmbiguous: (typed: string, names: string) =>
-      `“${typed}”对应多个模型（${names}）：请输入更完整的名称。`,
-    dropNoPath: (name: string) => `浏览器不会告知 ${name} 的位置。请输入 @ 和文件名中的几个字母来引用它。`,
-    dropOutside: (name: string, folder: string) =>
-      `${name} 不在这个对话的文件夹（${folder}）中，智能体的工具只能读取该文件夹内的文件。请先把它复制进来，或粘贴其中需要的内容。`,
-    nothingToRewind: "还没有可以回退到的你的消息。",
-    fileMenu: "文件",
-    fileMenuListing: "正在列出文件夹中的文件…",
-    fileMenuNone: "没有匹配的文件或文件夹",
-    fileMenuFailed: (reason: string) => `无法列出文件夹中的文件：${reason}`,
-    fileMenuCapped: (searched: number) =>
-      `文件夹很大：只搜索了前 ${searched.toLocaleString()} 个文件和文件夹。`,
-    slashMenu: "命令",
-    slashNone: "没有以此开头的命令",
-    slashKind: { template: "提示模板", skill: "技能", desk: "Pi Desk" },
-    contextUsed: (percent: number, used: string, window: string) =>
-      `上下文 ${percent}%（${used} / ${window}）`,
-    contextUnknown: (window: string) => `上下文：尚未计数（窗口 ${window}）`,
-    contextTitle: "对话占用模型上下文窗口的比例（以最近一次回答为准）",
-    contextNearlyFull: "快满了：压缩一下，或新开一个对话",
-    compact: "压缩",
-    compacting: "正在压缩…",
-    compactHint: "用一段摘要替代目前的对话，模型之后读取摘要（Pi 的压缩）",
-    compactFailed: (reason: string) => `无法压缩：${reason}`,
-    compacted: (reason: "manual" | "threshold" | "overflow" | "stored", tokensBefore: number) =>
-      `${reason === "manual" ? "已压缩" : reason === "stored" ? "之前已压缩" : "已自动压缩"}：模型改为读取这段摘要，替代之前的 ${tokensBefore} 个 token`,
-    unsentBack: (count: number) => `已停止。仍在等待的 ${count} 条消息没有发送，已放回输入框。`,
+    ...composerZh,
     stop: "停止",
     stopHint: "停止智能体：待批准的命令会被取消，正在运行的命令会被终止。",
     working: "智能体正在工作…",
@@ -217,95 +157,7 @@ export const zh: Messages = {
     },
   },
 
-  command: {
-    cardLabel: (command: string) => `命令：${command}`,
-    trayHeading: (count: number) => `待批准（${count}）`,
-    trayHint: "智能体正在等待你对这些命令的答复。j/k 或方向键切换，Enter 批准，Esc 拒绝。",
-    status: {
-      pending: "待批准",
-      running: "运行中",
-      succeeded: "成功",
-      failed: "失败",
-      "timed-out": "已超时",
-      cancelled: "已取消",
-      denied: "已拒绝",
-      refused: "被拒绝执行",
-      interrupted: "已中断",
-      background: "后台运行",
-      "limit-reached": "因资源上限停止",
-    },
-    limitMemory: (limit: string) =>
-      `已停止：它使用的内存超过了 ${limit}。请在设置中提高内存上限，或换一种占用内存更少的方式运行。`,
-    limitProcesses: (limit: string) =>
-      `已停止：它的进程数达到了 ${limit} 个。请在设置中提高进程数上限，或换一种使用更少进程的方式运行。`,
-    interruptedHint: "Pi Desk 在此命令结束前停止了运行，因此无法得知它的结果。",
-    cwd: "运行目录",
-    timeout: "超时",
-    sandbox: "沙箱",
-    sandboxOn: "开启，无网络",
-    sandboxOnNetwork: "开启，可访问网络",
-    sandboxOff: "关闭",
-    allowNetwork: "允许此命令访问网络",
-    localServices: "它也能访问本机自身的服务：localhost 端口上的服务器、X11 等抽象套接字。",
-    seconds: (s: number) => `${s} 秒`,
-    why: "原因",
-    parts: "此行包含的命令",
-    risks: "请仔细查看",
-    decidedByRule: (rule: string) => `由规则“${rule}”允许`,
-    edited: "已修改",
-    checking: "等待主机发起询问…",
-    answered: "已答复，等待主机执行…",
-    approve: "批准",
-    approveHint: "运行（Enter）",
-    deny: "拒绝",
-    denyHint: "不运行（Esc）",
-    edit: "修改",
-    editDone: "结束修改",
-    alwaysAllow: "始终允许…",
-    denyReason: "为什么拒绝？（可选，智能体会读到）",
-    denyConfirm: "拒绝",
-    back: "返回",
-    editCommand: "改为运行的命令",
-    editTimeout: (max: number) => `超时秒数（最多 ${max}）`,
-    editEmpty: "命令不能为空。",
-    editTimeoutRange: (max: number) => `超时必须是 1 到 ${max} 之间的整数秒。`,
-    runEdited: "批准修改后的命令",
-    ruleWhat: "哪些命令",
-    ruleExact: (command: string) => `仅限“${command}”`,
-    rulePrefix: (prefix: string, except: readonly ArgumentEffect[]) =>
-      except.length === 0
-        ? `所有以“${prefix}”开头的命令`
-        : `所有以“${prefix}”开头的命令，但不包括${exceptZh(except)}的参数`,
-    ruleNotApplied: (pattern: string, argument: string, effect: ArgumentEffect) =>
-      `规则“${pattern}”已生效，但 ${argument} ${effect === "runs" ? "会运行另一个程序" : "会删除或写入文件"}，这不在规则范围内：这条命令由你决定。`,
-    ruleScope: "有效范围",
-    scopeSession: "本次对话",
-    scopeWorkspace: "此工作区（保留）",
-    ruleSummary: (what: string, scope: string) => `${what}将不经询问直接运行：${scope}。`,
-    ruleConfirm: "批准并始终允许",
-    decideFailed: (reason: string) => `你的答复未被接受：${reason}`,
-    cancel: "取消运行",
-    cancelling: "正在取消…",
-    cancelFailed: (reason: string) => `无法取消：${reason}`,
-    elapsed: (time: string) => `已运行 ${time}`,
-    countdown: (time: string) => `${time} 后超时`,
-    exitCode: (code: number) => `退出码 ${code}`,
-    duration: (time: string) => `用时 ${time}`,
-    reason: "原因",
-    output: "输出",
-    noOutput: "没有输出。",
-    hiddenLines: (count: number) => `此处未显示之前的 ${count.toLocaleString()} 行。`,
-    openFull: "打开完整输出",
-    outputLoading: "正在加载输出…",
-    outputFailed: (reason: string) => `输出未能加载：${reason} 滚动离开再回来即可重试。`,
-    trimmed: "已截断",
-    trimmedHint: "智能体只看到了输出的末尾。完整输出保存在：",
-    fullOutputError: (reason: string) => `完整输出未能保存：${reason}`,
-    fullOutputCut: (budget: string, dropped: string, lines: string) =>
-      `输出超过了每条命令 ${budget} 的上限，文件只保留开头和结尾：中间的 ${dropped}（${lines} 行）被省略。`,
-    lines: (count: number) => `${count.toLocaleString()} 行`,
-    preparing: "正在准备命令…",
-  },
+  command: commandCardZh,
   changes: changesZh,
   rewind: rewindZh,
   worktrees: worktreesZh,
