@@ -221,12 +221,20 @@ export interface CommandLimits {
   resources?: ResourceLimitsState;
 }
 
+/**
+ * Why nothing limits commands: the host was started with limits off, Windows (no Job Object yet), or a system
+ * without cgroups whose per-process memory limit is not enforced (macOS).
+ */
+export type NotLimitedCause = "off" | "windows" | "no-cgroups";
+
 /** The memory and process limits of each command of a workspace, and what holds them on this machine. */
 export interface ResourceLimitsState {
   /** The layer that holds them here. */
   layer: ResourceLimitsLayer;
   /** The host's words for the layer ("limits: cgroup v1", or what per-process limits leave open, or why none). */
   description: string;
+  /** Where the layer is "none": why, for the page to word in its language (`description` says it in English). */
+  notLimited?: NotLimitedCause;
   /** The most memory a command (every process it starts, together) may use, in bytes. */
   memoryBytes: number;
   /** The most processes and threads a command may have at once. */

@@ -62,6 +62,23 @@ describe("Settings: memory and processes per command", () => {
     expect(screen.queryByTestId("limits-memory")).toBeNull();
   });
 
+  it("says why nothing is limited in the page's language, not the host's English", () => {
+    show(
+      resources({
+        layer: "none",
+        description:
+          "not limited: this system has no cgroups, and its per-process memory limit is not enforced.",
+        notLimited: "no-cgroups",
+        cpuWeight: null,
+      }),
+      fakeApi(),
+      "zh-CN",
+    );
+    expect(screen.getByTestId("limits-layer").textContent).toBe(
+      "不受限制：本系统没有 cgroups，且单个进程的内存上限不会被强制执行。",
+    );
+  });
+
   it("saves the memory limit typed, in MiB, leaving the process limit at its default", async () => {
     const api = show(resources());
     fireEvent.change(screen.getByTestId("limits-memory"), { target: { value: "512" } });

@@ -81,6 +81,7 @@ export function resourceLimitsState(
     return {
       layer: "none",
       description: "not limited: this host was started with resource limits off",
+      notLimited: "off",
       ...defaults,
       cpuWeight: null,
       defaults,
@@ -91,6 +92,7 @@ export function resourceLimitsState(
   return {
     layer: layerName(layer),
     description: describeLimitsLayer(layer),
+    ...(layer.kind === "none" ? { notLimited: layer.cause } : {}),
     ...defaults,
     ...own,
     cpuWeight: cpuWeightOf(layer),

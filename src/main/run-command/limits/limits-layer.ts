@@ -1,6 +1,7 @@
 import { accessSync, constants, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ResourceLimitsLayer } from "../../../shared/commands";
+import type { NotLimitedCause } from "../../../shared/host-state";
 
 /**
  * Which layer can hold a command's limits on this machine, best first. A cgroup holds the whole command
@@ -31,6 +32,8 @@ export type LimitsLayer =
       kind: "none";
       /** Why nothing limits a command here, in a sentence for Settings. */
       why: string;
+      /** The same, as a kind the page words in its language. */
+      cause: NotLimitedCause;
     };
 
 /** Where to look; tests give a stand-in for each. */
@@ -55,12 +58,13 @@ const RLIMIT_GAPS =
 export function detectLimitsLayer(sources: LayerSources = {}): LimitsLayer {
   const platform = sources.platform ?? process.platform;
   if (platform === "win32")
-    return { kind: "none", why: "Windows: commands are not limited (no Job Object yet)." };
+    return { kind: "none", why: "Windows: commands are not limited (no Job Object yet).", cause: "windows" };
   // macOS has no cgroups, and its RLIMIT_AS is not enforced: nothing there would hold what it claims.
   if (platform !== "linux")
     return {
       kind: "none",
       why: "this system has no cgroups, and its per-process memory limit is not enforced.",
+      cause: "no-cgroups",
     };
   const mounts = parseMounts(sources.mounts ?? readText("/proc/self/mounts"));
   const own = parseSelfCgroup(sources.selfCgroup ?? readText("/proc/self/cgroup"));

@@ -8,6 +8,12 @@ export const resourcesEn = {
       "Per process only: each process's memory is limited on its own, and a command can still start many processes.",
     none: (why: string) => `Not limited: ${why}`,
   },
+  /** Why nothing limits commands, by the host's cause. */
+  notLimited: {
+    off: "this host was started with resource limits off.",
+    windows: "Windows: commands are not limited (no Job Object yet).",
+    "no-cgroups": "this system has no cgroups, and its per-process memory limit is not enforced.",
+  },
   memory: "Memory per command (MiB)",
   processes: "Processes and threads per command",
   defaultHint: (value: string) => `Default: ${value}. Leave it empty for the default.`,

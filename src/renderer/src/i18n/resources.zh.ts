@@ -9,6 +9,11 @@ export const resourcesZh: typeof resourcesEn = {
     process: "仅限单个进程：每个进程的内存各自受限，一条命令仍可启动许多进程。",
     none: (why: string) => `不受限制：${why}`,
   },
+  notLimited: {
+    off: "本主机启动时关闭了资源上限。",
+    windows: "Windows：命令不受限制（尚无 Job Object）。",
+    "no-cgroups": "本系统没有 cgroups，且单个进程的内存上限不会被强制执行。",
+  },
   memory: "每条命令的内存（MiB）",
   processes: "每条命令的进程和线程数",
   defaultHint: (value: string) => `默认：${value}。留空即使用默认值。`,

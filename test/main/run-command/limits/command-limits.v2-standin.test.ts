@@ -177,7 +177,7 @@ describe("the layer on other machines (from their /proc files)", () => {
   it("is per-process limits on Linux without writable cgroups, and none where per-process memory is not enforced", () => {
     const bare = detectLimitsLayer({ mounts: "", selfCgroup: "", platform: "linux" });
     expect(bare.kind).toBe("rlimit");
-    expect(detectLimitsLayer({ platform: "darwin" }).kind).toBe("none");
-    expect(detectLimitsLayer({ platform: "win32" }).kind).toBe("none");
+    expect(detectLimitsLayer({ platform: "darwin" })).toMatchObject({ kind: "none", cause: "no-cgroups" });
+    expect(detectLimitsLayer({ platform: "win32" })).toMatchObject({ kind: "none", cause: "windows" });
   });
 });

@@ -54,7 +54,11 @@ export function ResourceLimitsSettings({ resources, api }: { resources: Resource
     <div className="resource-limits" data-testid="resource-limits">
       <p className={held ? "muted" : "error"} data-testid="limits-layer" data-layer={resources.layer}>
         {resources.layer === "none"
-          ? t.resources.layer.none(resources.description.replace(/^not limited: /, ""))
+          ? t.resources.layer.none(
+              resources.notLimited
+                ? t.resources.notLimited[resources.notLimited]
+                : resources.description.replace(/^not limited: /, ""),
+            )
           : t.resources.layer[resources.layer]}
       </p>
       <p className="muted" data-testid="limits-cpu">
