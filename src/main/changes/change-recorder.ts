@@ -278,24 +278,34 @@ export class ChangeRecorder {
    * changed, without touching any (see `previewUndoChain`). Commands without a complete record are skipped:
    * the caller names them as not recorded.
    */
-  previewUndoChain(commandIds: readonly string[]): Promise<ChainFile[]> {
+  previewUndoChain(commandIds: readonly string[], redoIds: readonly string[] = []): Promise<ChainFile[]> {
     return this.gate.guard(
       async (store, repo, objects) => {
         const chain = completeRecords(store, commandIds);
-        const ids = new Set(commandIds);
+        const redo = completeRecords(store, redoIds);
+        const ids = new Set([...commandIds, ...redoIds]);
         const others = store.list().filter((record) => !ids.has(record.commandId));
-        return previewUndoChain(repo, objects, chain, others, this.maxFileBytes);
+        return previewUndoChain(repo, objects, chain, others, this.maxFileBytes, redo);
       },
       () => [],
       false,
     );
   }
 
-  /** Undoes the commands `commandIds`, newest first, in one turn of the queue (no scan comes between). */
-  undoChain(commandIds: readonly string[]): Promise<RevertResult[]> {
+  /**
+   * Undoes the commands `commandIds`, newest first, then plays `redoIds` again, oldest first (a branch
+   * switch), in one turn of the queue (no scan comes between).
+   */
+  undoChain(commandIds: readonly string[], redoIds: readonly string[] = []): Promise<RevertResult[]> {
     return this.gate.guard(
       (store, repo, objects) =>
-        undoChainNow(repo, objects, completeRecords(store, commandIds), this.maxFileBytes),
+        undoChainNow(
+          repo,
+          objects,
+          completeRecords(store, commandIds),
+          this.maxFileBytes,
+          completeRecords(store, redoIds),
+        ),
       (reason) => [refusedAll(reason)],
     );
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { isAbsolute, relative, sep } from "node:path";
 import type { AgentSession } from "@earendil-works/pi-coding-agent";
+import type { BranchPreview, BranchSwitchResult } from "../../../shared/branches";
 import type { RevertResult } from "../../../shared/changes";
 import type {
   RewindFile,
@@ -14,6 +15,7 @@ import type { ChainFile, ChangeRecords } from "../../changes";
 import type { BackgroundCommands } from "../../run-command";
 import type { RecordKeys } from "../record-keys";
 import type { SessionProjection } from "../session-projection";
+import { switchPlan } from "./branch-tree";
 import { removeJournal, writeJournal } from "./rewind-journal";
 import { REWIND_ENTRY_TYPE, type RewindEntryData, rewindPart, standingRewind } from "./rewind-part";
 
@@ -135,6 +137,47 @@ export class ChatRewind {
     });
   }
 
+  /** What switching to the branch whose first message of the person is `entryId` would do. */
+  async previewSwitch(entryId: string): Promise<BranchPreview> {
+    const plan = switchPlan(this.options.session.sessionManager, entryId);
+    return { entryId, files: await this.files(plan.undo, plan.redo), stops: this.stops(plan.undo) };
+  }
+
+  /**
+   * Switches to the branch whose first message of the person is `entryId`: stops what of the conversation
+   * shown since the branch point still runs, takes its changes back (newest first) and plays the branch's
+   * again (oldest first), each as a card's undo does (a file changed since is kept), then moves the
+   * conversation to the branch's newest entry (Pi's `navigateTree`).
+   */
+  async switchTo(entryId: string): Promise<BranchSwitchResult> {
+    const { session } = this.options;
+    const manager = session.sessionManager;
+    const plan = switchPlan(manager, entryId);
+    return this.exclusive(async () => {
+      await this.stopPart(plan.undo);
+      const from = manager.getLeafId();
+      const files = await this.files(plan.undo, plan.redo);
+      const recorder = this.options.records?.records.recorder;
+      const undo = this.chain(plan.undo);
+      const redo = this.recorded(plan.redo);
+      const results = recorder && undo.length + redo.length > 0 ? await recorder.undoChain(undo, redo) : [];
+      // A branch left on a message without an answer: the conversation stands before it, its text to the composer.
+      const leaf = manager.getEntry(plan.leafId);
+      const target = plan.unanswered !== undefined && leaf ? leaf.parentId : plan.leafId;
+      if (target === null) manager.resetLeaf();
+      else await session.navigateTree(target, { summarize: false });
+      const data: RewindEntryData = { rewindId: randomUUID(), kind: "switch", from, entryId };
+      // As a rewind's: the entry keeps the leaf where the switch put it when the file is opened again.
+      manager.appendCustomEntry(REWIND_ENTRY_TYPE, data);
+      this.last = undefined;
+      this.options.replaced();
+      return {
+        files: outcomes(files, results),
+        ...(plan.unanswered !== undefined ? { editorText: plan.unanswered } : {}),
+      };
+    });
+  }
+
   /** "Back to where I was": the files as they were when the last rewind began (unless changed since), and the conversation. */
   async back(): Promise<RewindUndoResult> {
     const last = this.last;
@@ -201,15 +244,20 @@ export class ChatRewind {
     return key;
   }
 
-  /** The record keys of the part's recorded commands and edits, newest first. */
+  /** The record keys of the part's recorded commands and edits, newest first (`ids` oldest first). */
   private chain(ids: readonly string[]): string[] {
+    return this.recorded(ids.filter((id) => this.isChange(id))).reverse();
+  }
+
+  /**
+   * The record keys of the tool calls `ids` that have a complete record, in their order. Only the chat's
+   * commands and edits are recorded under its keys: another branch's, which the transcript does not show, are
+   * found by their records.
+   */
+  private recorded(ids: readonly string[]): string[] {
     const own = this.options.records;
     if (!own) return [];
-    return ids
-      .filter((id) => this.isChange(id))
-      .map((id) => own.keys.of(id))
-      .filter((key) => own.records.recorder.complete(key))
-      .reverse();
+    return ids.map((id) => own.keys.of(id)).filter((key) => own.records.recorder.complete(key));
   }
 
   /** Whether a tool call is a command or an edit of this chat (what a rewind takes back). */
@@ -218,10 +266,15 @@ export class ChatRewind {
     return views.byId.has(id) || edits.byId.has(id);
   }
 
-  /** Each file the part changed, with what a rewind does to it: the recorded ones, then those not recorded. */
-  private async files(ids: readonly string[]): Promise<RewindFile[]> {
+  /**
+   * Each file the part changed (`ids`, oldest first), with what a rewind does to it: the recorded ones, then
+   * those not recorded. With `redo` (a branch switch), the other branch's recorded changes played again after.
+   */
+  private async files(ids: readonly string[], redo: readonly string[] = []): Promise<RewindFile[]> {
     const own = this.options.records;
-    const chained = own ? await own.records.recorder.previewUndoChain(this.chain(ids)) : [];
+    const chained = own
+      ? await own.records.recorder.previewUndoChain(this.chain(ids), this.recorded(redo))
+      : [];
     const files = new Map<string, RewindFile>(chained.map((file) => [file.path, fileOf(file)]));
     for (const id of ids) {
       const key = own?.keys.of(id);

@@ -2,8 +2,11 @@ import { createContext, useContext } from "react";
 
 /** What a person's message can start: a rewind to before it, or editing it to send again. */
 export interface MessageActions {
-  /** Opens the rewind preview for the message with Pi's entry id `entryId`; `edit` with its text to change. */
-  open(entryId: string, text: string, mode: "rewind" | "edit"): void;
+  /**
+   * Opens the rewind preview for the message with Pi's entry id `entryId`; `edit` with its text to change;
+   * `switch`: the preview of switching to the branch that message begins.
+   */
+  open(entryId: string, text: string, mode: "rewind" | "edit" | "switch"): void;
   /** "Fork from here": a new chat from before the message, shown with the message's text in its composer. */
   fork(entryId: string): void;
 }
