@@ -62,7 +62,7 @@ test("rewind, take another way, switch back to the first branch: its files and c
   const first = page.getByTestId("user-message").filter({ hasText: "first" });
   const firstId = (await first.getAttribute("data-entry-id")) as string;
   expect(firstId).toBeTruthy();
-  expect(page.getByTestId("branch-switch")).toHaveCount(0);
+  await expect(page.getByTestId("branch-switch")).toHaveCount(0);
 
   // The transcript draws only the entries near its view: the first message is at its top.
   await page.getByTestId("transcript").evaluate((el) => {

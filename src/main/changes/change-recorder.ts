@@ -24,7 +24,7 @@ import { ShadowRepo } from "./shadow-repo";
 import type { Snapshot, Snapshotter } from "./snapshot";
 import { StoredObjects } from "./stored-objects";
 import { revert } from "./undo";
-import { type ChainFile, previewUndoChain, undoChainNow } from "./undo-chain";
+import { type ChainFile, previewUndoChain, undoChainNow, writeBeforeChain } from "./undo-chain";
 
 /**
  * Records what each approved command does to the workspace, and takes it back on request. Call
@@ -307,6 +307,17 @@ export class ChangeRecorder {
           completeRecords(store, redoIds),
         ),
       (reason) => [refusedAll(reason)],
+    );
+  }
+
+  /**
+   * Writes into another folder `target` (a fork's new worktree) each file the commands `commandIds` (oldest
+   * first) changed, as it was before the oldest of them; this recorder's folder is not touched.
+   */
+  writeBefore(commandIds: readonly string[], target: string): Promise<RevertResult> {
+    return this.gate.guard(
+      (store, repo, objects) => writeBeforeChain(repo, objects, completeRecords(store, commandIds), target),
+      refusedAll,
     );
   }
 

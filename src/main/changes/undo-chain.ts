@@ -8,7 +8,7 @@ import type { CommandRecord } from "./records";
 import type { ShadowRepo } from "./shadow-repo";
 import type { StoredObjects } from "./stored-objects";
 import { listTreePaths, lookup, type RecordedEntry, revert } from "./undo";
-import { checkParents, readPresent, type StoredEntry } from "./workspace-files";
+import { checkParents, deletePath, readPresent, type StoredEntry, writePath } from "./workspace-files";
 
 /** What undoing a chain of commands, newest first, does (or would do) to one file. */
 export interface ChainFile {
@@ -135,6 +135,53 @@ export async function undoChainNow(
     );
   }
   return results;
+}
+
+/**
+ * Writes into `target` (another folder of the same repository: a fork's new worktree) each path the chain's
+ * records (oldest first) changed, as the oldest of them found it: the files as they were before the chain.
+ * The chain's own folder is not touched. A path over the size limit, or one whose way in `target` goes
+ * through a link or a file, is refused.
+ */
+export async function writeBeforeChain(
+  repo: ShadowRepo,
+  objects: StoredObjects,
+  chain: readonly CommandRecord[],
+  target: string,
+): Promise<RevertResult> {
+  const result: RevertResult = { restored: [], conflicts: [], refused: [] };
+  const oldest = new Map<string, CommandRecord>();
+  for (const record of chain) {
+    for (const path of await pathsOf(repo, objects, record)) if (!oldest.has(path)) oldest.set(path, record);
+  }
+  const trees = treeCache(repo, [...oldest.keys()]);
+  const deletions: string[] = [];
+  const writes: { path: string; entry: StoredEntry }[] = [];
+  for (const [path, record] of oldest) {
+    const before = lookup(record.before, await trees(record.before.tree), path);
+    if (before.type === "oversized") {
+      result.refused.push({ path, reason: `over the size limit (${before.size} bytes): never recorded.` });
+    } else if (before.type === "absent") deletions.push(path);
+    else writes.push({ path, entry: before.entry });
+  }
+  const depth = (path: string) => path.split("/").length;
+  const attempt = async (path: string, task: () => Promise<void>) => {
+    try {
+      await task();
+      result.restored.push(path);
+    } catch (error) {
+      result.refused.push({ path, reason: errorMessage(error) });
+    }
+  };
+  for (const path of deletions.sort((a, b) => depth(b) - depth(a))) {
+    await attempt(path, () => deletePath(target, path));
+  }
+  const blobs = await repo.readBlobs(writes.map((write) => write.entry.oid));
+  for (const { path, entry } of writes) {
+    await attempt(path, () => writePath(target, path, entry.mode, blobs.get(entry.oid) as Buffer));
+  }
+  result.restored.sort();
+  return result;
 }
 
 /** One step of a chain: a record taken back (its after-state to its before-state), or played again. */

@@ -178,6 +178,18 @@ export class ChatRewind {
     });
   }
 
+  /**
+   * Writes into `folder` (a fork's new worktree, holding the chat folder's files as they are now) the files
+   * the commands and edits from the person's message `entryId` on changed, as they were before it. The chat's
+   * own folder is not touched. Without records, nothing is written (the worktree keeps the files as they are).
+   */
+  async writeFilesBefore(entryId: string, folder: string): Promise<RevertResult | undefined> {
+    const part = rewindPart(this.options.session.sessionManager, entryId);
+    const recorder = this.options.records?.records.recorder;
+    const oldestFirst = this.chain(part.toolCalls.map((call) => call.id)).reverse();
+    return recorder && oldestFirst.length > 0 ? recorder.writeBefore(oldestFirst, folder) : undefined;
+  }
+
   /** "Back to where I was": the files as they were when the last rewind began (unless changed since), and the conversation. */
   async back(): Promise<RewindUndoResult> {
     const last = this.last;
