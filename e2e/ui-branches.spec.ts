@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
@@ -120,4 +121,58 @@ test("rewind, take another way, switch back to the first branch: its files and c
   expect(file("a.txt")).toBe(SEED["a.txt"]);
   expect(file("b.txt")).toBe("B\n");
   expect(existsSync(join(desk.workspace, "c.txt"))).toBe(false);
+});
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", ["-c", "user.name=T", "-c", "user.email=t@t", ...args], { cwd, encoding: "utf8" });
+
+test("fork from here into a new worktree: a new chat there, the files as they were before the message, this folder untouched", async ({
+  page,
+  scriptedDesk,
+}, testInfo) => {
+  const desk = await scriptedDesk([
+    [runCommand("c1", "echo made > c.txt")],
+    [say("done one")],
+    [runCommand("c2", "echo more >> c.txt; echo x > later.txt")],
+    [say("done two")],
+  ]);
+  git(desk.workspace, "init", "-q", "-b", "main");
+  writeFileSync(join(desk.workspace, "a.txt"), SEED["a.txt"]);
+  git(desk.workspace, "add", "-A");
+  git(desk.workspace, "commit", "-q", "-m", "first");
+  await openDesk(page, desk);
+  await page.getByTestId("nav-settings").click();
+  await expect(page.getByTestId("changes-settings")).toHaveAttribute("data-state", "on");
+  await page.getByTestId("nav-chat").click();
+
+  await send(page, "first");
+  await approve(page, "c1");
+  await expect(page.getByTestId("assistant-message").filter({ hasText: "done one" })).toBeVisible();
+  await send(page, "second");
+  await approve(page, "c2");
+  await expect(page.getByTestId("assistant-message").filter({ hasText: "done two" })).toBeVisible();
+
+  const second = page.getByTestId("user-message").filter({ hasText: "second" });
+  await second.getByTestId("fork-button").click();
+  await expect(second.getByTestId("fork-choice")).toBeVisible();
+  await shot(page, testInfo, "fork: this folder or a new worktree");
+  await second.getByTestId("fork-worktree").click();
+
+  const forked = page.locator('[data-testid="chat-item"][data-worktree="true"]');
+  await expect(forked).toHaveCount(1);
+  await expect(page.getByTestId("prompt-input")).toHaveValue("second");
+  await expect(page.getByTestId("user-message")).toHaveText([/first/]);
+  const branch = ((await forked.getByTestId("chat-item-branch").textContent()) ?? "").replace(
+    /^.*(pi-desk\/\S+).*$/,
+    "$1",
+  );
+  const block = git(desk.workspace, "worktree", "list", "--porcelain")
+    .split("\n\n")
+    .find((lines) => lines.includes(`branch refs/heads/${branch}`));
+  const folder = block?.split("\n")[0]?.replace(/^worktree /, "") as string;
+  expect(folder).toBeTruthy();
+  expect(readFileSync(join(folder, "c.txt"), "utf8")).toBe("made\n");
+  expect(existsSync(join(folder, "later.txt"))).toBe(false);
+  expect(readFileSync(join(desk.workspace, "c.txt"), "utf8")).toBe("made\nmore\n");
+  expect(existsSync(join(desk.workspace, "later.txt"))).toBe(true);
 });

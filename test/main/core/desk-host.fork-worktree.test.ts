@@ -51,7 +51,10 @@ describe("the session host: fork into a new worktree", () => {
     const sourceFile = host.state().session?.file as string;
     const folderNow = filesOf(workspace);
 
-    const fork = await calls(host, original).forkChat({ entryId: entryOf(host, "second"), where: "worktree" });
+    const fork = await calls(host, original).forkChat({
+      entryId: entryOf(host, "second"),
+      where: "worktree",
+    });
     expect(fork.text).toBe("second");
     expect(fork.chat).toMatchObject({ worktree: true, branch: expect.stringMatching(/^pi-desk\//) });
     const folder = fork.chat.folder;
@@ -70,7 +73,10 @@ describe("the session host: fork into a new worktree", () => {
     expect(forked.getHeader()?.parentSession).toBe(sourceFile);
     expect(forked.getCwd()).toBe(folder);
 
-    const earlier = await calls(host, original).forkChat({ entryId: entryOf(host, "first"), where: "worktree" });
+    const earlier = await calls(host, original).forkChat({
+      entryId: entryOf(host, "first"),
+      where: "worktree",
+    });
     expect(filesOf(earlier.chat.folder)).toEqual({
       "a.txt": "alpha\n",
       "b.txt": "one\nlocal\n",
