@@ -35,6 +35,13 @@ const RECOVERED = {
     "Pi Desk stopped in the middle of a rewind of this chat; it rolled it back at its start: the files and the conversation are as they were before the rewind.",
 } as const;
 
+const SWITCH_RECOVERED = {
+  finished:
+    "Pi Desk stopped in the middle of a switch to another branch of this chat; it finished it at its start: the files and the conversation are the other branch's.",
+  "rolled-back":
+    "Pi Desk stopped in the middle of a switch to another branch of this chat; it rolled it back at its start: the files and the conversation are as they were before the switch.",
+} as const;
+
 /** What one chat of a workspace is made of. */
 export interface WorkspaceSessionOptions {
   /** The chat's workspace. */
@@ -183,8 +190,14 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
   if (keys) projection.markDropped((id) => keys.has(id));
   // A rewind of this chat that a dead host left half-done was finished or rolled back at the start: say which.
   const recovered = changes ? await takeRecovered(changes.dataDir, session.sessionId) : undefined;
-  if (recovered)
-    projection.addNotice("info", RECOVERED[recovered], { id: "rewind-recovered", outcome: recovered });
+  if (recovered?.outcome) {
+    const { outcome, kind } = recovered;
+    projection.addNotice("info", kind === "switch" ? SWITCH_RECOVERED[outcome] : RECOVERED[outcome], {
+      id: "rewind-recovered",
+      outcome,
+      ...(kind ? { kind } : {}),
+    });
+  }
   const gate = new ApprovalGate({
     rules,
     audit,

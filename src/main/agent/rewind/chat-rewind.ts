@@ -155,20 +155,41 @@ export class ChatRewind {
     const plan = switchPlan(manager, entryId);
     return this.exclusive(async () => {
       await this.stopPart(plan.undo);
+      const rewindId = randomUUID();
       const from = manager.getLeafId();
-      const files = await this.files(plan.undo, plan.redo);
-      const recorder = this.options.records?.records.recorder;
-      const undo = this.chain(plan.undo);
-      const redo = this.recorded(plan.redo);
-      const results = recorder && undo.length + redo.length > 0 ? await recorder.undoChain(undo, redo) : [];
       // A branch left on a message without an answer: the conversation stands before it, its text to the composer.
       const leaf = manager.getEntry(plan.leafId);
       const target = plan.unanswered !== undefined && leaf ? leaf.parentId : plan.leafId;
+      // As a rewind: the files recorded first and a journal beside, so that a host dying in the middle leaves
+      // nothing half switched (rolled back, or the conversation moved, at the next start).
+      const recordKey = await this.recordNow(rewindId);
+      const files = await this.files(plan.undo, plan.redo);
+      const recorder = this.options.records?.records.recorder;
+      const dataDir = this.options.records?.records.dataDir;
+      const file = session.sessionFile;
+      const journal =
+        recordKey && dataDir && file
+          ? { rewindId, sessionId: session.sessionId, sessionFile: file, recordKey, entryId, from }
+          : undefined;
+      const write = (phase: "restoring" | "moving") =>
+        journal && dataDir ? writeJournal(dataDir, { ...journal, kind: "switch", target, phase }) : undefined;
+      await write("restoring");
+      const undo = this.chain(plan.undo);
+      const redo = this.recorded(plan.redo);
+      if (crashAt() === "restoring") {
+        await recorder?.undoChain(undo);
+        throw new Error("Simulated crash while restoring (PI_DESK_REWIND_CRASH_AT).");
+      }
+      const results = recorder && undo.length + redo.length > 0 ? await recorder.undoChain(undo, redo) : [];
+      if (recordKey && recorder) await recorder.after(recordKey);
+      await write("moving");
+      if (crashAt() === "moving") throw new Error("Simulated crash while moving (PI_DESK_REWIND_CRASH_AT).");
       if (target === null) manager.resetLeaf();
       else await session.navigateTree(target, { summarize: false });
-      const data: RewindEntryData = { rewindId: randomUUID(), kind: "switch", from, entryId };
+      const data: RewindEntryData = { rewindId, kind: "switch", from, entryId };
       // As a rewind's: the entry keeps the leaf where the switch put it when the file is opened again.
       manager.appendCustomEntry(REWIND_ENTRY_TYPE, data);
+      if (dataDir) await removeJournal(dataDir, session.sessionId);
       this.last = undefined;
       this.options.replaced();
       return {

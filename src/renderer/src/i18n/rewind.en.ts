@@ -37,6 +37,12 @@ export const rewindEn = {
   forkWorktree: "a new worktree",
   forkWorktreeHint:
     "A new worktree from this chat's base, holding the files as they were before this message (this folder stays as it is)",
+  switchRecovered: {
+    finished:
+      "Pi Desk stopped in the middle of a switch to another branch of this chat; it finished it when it started again: the files and the conversation are the other branch's.",
+    "rolled-back":
+      "Pi Desk stopped in the middle of a switch to another branch of this chat; it rolled it back when it started again: the files and the conversation are as they were before the switch.",
+  },
   recovered: {
     finished:
       "Pi Desk stopped in the middle of a rewind of this chat; it finished it when it started again: the files were put back and the conversation stands before your message.",

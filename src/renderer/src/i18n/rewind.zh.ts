@@ -36,6 +36,10 @@ export const rewindZh: typeof rewindEn = {
   forkSameFolder: "这个文件夹",
   forkWorktree: "新的工作树",
   forkWorktreeHint: "从这个对话的基础创建新的工作树，文件保持这条消息之前的样子（这个文件夹保持不变）",
+  switchRecovered: {
+    finished: "Pi Desk 在切换这个对话的分支时停止了；再次启动时已完成切换：文件和对话都是另一个分支的。",
+    "rolled-back": "Pi Desk 在切换这个对话的分支时停止了；再次启动时已撤回切换：文件和对话都和切换之前一样。",
+  },
   recovered: {
     finished:
       "Pi Desk 在回退这个对话的过程中停止了；再次启动时已完成回退：文件已恢复，对话停在你的消息之前。",
