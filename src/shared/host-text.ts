@@ -46,8 +46,8 @@ export type NoticeText =
   | {
       id: "rewind-recovered";
       outcome: "finished" | "rolled-back";
-      /** "switch": it was a switch to another branch (absent: a rewind). */
-      kind?: "switch";
+      /** "switch": it was a switch to another branch; "back": "Back to where I was" (absent: a rewind). */
+      kind?: "switch" | "back";
     };
 
 /**

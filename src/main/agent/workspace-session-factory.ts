@@ -42,6 +42,13 @@ const SWITCH_RECOVERED = {
     "Pi Desk stopped in the middle of a switch to another branch of this chat; it rolled it back at its start: the files and the conversation are as they were before the switch.",
 } as const;
 
+const BACK_RECOVERED = {
+  finished:
+    "Pi Desk stopped in the middle of going back to where you were in this chat; it finished it at its start: the files and the conversation are as they were before the rewind.",
+  "rolled-back":
+    "Pi Desk stopped in the middle of going back to where you were in this chat; it rolled it back at its start: the chat is still rewound, and Back to where I was is still offered.",
+} as const;
+
 /** What one chat of a workspace is made of. */
 export interface WorkspaceSessionOptions {
   /** The chat's workspace. */
@@ -192,7 +199,8 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
   const recovered = changes ? await takeRecovered(changes.dataDir, session.sessionId) : undefined;
   if (recovered?.outcome) {
     const { outcome, kind } = recovered;
-    projection.addNotice("info", kind === "switch" ? SWITCH_RECOVERED[outcome] : RECOVERED[outcome], {
+    const words = kind === "switch" ? SWITCH_RECOVERED : kind === "back" ? BACK_RECOVERED : RECOVERED;
+    projection.addNotice("info", words[outcome], {
       id: "rewind-recovered",
       outcome,
       ...(kind ? { kind } : {}),

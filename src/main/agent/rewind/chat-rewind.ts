@@ -11,11 +11,12 @@ import type {
   RewindUndoResult,
   RewoundState,
 } from "../../../shared/rewind";
-import type { ChainFile, ChangeRecords } from "../../changes";
+import type { ChangeRecords } from "../../changes";
 import type { BackgroundCommands } from "../../run-command";
 import type { RecordKeys } from "../record-keys";
 import type { SessionProjection } from "../session-projection";
 import { switchPlan } from "./branch-tree";
+import { fileOf, NOT_KEPT, NOT_RECORDING, outcomes } from "./rewind-files";
 import { removeJournal, writeJournal } from "./rewind-journal";
 import { REWIND_ENTRY_TYPE, type RewindEntryData, rewindPart, standingRewind } from "./rewind-part";
 
@@ -221,15 +222,43 @@ export class ChatRewind {
     }
     return this.exclusive(async () => {
       const recorder = this.options.records?.records.recorder;
+      const manager = session.sessionManager;
+      const leaf = manager.getLeafId();
+      // As a rewind: the files recorded first and a journal beside, so that a host dying in the middle leaves
+      // nothing half done (rolled back to the rewound files, or the conversation moved, at the next start).
+      const recordKey = last.recordKey ? await this.recordNow(randomUUID()) : undefined;
+      const dataDir = this.options.records?.records.dataDir;
+      const file = session.sessionFile;
+      const journal =
+        recordKey && dataDir && file
+          ? { rewindId: last.rewindId, sessionId: session.sessionId, sessionFile: file, recordKey }
+          : undefined;
+      const write = (phase: "restoring" | "moving") =>
+        journal && dataDir
+          ? writeJournal(dataDir, {
+              ...journal,
+              entryId: "",
+              from: leaf,
+              kind: "back",
+              target: last.from,
+              phase,
+            })
+          : undefined;
+      await write("restoring");
       const files: RevertResult =
         last.recordKey && recorder
           ? await recorder.undo(last.recordKey)
           : { restored: [], conflicts: [], refused: [] };
-      const manager = session.sessionManager;
-      const leaf = manager.getLeafId();
+      if (crashAt() === "back-restoring")
+        throw new Error("Simulated crash while going back (PI_DESK_REWIND_CRASH_AT).");
+      if (recordKey && recorder) await recorder.after(recordKey);
+      await write("moving");
+      if (crashAt() === "back-moving")
+        throw new Error("Simulated crash while going back (PI_DESK_REWIND_CRASH_AT).");
       if (last.from) await session.navigateTree(last.from, { summarize: false });
       const data: RewindEntryData = { rewindId: last.rewindId, kind: "back", from: leaf };
       manager.appendCustomEntry(REWIND_ENTRY_TYPE, data);
+      if (dataDir) await removeJournal(dataDir, session.sessionId);
       this.last = undefined;
       this.options.replaced();
       return { files };
@@ -339,41 +368,6 @@ export class ChatRewind {
   private relative(path: string): string {
     return isAbsolute(path) ? relative(this.options.root, path).split(sep).join("/") : path;
   }
-}
-
-/** Why a change has no record where nothing is recorded. */
-const NOT_RECORDING = "Changes are not recorded here (recording is off): put it back by hand if you need to.";
-
-/** Why a change has no record when its card does not say. */
-const NOT_KEPT = "Its record is not kept (it was dropped to fit the disk budget, or never made).";
-
-function fileOf(file: ChainFile): RewindFile {
-  if (file.outcome === "refused")
-    return { path: file.path, outcome: "not-recorded", reason: file.reason ?? "" };
-  if (file.outcome === "kept") {
-    return {
-      path: file.path,
-      outcome: "kept",
-      ...(file.changedBy ? { changedBy: file.changedBy } : {}),
-      ...(file.diff ? { diff: file.diff } : {}),
-    };
-  }
-  return { path: file.path, outcome: "restored" };
-}
-
-/** The preview's files as the undo turned out: a file changed since the preview is kept, one refused not put back. */
-function outcomes(files: readonly RewindFile[], results: readonly RevertResult[]): RewindFile[] {
-  const conflicts = new Set(results.flatMap((result) => result.conflicts.map((c) => c.path)));
-  const refused = new Map(
-    results.flatMap((result) => result.refused.map((r) => [r.path, r.reason] as const)),
-  );
-  return files.map((file) => {
-    if (file.outcome !== "restored") return file;
-    const reason = refused.get(file.path);
-    if (reason !== undefined) return { path: file.path, outcome: "not-recorded", reason };
-    if (conflicts.has(file.path)) return { path: file.path, outcome: "kept", changedBy: "person" };
-    return file;
-  });
 }
 
 /** A test hook: where a rewind stops as if the host died (the crash tests), from `PI_DESK_REWIND_CRASH_AT`. */

@@ -22,9 +22,9 @@ export interface RewindJournal {
   recordKey: string;
   /** The person's message rewound to (for a switch: the branch's first message of the person). */
   entryId: string;
-  /** What was under way: a branch switch, else (absent, as in journals of before switches) a rewind. */
-  kind?: "switch";
-  /** For a switch: the entry the conversation moves to (null: before the first entry). */
+  /** What was under way: a branch switch, "Back to where I was", else (absent, as in older journals) a rewind. */
+  kind?: "switch" | "back";
+  /** For a switch and a back: the entry the conversation moves to (null: before the first entry). */
   target?: string | null;
   /** The leaf before the rewind. */
   from: string | null;
@@ -100,16 +100,20 @@ export async function recoverRewinds(records: ChangeRecords): Promise<void> {
 function moveConversation(journal: RewindJournal): void {
   const manager = SessionManager.open(journal.sessionFile);
   const leaf = manager.getLeafEntry();
-  if (leaf?.type === "custom" && (leaf.data as RewindEntryData | undefined)?.rewindId === journal.rewindId)
+  const standing = leaf?.type === "custom" ? (leaf.data as RewindEntryData | undefined) : undefined;
+  // A back shares its rewind's id: it got there only when its own entry ("back") is the leaf.
+  if (standing?.rewindId === journal.rewindId && (standing.kind === "back") === (journal.kind === "back"))
     return;
-  if (journal.kind === "switch") {
-    if (journal.target === null || journal.target === undefined) manager.resetLeaf();
-    else manager.branch(journal.target);
+  if (journal.kind === "switch" || journal.kind === "back") {
+    if (journal.target === null || journal.target === undefined) {
+      // A back to a rewind from an empty conversation stays where it is (as "Back to where I was" does).
+      if (journal.kind === "switch") manager.resetLeaf();
+    } else manager.branch(journal.target);
     const data: RewindEntryData = {
       rewindId: journal.rewindId,
-      kind: "switch",
+      kind: journal.kind,
       from: journal.from,
-      entryId: journal.entryId,
+      ...(journal.kind === "switch" ? { entryId: journal.entryId } : {}),
     };
     manager.appendCustomEntry(REWIND_ENTRY_TYPE, data);
     return;

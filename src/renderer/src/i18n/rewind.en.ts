@@ -43,6 +43,12 @@ export const rewindEn = {
     "rolled-back":
       "Pi Desk stopped in the middle of a switch to another branch of this chat; it rolled it back when it started again: the files and the conversation are as they were before the switch.",
   },
+  backRecovered: {
+    finished:
+      "Pi Desk stopped in the middle of going back to where you were in this chat; it finished it when it started again: the files and the conversation are as they were before the rewind.",
+    "rolled-back":
+      "Pi Desk stopped in the middle of going back to where you were in this chat; it rolled it back when it started again: the chat is still rewound, and Back to where I was is still offered.",
+  },
   recovered: {
     finished:
       "Pi Desk stopped in the middle of a rewind of this chat; it finished it when it started again: the files were put back and the conversation stands before your message.",

@@ -40,6 +40,11 @@ export const rewindZh: typeof rewindEn = {
     finished: "Pi Desk 在切换这个对话的分支时停止了；再次启动时已完成切换：文件和对话都是另一个分支的。",
     "rolled-back": "Pi Desk 在切换这个对话的分支时停止了；再次启动时已撤回切换：文件和对话都和切换之前一样。",
   },
+  backRecovered: {
+    finished: "Pi Desk 在返回之前的位置时停止了；再次启动时已完成返回：文件和对话都回到回退之前的样子。",
+    "rolled-back":
+      "Pi Desk 在返回之前的位置时停止了；再次启动时已撤回：对话仍处于回退状态，仍可“回到之前的位置”。",
+  },
   recovered: {
     finished:
       "Pi Desk 在回退这个对话的过程中停止了；再次启动时已完成回退：文件已恢复，对话停在你的消息之前。",
