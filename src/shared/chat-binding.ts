@@ -32,6 +32,8 @@ export const CHAT_CALLS = [
   "rewind",
   "rewindUndo",
   "forkChat",
+  "branchPreview",
+  "switchBranch",
   "reviewWorktree",
   "bringIntoWorkspace",
   "keepBranch",

@@ -1,3 +1,4 @@
+import type { BranchPreview, BranchSwitchResult, ForkWhere } from "./branches";
 import type { FileDiff, RestorePreview, RevertResult } from "./changes";
 import type { ApprovalDecision, CommandOutputReply } from "./commands";
 import type { EditDecision } from "./edits";
@@ -226,7 +227,22 @@ export interface DeskApi {
    * "Fork from here": a new chat in the same folder from Pi's fork of this chat's session, standing before the
    * person's message `entryId` (the files are not touched); the message's text comes back for its composer.
    */
-  forkChat(params: { chatId: string; entryId: string }): Promise<ForkResult>;
+  forkChat(params: {
+    chatId: string;
+    entryId: string;
+    /** Where the new chat's files are: the same folder (the default), or a new worktree as they were before the message. */
+    where?: ForkWhere;
+  }): Promise<ForkResult>;
+  /**
+   * What switching the chat to another branch (`entryId`: the branch's first message of the person, from
+   * `SessionState.branches`) would do to the files, and the commands of this branch stopped first.
+   */
+  branchPreview(params: { chatId: string; entryId: string }): Promise<BranchPreview>;
+  /**
+   * Switch the chat to another branch: stops this branch's commands, brings the files to how that branch left
+   * them (files changed since are kept), and moves the conversation to the branch's last entry (Pi's `navigateTree`).
+   */
+  switchBranch(params: { chatId: string; entryId: string }): Promise<BranchSwitchResult>;
   /** Receive every event the host pushes, in order. */
   onHostEvent(listener: (event: HostEvent) => void): Unsubscribe;
 }
@@ -307,6 +323,8 @@ export const DESK_METHODS = [
   "rewind",
   "rewindUndo",
   "forkChat",
+  "branchPreview",
+  "switchBranch",
 ] as const satisfies readonly DeskMethod[];
 
 // A method added to DeskApi but not to DESK_METHODS fails to compile here.

@@ -1,3 +1,4 @@
+import type { BranchPoint } from "./branches";
 import type { ChangesState } from "./changes";
 import type { CommandView, ResourceLimitsLayer } from "./commands";
 import type { EditView } from "./edits";
@@ -144,6 +145,8 @@ export interface SessionState {
   mcpCalls?: Record<string, McpCallView>;
   /** The chat's last rewind, while "Back to where I was" can take it back; absent: none. */
   rewound?: RewoundState;
+  /** Where the conversation shown branched on Pi's tree, and the other ways from there; absent: none. */
+  branches?: BranchPoint[];
 }
 
 /** How full the model's context window is, and what the chat has cost, as Pi reports them. */

@@ -43,7 +43,12 @@ export type NoticeText =
   /** The person named the chat (`/name`). */
   | { id: "chat-named"; name: string }
   /** A rewind of the chat was cut short by Pi Desk stopping; at the next start it was finished or rolled back. */
-  | { id: "rewind-recovered"; outcome: "finished" | "rolled-back" };
+  | {
+      id: "rewind-recovered";
+      outcome: "finished" | "rolled-back";
+      /** "switch": it was a switch to another branch; "back": "Back to where I was" (absent: a rewind). */
+      kind?: "switch" | "back";
+    };
 
 /**
  * One thing the command policy refused in a line, as a kind and its parameters (the host's phrase for it is

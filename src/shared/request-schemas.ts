@@ -202,7 +202,13 @@ export const requestSchemas = {
     text: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 * 1024 })),
   }),
   rewindUndo: Params({ chatId: Id }),
-  forkChat: Params({ chatId: Id, entryId: Id }),
+  forkChat: Params({
+    chatId: Id,
+    entryId: Id,
+    where: Type.Optional(Type.Union([Type.Literal("same-folder"), Type.Literal("worktree")])),
+  }),
+  branchPreview: Params({ chatId: Id, entryId: Id }),
+  switchBranch: Params({ chatId: Id, entryId: Id }),
 } as const;
 
 // Every schema must accept only what the contract's types say: a schema looser than DeskApi fails here.

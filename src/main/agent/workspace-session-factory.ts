@@ -35,6 +35,20 @@ const RECOVERED = {
     "Pi Desk stopped in the middle of a rewind of this chat; it rolled it back at its start: the files and the conversation are as they were before the rewind.",
 } as const;
 
+const SWITCH_RECOVERED = {
+  finished:
+    "Pi Desk stopped in the middle of a switch to another branch of this chat; it finished it at its start: the files and the conversation are the other branch's.",
+  "rolled-back":
+    "Pi Desk stopped in the middle of a switch to another branch of this chat; it rolled it back at its start: the files and the conversation are as they were before the switch.",
+} as const;
+
+const BACK_RECOVERED = {
+  finished:
+    "Pi Desk stopped in the middle of going back to where you were in this chat; it finished it at its start: the files and the conversation are as they were before the rewind.",
+  "rolled-back":
+    "Pi Desk stopped in the middle of going back to where you were in this chat; it rolled it back at its start: the chat is still rewound, and Back to where I was is still offered.",
+} as const;
+
 /** What one chat of a workspace is made of. */
 export interface WorkspaceSessionOptions {
   /** The chat's workspace. */
@@ -183,8 +197,15 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
   if (keys) projection.markDropped((id) => keys.has(id));
   // A rewind of this chat that a dead host left half-done was finished or rolled back at the start: say which.
   const recovered = changes ? await takeRecovered(changes.dataDir, session.sessionId) : undefined;
-  if (recovered)
-    projection.addNotice("info", RECOVERED[recovered], { id: "rewind-recovered", outcome: recovered });
+  if (recovered?.outcome) {
+    const { outcome, kind } = recovered;
+    const words = kind === "switch" ? SWITCH_RECOVERED : kind === "back" ? BACK_RECOVERED : RECOVERED;
+    projection.addNotice("info", words[outcome], {
+      id: "rewind-recovered",
+      outcome,
+      ...(kind ? { kind } : {}),
+    });
+  }
   const gate = new ApprovalGate({
     rules,
     audit,

@@ -44,6 +44,7 @@ import type { DeskMcp } from "./mcp/desk-mcp";
 import { isMcpTool } from "./mcp/mcp-call-views";
 import { imagesForModel, imagesIn } from "./prompt-images";
 import type { RecordKeys } from "./record-keys";
+import { branchPoints } from "./rewind/branch-tree";
 import { ChatRewind } from "./rewind/chat-rewind";
 import { readSavedOutput } from "./saved-output";
 import type { SessionProjection } from "./session-projection";
@@ -200,7 +201,16 @@ export class WorkspaceSession {
         ? { mcpCalls: Object.fromEntries(this.projection.mcpCalls.byId) }
         : {}),
       ...(this.rewind?.rewound ? { rewound: this.rewind.rewound } : {}),
+      ...this.branches(),
     };
+  }
+
+  /** Where the conversation shown branched, for the state (nothing when it never did). */
+  private branches(): Pick<SessionState, "branches"> {
+    const manager = this.session.sessionManager;
+    const shown = new Set(contextEntryIds(manager).filter((id) => id !== undefined));
+    const points = branchPoints(manager, shown);
+    return points.length > 0 ? { branches: points } : {};
   }
 
   /** How full the model's context is and what the chat has cost, as Pi counts them; undefined without a model. */

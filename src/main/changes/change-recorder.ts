@@ -24,7 +24,7 @@ import { ShadowRepo } from "./shadow-repo";
 import type { Snapshot, Snapshotter } from "./snapshot";
 import { StoredObjects } from "./stored-objects";
 import { revert } from "./undo";
-import { type ChainFile, previewUndoChain, undoChainNow } from "./undo-chain";
+import { type ChainFile, previewUndoChain, undoChainNow, writeBeforeChain } from "./undo-chain";
 
 /**
  * Records what each approved command does to the workspace, and takes it back on request. Call
@@ -278,25 +278,46 @@ export class ChangeRecorder {
    * changed, without touching any (see `previewUndoChain`). Commands without a complete record are skipped:
    * the caller names them as not recorded.
    */
-  previewUndoChain(commandIds: readonly string[]): Promise<ChainFile[]> {
+  previewUndoChain(commandIds: readonly string[], redoIds: readonly string[] = []): Promise<ChainFile[]> {
     return this.gate.guard(
       async (store, repo, objects) => {
         const chain = completeRecords(store, commandIds);
-        const ids = new Set(commandIds);
+        const redo = completeRecords(store, redoIds);
+        const ids = new Set([...commandIds, ...redoIds]);
         const others = store.list().filter((record) => !ids.has(record.commandId));
-        return previewUndoChain(repo, objects, chain, others, this.maxFileBytes);
+        return previewUndoChain(repo, objects, chain, others, this.maxFileBytes, redo);
       },
       () => [],
       false,
     );
   }
 
-  /** Undoes the commands `commandIds`, newest first, in one turn of the queue (no scan comes between). */
-  undoChain(commandIds: readonly string[]): Promise<RevertResult[]> {
+  /**
+   * Undoes the commands `commandIds`, newest first, then plays `redoIds` again, oldest first (a branch
+   * switch), in one turn of the queue (no scan comes between).
+   */
+  undoChain(commandIds: readonly string[], redoIds: readonly string[] = []): Promise<RevertResult[]> {
     return this.gate.guard(
       (store, repo, objects) =>
-        undoChainNow(repo, objects, completeRecords(store, commandIds), this.maxFileBytes),
+        undoChainNow(
+          repo,
+          objects,
+          completeRecords(store, commandIds),
+          this.maxFileBytes,
+          completeRecords(store, redoIds),
+        ),
       (reason) => [refusedAll(reason)],
+    );
+  }
+
+  /**
+   * Writes into another folder `target` (a fork's new worktree) each file the commands `commandIds` (oldest
+   * first) changed, as it was before the oldest of them; this recorder's folder is not touched.
+   */
+  writeBefore(commandIds: readonly string[], target: string): Promise<RevertResult> {
+    return this.gate.guard(
+      (store, repo, objects) => writeBeforeChain(repo, objects, completeRecords(store, commandIds), target),
+      refusedAll,
     );
   }
 

@@ -8,7 +8,7 @@ import type { CommandRecord } from "./records";
 import type { ShadowRepo } from "./shadow-repo";
 import type { StoredObjects } from "./stored-objects";
 import { listTreePaths, lookup, type RecordedEntry, revert } from "./undo";
-import { checkParents, readPresent, type StoredEntry } from "./workspace-files";
+import { checkParents, deletePath, readPresent, type StoredEntry, writePath } from "./workspace-files";
 
 /** What undoing a chain of commands, newest first, does (or would do) to one file. */
 export interface ChainFile {
@@ -39,12 +39,14 @@ export async function previewUndoChain(
   chain: readonly CommandRecord[],
   others: readonly CommandRecord[],
   maxFileBytes: number,
+  /** Records to play again after the undos, oldest first (a branch switch: the other branch's changes). */
+  redo: readonly CommandRecord[] = [],
 ): Promise<ChainFile[]> {
   const workspace = repo.options.workspace;
-  const touching = new Map<string, CommandRecord[]>(); // path -> the chain's records that changed it, newest first
-  for (const record of chain) {
-    for (const path of await pathsOf(repo, objects, record)) {
-      touching.set(path, [...(touching.get(path) ?? []), record]);
+  const touching = new Map<string, Step[]>(); // path -> the steps that change it, in the order they play
+  for (const step of stepsOf(chain, redo)) {
+    for (const path of await pathsOf(repo, objects, step.record)) {
+      touching.set(path, [...(touching.get(path) ?? []), step]);
     }
   }
   const trees = treeCache(repo, [...touching.keys()]);
@@ -60,10 +62,11 @@ export async function previewUndoChain(
     }
     // As `revert` takes each command back: a file already as the command found it is left, one as the
     // command left it goes back, any other is a conflict (left as it stands) and the older commands go on.
+    // A redo is the same step the other way: from the record's before-state to its after-state.
     let refused = false;
-    let oldest: RecordedEntry | undefined;
+    let last: RecordedEntry | undefined;
     let conflict: { record: CommandRecord; after: RecordedEntry } | undefined;
-    for (const record of touching.get(path) ?? []) {
+    for (const { record, redo } of touching.get(path) ?? []) {
       if (!record.after) continue;
       const after = lookup(record.after, await trees(record.after.tree), path);
       const before = lookup(record.before, await trees(record.before.tree), path);
@@ -71,16 +74,20 @@ export async function previewUndoChain(
         refused = true;
         break;
       }
-      oldest = before;
-      if (sameState(state, before)) continue;
-      if (sameState(state, after)) state = standing(before);
-      else conflict ??= { record, after };
+      const [from, to] = redo ? [before, after] : [after, before];
+      last = to;
+      if (sameState(state, to)) continue;
+      if (sameState(state, from)) state = standing(to);
+      else conflict ??= { record, after: from };
     }
     let file: ChainFile = { path, outcome: "restored" };
     if (refused) {
       file = { path, outcome: "refused", reason: "over the size limit: its content was never recorded." };
-    } else if (conflict && !(oldest && sameState(state, oldest))) {
-      const byOthers = await changedByOthers(repo, objects, conflict.record, others, path);
+    } else if (conflict && !(last && sameState(state, last))) {
+      const present = await readPresent(workspace, path, maxFileBytes).catch(() => undefined);
+      const byOthers =
+        present !== undefined &&
+        (await changedByOthers(repo, objects, conflict.record, others, path, present, trees));
       file = {
         path,
         outcome: "kept",
@@ -102,20 +109,23 @@ export async function undoChainNow(
   objects: StoredObjects,
   chain: readonly CommandRecord[],
   maxFileBytes: number,
+  /** Records to play again after the undos, oldest first: each from its before-state to its after-state. */
+  redo: readonly CommandRecord[] = [],
 ): Promise<RevertResult[]> {
   const results: RevertResult[] = [];
+  const steps = stepsOf(chain, redo);
   const paths = new Set<string>();
-  for (const record of chain) for (const path of await pathsOf(repo, objects, record)) paths.add(path);
+  for (const { record } of steps) for (const path of await pathsOf(repo, objects, record)) paths.add(path);
   const trees = treeCache(repo, [...paths]);
-  for (const record of chain) {
+  for (const { record, redo: again } of steps) {
     if (!record.after) continue;
     const changes = await computeChangeSet(repo, objects, record.before, record.after);
     results.push(
       await revert(
         repo,
         {
-          from: record.after,
-          to: record.before,
+          from: again ? record.before : record.after,
+          to: again ? record.after : record.before,
           changes,
           undoAnyway: new Set(),
           maxFileBytes,
@@ -125,6 +135,66 @@ export async function undoChainNow(
     );
   }
   return results;
+}
+
+/**
+ * Writes into `target` (another folder of the same repository: a fork's new worktree) each path the chain's
+ * records (oldest first) changed, as the oldest of them found it: the files as they were before the chain.
+ * The chain's own folder is not touched. A path over the size limit, or one whose way in `target` goes
+ * through a link or a file, is refused.
+ */
+export async function writeBeforeChain(
+  repo: ShadowRepo,
+  objects: StoredObjects,
+  chain: readonly CommandRecord[],
+  target: string,
+): Promise<RevertResult> {
+  const result: RevertResult = { restored: [], conflicts: [], refused: [] };
+  const oldest = new Map<string, CommandRecord>();
+  for (const record of chain) {
+    for (const path of await pathsOf(repo, objects, record)) if (!oldest.has(path)) oldest.set(path, record);
+  }
+  const trees = treeCache(repo, [...oldest.keys()]);
+  const deletions: string[] = [];
+  const writes: { path: string; entry: StoredEntry }[] = [];
+  for (const [path, record] of oldest) {
+    const before = lookup(record.before, await trees(record.before.tree), path);
+    if (before.type === "oversized") {
+      result.refused.push({ path, reason: `over the size limit (${before.size} bytes): never recorded.` });
+    } else if (before.type === "absent") deletions.push(path);
+    else writes.push({ path, entry: before.entry });
+  }
+  const depth = (path: string) => path.split("/").length;
+  const attempt = async (path: string, task: () => Promise<void>) => {
+    try {
+      await task();
+      result.restored.push(path);
+    } catch (error) {
+      result.refused.push({ path, reason: errorMessage(error) });
+    }
+  };
+  for (const path of deletions.sort((a, b) => depth(b) - depth(a))) {
+    await attempt(path, () => deletePath(target, path));
+  }
+  const blobs = await repo.readBlobs(writes.map((write) => write.entry.oid));
+  for (const { path, entry } of writes) {
+    await attempt(path, () => writePath(target, path, entry.mode, blobs.get(entry.oid) as Buffer));
+  }
+  result.restored.sort();
+  return result;
+}
+
+/** One step of a chain: a record taken back (its after-state to its before-state), or played again. */
+interface Step {
+  record: CommandRecord;
+  redo: boolean;
+}
+
+function stepsOf(undo: readonly CommandRecord[], redo: readonly CommandRecord[]): Step[] {
+  return [
+    ...undo.map((record) => ({ record, redo: false })),
+    ...redo.map((record) => ({ record, redo: true })),
+  ];
 }
 
 /** The paths a record's change set names (both sides of a rename). */
@@ -181,17 +251,23 @@ function standing(recorded: RecordedEntry): Standing {
   return recorded.type === "stored" ? { type: "stored", entry: recorded.entry } : { type: "absent" };
 }
 
-/** Whether a record outside the chain, started after `record`, changed `path`. */
+/**
+ * Whether a record outside the chain, started after `record`, changed `path` and left it as it stands now
+ * (one whose work the person changed again, such as what a rewind put back, does not count).
+ */
 async function changedByOthers(
   repo: ShadowRepo,
   objects: StoredObjects,
   record: CommandRecord,
   others: readonly CommandRecord[],
   path: string,
+  present: Standing,
+  trees: (tree: string) => Promise<Map<string, StoredEntry>>,
 ): Promise<boolean> {
   for (const other of others) {
     if (!other.after || other.before.startedAt < record.before.startedAt) continue;
-    if ((await pathsOf(repo, objects, other)).includes(path)) return true;
+    if (!(await pathsOf(repo, objects, other)).includes(path)) continue;
+    if (sameState(present, lookup(other.after, await trees(other.after.tree), path))) return true;
   }
   return false;
 }

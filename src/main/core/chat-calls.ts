@@ -25,7 +25,9 @@ type ForwardedCall =
   | "restoreWorkspace"
   | "rewindPreview"
   | "rewind"
-  | "rewindUndo";
+  | "rewindUndo"
+  | "branchPreview"
+  | "switchBranch";
 
 /** Those calls: each finds its chat (`chatOf` refuses a chat that is not open) and hands the call on. */
 export function chatCalls(chatOf: (chatId: string) => WorkspaceSession): Pick<DeskHandlers, ForwardedCall> {
@@ -55,5 +57,7 @@ export function chatCalls(chatOf: (chatId: string) => WorkspaceSession): Pick<De
     rewindPreview: async ({ chatId, entryId }) => chatOf(chatId).rewind.preview(entryId),
     rewind: async ({ chatId, entryId, text }) => chatOf(chatId).rewindTo(entryId, text),
     rewindUndo: async ({ chatId }) => chatOf(chatId).rewind.back(),
+    branchPreview: async ({ chatId, entryId }) => chatOf(chatId).rewind.previewSwitch(entryId),
+    switchBranch: async ({ chatId, entryId }) => chatOf(chatId).rewind.switchTo(entryId),
   };
 }

@@ -11,6 +11,7 @@ import type { SessionChoice } from "../agent/agent-session-factory";
 import { DeskModels } from "../agent/model-runtime";
 import { modelsStateOf } from "../agent/models-state";
 import { forkSession } from "../agent/rewind/fork-session";
+import { worktreeFork } from "../agent/rewind/fork-worktree";
 import type { CommandSettings, WorkspaceSession } from "../agent/workspace-session";
 import { openWorkspaceSession } from "../agent/workspace-session-factory";
 import { checkSandbox, RunRegistry, type SandboxCheck } from "../run-command";
@@ -233,10 +234,15 @@ export class DeskHost {
       const worktree = await reopenedIn(workspace.info.path, path);
       return this.summaryOf(await this.openChat(workspace, { kind: "open", path }, worktree));
     },
-    forkChat: async ({ chatId, entryId }) => {
+    forkChat: async ({ chatId, entryId, where }) => {
       const chat = this.requireChat(chatId);
       if (chat.folder)
         throw new Error("Fork from here works in the workspace's own folder only: fork a chat there.");
+      if (where === "worktree") {
+        // A new worktree from the chat's base, the session forked into it once it is there.
+        const fork = worktreeFork(chat.workspace.info.path, chat.session, entryId);
+        return { chat: this.summaryOf(await this.openChat(chat.workspace, fork.open, {})), text: fork.text };
+      }
       const { path, text } = forkSession(chat.session.agent, entryId);
       return { chat: this.summaryOf(await this.openChat(chat.workspace, { kind: "open", path })), text };
     },
@@ -325,18 +331,26 @@ export class DeskHost {
   /** Opens a chat in the workspace (or a worktree of it) beside those open; the page is told with its summary. */
   private async openChat(
     workspace: DeskWorkspace,
-    choice: SessionChoice,
+    /** The session to open; or made once the chat's folder is there (a fork into a new worktree). */
+    choice: SessionChoice | ((folder: string) => Promise<SessionChoice>),
     worktree?: WorktreeChoice,
   ): Promise<DeskChat> {
     const id = randomUUID();
     let chat: DeskChat | undefined;
     const folder = worktree ? await this.worktrees.open(workspace, worktree, () => chat) : undefined;
+    const open =
+      typeof choice === "function"
+        ? await choice(folder?.worktree.path ?? workspace.info.path).catch(async (error: unknown) => {
+            if (folder) await this.worktrees.abandon(workspace, folder);
+            throw error;
+          })
+        : choice;
     const session = await openWorkspaceSession({
       ...(folder ? { folder: folder.chatFolder() } : {}),
       workspace: workspace.info,
       parts: workspace.parts,
       models: this.models,
-      open: choice,
+      open,
       sandbox: this.sandbox,
       hiddenPaths: [this.models.agentDir, this.dataRoot],
       runRegistry: this.runRegistry,

@@ -94,4 +94,55 @@ describe("the session host: a rewind cut short by the host's end", () => {
       await again.dispose();
     }
   });
+
+  it("rolls back a Back to where I was cut short while putting files back: the chat stays rewound, Back still offered", async () => {
+    const started = await rewindHost(SCRIPT, {});
+    const { host, root, workspace } = started;
+    await turn(host, "make four", ["c1", "c2", "c3", "c4"], "done");
+    const sessionFile = host.state().session?.file as string;
+    const present = () => FILES.filter((file) => existsSync(join(workspace, file)));
+    await calls(host).rewind({ entryId: entryOf(host, "make four") });
+    process.env.PI_DESK_REWIND_CRASH_AT = "back-restoring";
+    await expect(calls(host).rewindUndo({})).rejects.toThrow(/Simulated crash/);
+    delete process.env.PI_DESK_REWIND_CRASH_AT;
+    expect(present()).toEqual(FILES); // the files were back, the conversation not yet
+    await host.dispose();
+
+    const again = await nextStart(root, workspace, sessionFile);
+    try {
+      expect(present()).toEqual([]);
+      expect(userTexts(again)).toEqual([]);
+      expect(notices(again).map((notice) => notice.say)).toEqual([
+        { id: "rewind-recovered", outcome: "rolled-back", kind: "back" },
+      ]);
+      expect(again.state().session?.rewound).toBeDefined();
+    } finally {
+      await again.dispose();
+    }
+  });
+
+  it("finishes a Back to where I was whose files were done: the conversation returns at the next start", async () => {
+    const started = await rewindHost(SCRIPT, {});
+    const { host, root, workspace } = started;
+    await turn(host, "make four", ["c1", "c2", "c3", "c4"], "done");
+    const sessionFile = host.state().session?.file as string;
+    const present = () => FILES.filter((file) => existsSync(join(workspace, file)));
+    await calls(host).rewind({ entryId: entryOf(host, "make four") });
+    process.env.PI_DESK_REWIND_CRASH_AT = "back-moving";
+    await expect(calls(host).rewindUndo({})).rejects.toThrow(/Simulated crash/);
+    delete process.env.PI_DESK_REWIND_CRASH_AT;
+    await host.dispose();
+
+    const again = await nextStart(root, workspace, sessionFile);
+    try {
+      expect(present()).toEqual(FILES);
+      expect(userTexts(again)).toEqual(["make four"]);
+      expect(notices(again).map((notice) => notice.say)).toEqual([
+        { id: "rewind-recovered", outcome: "finished", kind: "back" },
+      ]);
+      expect(again.state().session?.rewound).toBeUndefined();
+    } finally {
+      await again.dispose();
+    }
+  });
 });

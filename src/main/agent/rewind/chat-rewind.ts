@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { isAbsolute, relative, sep } from "node:path";
 import type { AgentSession } from "@earendil-works/pi-coding-agent";
+import type { BranchPreview, BranchSwitchResult } from "../../../shared/branches";
 import type { RevertResult } from "../../../shared/changes";
 import type {
   RewindFile,
@@ -10,10 +11,12 @@ import type {
   RewindUndoResult,
   RewoundState,
 } from "../../../shared/rewind";
-import type { ChainFile, ChangeRecords } from "../../changes";
+import type { ChangeRecords } from "../../changes";
 import type { BackgroundCommands } from "../../run-command";
 import type { RecordKeys } from "../record-keys";
 import type { SessionProjection } from "../session-projection";
+import { switchPlan } from "./branch-tree";
+import { fileOf, NOT_KEPT, NOT_RECORDING, outcomes } from "./rewind-files";
 import { removeJournal, writeJournal } from "./rewind-journal";
 import { REWIND_ENTRY_TYPE, type RewindEntryData, rewindPart, standingRewind } from "./rewind-part";
 
@@ -135,6 +138,80 @@ export class ChatRewind {
     });
   }
 
+  /** What switching to the branch whose first message of the person is `entryId` would do. */
+  async previewSwitch(entryId: string): Promise<BranchPreview> {
+    const plan = switchPlan(this.options.session.sessionManager, entryId);
+    return { entryId, files: await this.files(plan.undo, plan.redo), stops: this.stops(plan.undo) };
+  }
+
+  /**
+   * Switches to the branch whose first message of the person is `entryId`: stops what of the conversation
+   * shown since the branch point still runs, takes its changes back (newest first) and plays the branch's
+   * again (oldest first), each as a card's undo does (a file changed since is kept), then moves the
+   * conversation to the branch's newest entry (Pi's `navigateTree`).
+   */
+  async switchTo(entryId: string): Promise<BranchSwitchResult> {
+    const { session } = this.options;
+    const manager = session.sessionManager;
+    const plan = switchPlan(manager, entryId);
+    return this.exclusive(async () => {
+      await this.stopPart(plan.undo);
+      const rewindId = randomUUID();
+      const from = manager.getLeafId();
+      // A branch left on a message without an answer: the conversation stands before it, its text to the composer.
+      const leaf = manager.getEntry(plan.leafId);
+      const target = plan.unanswered !== undefined && leaf ? leaf.parentId : plan.leafId;
+      // As a rewind: the files recorded first and a journal beside, so that a host dying in the middle leaves
+      // nothing half switched (rolled back, or the conversation moved, at the next start).
+      const recordKey = await this.recordNow(rewindId);
+      const files = await this.files(plan.undo, plan.redo);
+      const recorder = this.options.records?.records.recorder;
+      const dataDir = this.options.records?.records.dataDir;
+      const file = session.sessionFile;
+      const journal =
+        recordKey && dataDir && file
+          ? { rewindId, sessionId: session.sessionId, sessionFile: file, recordKey, entryId, from }
+          : undefined;
+      const write = (phase: "restoring" | "moving") =>
+        journal && dataDir ? writeJournal(dataDir, { ...journal, kind: "switch", target, phase }) : undefined;
+      await write("restoring");
+      const undo = this.chain(plan.undo);
+      const redo = this.recorded(plan.redo);
+      if (crashAt() === "restoring") {
+        await recorder?.undoChain(undo);
+        throw new Error("Simulated crash while restoring (PI_DESK_REWIND_CRASH_AT).");
+      }
+      const results = recorder && undo.length + redo.length > 0 ? await recorder.undoChain(undo, redo) : [];
+      if (recordKey && recorder) await recorder.after(recordKey);
+      await write("moving");
+      if (crashAt() === "moving") throw new Error("Simulated crash while moving (PI_DESK_REWIND_CRASH_AT).");
+      if (target === null) manager.resetLeaf();
+      else await session.navigateTree(target, { summarize: false });
+      const data: RewindEntryData = { rewindId, kind: "switch", from, entryId };
+      // As a rewind's: the entry keeps the leaf where the switch put it when the file is opened again.
+      manager.appendCustomEntry(REWIND_ENTRY_TYPE, data);
+      if (dataDir) await removeJournal(dataDir, session.sessionId);
+      this.last = undefined;
+      this.options.replaced();
+      return {
+        files: outcomes(files, results),
+        ...(plan.unanswered !== undefined ? { editorText: plan.unanswered } : {}),
+      };
+    });
+  }
+
+  /**
+   * Writes into `folder` (a fork's new worktree, holding the chat folder's files as they are now) the files
+   * the commands and edits from the person's message `entryId` on changed, as they were before it. The chat's
+   * own folder is not touched. Without records, nothing is written (the worktree keeps the files as they are).
+   */
+  async writeFilesBefore(entryId: string, folder: string): Promise<RevertResult | undefined> {
+    const part = rewindPart(this.options.session.sessionManager, entryId);
+    const recorder = this.options.records?.records.recorder;
+    const oldestFirst = this.chain(part.toolCalls.map((call) => call.id)).reverse();
+    return recorder && oldestFirst.length > 0 ? recorder.writeBefore(oldestFirst, folder) : undefined;
+  }
+
   /** "Back to where I was": the files as they were when the last rewind began (unless changed since), and the conversation. */
   async back(): Promise<RewindUndoResult> {
     const last = this.last;
@@ -145,15 +222,43 @@ export class ChatRewind {
     }
     return this.exclusive(async () => {
       const recorder = this.options.records?.records.recorder;
+      const manager = session.sessionManager;
+      const leaf = manager.getLeafId();
+      // As a rewind: the files recorded first and a journal beside, so that a host dying in the middle leaves
+      // nothing half done (rolled back to the rewound files, or the conversation moved, at the next start).
+      const recordKey = last.recordKey ? await this.recordNow(randomUUID()) : undefined;
+      const dataDir = this.options.records?.records.dataDir;
+      const file = session.sessionFile;
+      const journal =
+        recordKey && dataDir && file
+          ? { rewindId: last.rewindId, sessionId: session.sessionId, sessionFile: file, recordKey }
+          : undefined;
+      const write = (phase: "restoring" | "moving") =>
+        journal && dataDir
+          ? writeJournal(dataDir, {
+              ...journal,
+              entryId: "",
+              from: leaf,
+              kind: "back",
+              target: last.from,
+              phase,
+            })
+          : undefined;
+      await write("restoring");
       const files: RevertResult =
         last.recordKey && recorder
           ? await recorder.undo(last.recordKey)
           : { restored: [], conflicts: [], refused: [] };
-      const manager = session.sessionManager;
-      const leaf = manager.getLeafId();
+      if (crashAt() === "back-restoring")
+        throw new Error("Simulated crash while going back (PI_DESK_REWIND_CRASH_AT).");
+      if (recordKey && recorder) await recorder.after(recordKey);
+      await write("moving");
+      if (crashAt() === "back-moving")
+        throw new Error("Simulated crash while going back (PI_DESK_REWIND_CRASH_AT).");
       if (last.from) await session.navigateTree(last.from, { summarize: false });
       const data: RewindEntryData = { rewindId: last.rewindId, kind: "back", from: leaf };
       manager.appendCustomEntry(REWIND_ENTRY_TYPE, data);
+      if (dataDir) await removeJournal(dataDir, session.sessionId);
       this.last = undefined;
       this.options.replaced();
       return { files };
@@ -201,15 +306,20 @@ export class ChatRewind {
     return key;
   }
 
-  /** The record keys of the part's recorded commands and edits, newest first. */
+  /** The record keys of the part's recorded commands and edits, newest first (`ids` oldest first). */
   private chain(ids: readonly string[]): string[] {
+    return this.recorded(ids.filter((id) => this.isChange(id))).reverse();
+  }
+
+  /**
+   * The record keys of the tool calls `ids` that have a complete record, in their order. Only the chat's
+   * commands and edits are recorded under its keys: another branch's, which the transcript does not show, are
+   * found by their records.
+   */
+  private recorded(ids: readonly string[]): string[] {
     const own = this.options.records;
     if (!own) return [];
-    return ids
-      .filter((id) => this.isChange(id))
-      .map((id) => own.keys.of(id))
-      .filter((key) => own.records.recorder.complete(key))
-      .reverse();
+    return ids.map((id) => own.keys.of(id)).filter((key) => own.records.recorder.complete(key));
   }
 
   /** Whether a tool call is a command or an edit of this chat (what a rewind takes back). */
@@ -218,10 +328,15 @@ export class ChatRewind {
     return views.byId.has(id) || edits.byId.has(id);
   }
 
-  /** Each file the part changed, with what a rewind does to it: the recorded ones, then those not recorded. */
-  private async files(ids: readonly string[]): Promise<RewindFile[]> {
+  /**
+   * Each file the part changed (`ids`, oldest first), with what a rewind does to it: the recorded ones, then
+   * those not recorded. With `redo` (a branch switch), the other branch's recorded changes played again after.
+   */
+  private async files(ids: readonly string[], redo: readonly string[] = []): Promise<RewindFile[]> {
     const own = this.options.records;
-    const chained = own ? await own.records.recorder.previewUndoChain(this.chain(ids)) : [];
+    const chained = own
+      ? await own.records.recorder.previewUndoChain(this.chain(ids), this.recorded(redo))
+      : [];
     const files = new Map<string, RewindFile>(chained.map((file) => [file.path, fileOf(file)]));
     for (const id of ids) {
       const key = own?.keys.of(id);
@@ -253,41 +368,6 @@ export class ChatRewind {
   private relative(path: string): string {
     return isAbsolute(path) ? relative(this.options.root, path).split(sep).join("/") : path;
   }
-}
-
-/** Why a change has no record where nothing is recorded. */
-const NOT_RECORDING = "Changes are not recorded here (recording is off): put it back by hand if you need to.";
-
-/** Why a change has no record when its card does not say. */
-const NOT_KEPT = "Its record is not kept (it was dropped to fit the disk budget, or never made).";
-
-function fileOf(file: ChainFile): RewindFile {
-  if (file.outcome === "refused")
-    return { path: file.path, outcome: "not-recorded", reason: file.reason ?? "" };
-  if (file.outcome === "kept") {
-    return {
-      path: file.path,
-      outcome: "kept",
-      ...(file.changedBy ? { changedBy: file.changedBy } : {}),
-      ...(file.diff ? { diff: file.diff } : {}),
-    };
-  }
-  return { path: file.path, outcome: "restored" };
-}
-
-/** The preview's files as the undo turned out: a file changed since the preview is kept, one refused not put back. */
-function outcomes(files: readonly RewindFile[], results: readonly RevertResult[]): RewindFile[] {
-  const conflicts = new Set(results.flatMap((result) => result.conflicts.map((c) => c.path)));
-  const refused = new Map(
-    results.flatMap((result) => result.refused.map((r) => [r.path, r.reason] as const)),
-  );
-  return files.map((file) => {
-    if (file.outcome !== "restored") return file;
-    const reason = refused.get(file.path);
-    if (reason !== undefined) return { path: file.path, outcome: "not-recorded", reason };
-    if (conflicts.has(file.path)) return { path: file.path, outcome: "kept", changedBy: "person" };
-    return file;
-  });
 }
 
 /** A test hook: where a rewind stops as if the host died (the crash tests), from `PI_DESK_REWIND_CRASH_AT`. */

@@ -20,8 +20,12 @@ export interface RewindJournal {
   sessionFile: string;
   /** The key of the record of the files as they were when the rewind began. */
   recordKey: string;
-  /** The person's message rewound to. */
+  /** The person's message rewound to (for a switch: the branch's first message of the person). */
   entryId: string;
+  /** What was under way: a branch switch, "Back to where I was", else (absent, as in older journals) a rewind. */
+  kind?: "switch" | "back";
+  /** For a switch and a back: the entry the conversation moves to (null: before the first entry). */
+  target?: string | null;
   /** The leaf before the rewind. */
   from: string | null;
   /** "restoring": files may be half put back; "moving": files done, the conversation may not be moved yet; "recovered": done at a start, not yet told. */
@@ -58,11 +62,11 @@ export async function removeJournal(dataDir: string, sessionId: string): Promise
 export async function takeRecovered(
   dataDir: string,
   sessionId: string,
-): Promise<RewindJournal["outcome"] | undefined> {
+): Promise<Pick<RewindJournal, "outcome" | "kind"> | undefined> {
   const journal = await readJournal(journalFile(dataDir, sessionId));
   if (journal?.phase !== "recovered") return undefined;
   await removeJournal(dataDir, sessionId);
-  return journal.outcome;
+  return { outcome: journal.outcome, ...(journal.kind ? { kind: journal.kind } : {}) };
 }
 
 /**
@@ -89,12 +93,31 @@ export async function recoverRewinds(records: ChangeRecords): Promise<void> {
   }
 }
 
-/** Moves the session file's leaf to before the message, unless the rewind's own entry shows it got there. */
+/**
+ * Moves the session file's leaf to before the message (a switch: to its target), unless the rewind's own
+ * entry shows it got there.
+ */
 function moveConversation(journal: RewindJournal): void {
   const manager = SessionManager.open(journal.sessionFile);
   const leaf = manager.getLeafEntry();
-  if (leaf?.type === "custom" && (leaf.data as RewindEntryData | undefined)?.rewindId === journal.rewindId)
+  const standing = leaf?.type === "custom" ? (leaf.data as RewindEntryData | undefined) : undefined;
+  // A back shares its rewind's id: it got there only when its own entry ("back") is the leaf.
+  if (standing?.rewindId === journal.rewindId && (standing.kind === "back") === (journal.kind === "back"))
     return;
+  if (journal.kind === "switch" || journal.kind === "back") {
+    if (journal.target === null || journal.target === undefined) {
+      // A back to a rewind from an empty conversation stays where it is (as "Back to where I was" does).
+      if (journal.kind === "switch") manager.resetLeaf();
+    } else manager.branch(journal.target);
+    const data: RewindEntryData = {
+      rewindId: journal.rewindId,
+      kind: journal.kind,
+      from: journal.from,
+      ...(journal.kind === "switch" ? { entryId: journal.entryId } : {}),
+    };
+    manager.appendCustomEntry(REWIND_ENTRY_TYPE, data);
+    return;
+  }
   const parentId = manager.getEntry(journal.entryId)?.parentId ?? null;
   if (parentId === null) manager.resetLeaf();
   else manager.branch(parentId);

@@ -11,11 +11,11 @@ export const REWIND_ENTRY_TYPE = "pi-desk-rewind";
 export interface RewindEntryData {
   /** The rewind's id. */
   rewindId: string;
-  /** "rewind": the conversation went back; "back": "Back to where I was" brought it forward again. */
-  kind: "rewind" | "back";
+  /** "rewind": the conversation went back; "back": "Back to where I was" brought it forward again; "switch": to another branch. */
+  kind: "rewind" | "back" | "switch";
   /** The leaf before the move (where "Back to where I was" returns to). */
   from: string | null;
-  /** The person's message rewound to (for "rewind"). */
+  /** The person's message rewound to (for "rewind"), or the first of the branch switched to (for "switch"). */
   entryId?: string;
   /** The key of the rewind's record of the files (for "rewind"), when they were recorded. */
   recordKey?: string;

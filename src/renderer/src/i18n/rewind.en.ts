@@ -24,6 +24,31 @@ export const rewindEn = {
   rewound: "You rewound this chat: the files and conversation after that message are set aside.",
   back: "Back to where I was",
   backFailed: (reason: string) => `Could not go back: ${reason}`,
+  branched: "The chat branched here. Other ways:",
+  branchHint:
+    "Switch the chat to this branch: its conversation, and the files its commands and edits changed",
+  branchMessages: (count: number) => (count === 1 ? "1 message" : `${count} messages`),
+  switchHeading: "Switch to this branch",
+  switchNoFiles: "No command or edit of either branch changed a file since they parted.",
+  confirmSwitch: "Switch",
+  switchFailed: (reason: string) => `Could not switch: ${reason}`,
+  forkWhere: "Fork into:",
+  forkSameFolder: "this folder",
+  forkWorktree: "a new worktree",
+  forkWorktreeHint:
+    "A new worktree from this chat's base, holding the files as they were before this message (this folder stays as it is)",
+  switchRecovered: {
+    finished:
+      "Pi Desk stopped in the middle of a switch to another branch of this chat; it finished it when it started again: the files and the conversation are the other branch's.",
+    "rolled-back":
+      "Pi Desk stopped in the middle of a switch to another branch of this chat; it rolled it back when it started again: the files and the conversation are as they were before the switch.",
+  },
+  backRecovered: {
+    finished:
+      "Pi Desk stopped in the middle of going back to where you were in this chat; it finished it when it started again: the files and the conversation are as they were before the rewind.",
+    "rolled-back":
+      "Pi Desk stopped in the middle of going back to where you were in this chat; it rolled it back when it started again: the chat is still rewound, and Back to where I was is still offered.",
+  },
   recovered: {
     finished:
       "Pi Desk stopped in the middle of a rewind of this chat; it finished it when it started again: the files were put back and the conversation stands before your message.",

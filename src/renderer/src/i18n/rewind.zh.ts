@@ -25,6 +25,26 @@ export const rewindZh: typeof rewindEn = {
   rewound: "你回退了这个对话：那条消息之后的文件和对话已放在一边。",
   back: "回到之前的位置",
   backFailed: (reason: string) => `无法返回：${reason}`,
+  branched: "对话在这里分支了。其他分支：",
+  branchHint: "把对话切换到这个分支：它的对话，以及它的命令和编辑改动过的文件",
+  branchMessages: (count: number) => `${count} 条消息`,
+  switchHeading: "切换到这个分支",
+  switchNoFiles: "两个分支分开之后，它们的命令和编辑都没有改动过文件。",
+  confirmSwitch: "切换",
+  switchFailed: (reason: string) => `无法切换：${reason}`,
+  forkWhere: "分叉到：",
+  forkSameFolder: "这个文件夹",
+  forkWorktree: "新的工作树",
+  forkWorktreeHint: "从这个对话的基础创建新的工作树，文件保持这条消息之前的样子（这个文件夹保持不变）",
+  switchRecovered: {
+    finished: "Pi Desk 在切换这个对话的分支时停止了；再次启动时已完成切换：文件和对话都是另一个分支的。",
+    "rolled-back": "Pi Desk 在切换这个对话的分支时停止了；再次启动时已撤回切换：文件和对话都和切换之前一样。",
+  },
+  backRecovered: {
+    finished: "Pi Desk 在返回之前的位置时停止了；再次启动时已完成返回：文件和对话都回到回退之前的样子。",
+    "rolled-back":
+      "Pi Desk 在返回之前的位置时停止了；再次启动时已撤回：对话仍处于回退状态，仍可“回到之前的位置”。",
+  },
   recovered: {
     finished:
       "Pi Desk 在回退这个对话的过程中停止了；再次启动时已完成回退：文件已恢复，对话停在你的消息之前。",

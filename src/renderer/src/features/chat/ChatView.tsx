@@ -9,6 +9,7 @@ import { ModelSetup } from "../models/ModelSetup";
 import { type RewindAsk, RewindPanel } from "../rewind/RewindPanel";
 import { RewoundBar } from "../rewind/RewoundBar";
 import { type MessageActions, MessageActionsContext } from "../rewind/rewind-context";
+import { useIsRepository } from "../rewind/use-is-repository";
 import { WorktreeBar } from "../worktrees/WorktreeBar";
 import { Composer } from "./Composer";
 import { ContextMeter } from "./ContextMeter";
@@ -27,17 +28,20 @@ export function ChatView({ host, api }: { host: HostState; api: ChatApi }) {
   const [ask, setAsk] = useState<RewindAsk | null>(null);
   const [fill, setFill] = useState<{ text: string; seq: number } | undefined>(undefined);
   const fork = useAction();
+  const shownChat = host.chats.find((chat) => chat.id === host.chatId);
+  const forkIntoWorktree = useIsRepository(api, host.workspace?.id) && !shownChat?.worktree;
   const actions = useMemo<MessageActions>(
     () => ({
       open: (entryId, text, mode) => setAsk({ entryId, text, mode }),
-      fork: (entryId) =>
+      fork: (entryId, where) =>
         void fork.run(async () => {
-          const made = await api.forkChat({ entryId });
+          const made = await api.forkChat(where ? { entryId, where } : { entryId });
           onShowChat?.(made.chat.id);
           setFill((last) => ({ text: made.text, seq: (last?.seq ?? 0) + 1 }));
         }, t.rewind.forkFailed),
+      forkIntoWorktree,
     }),
-    [api, fork.run, onShowChat, t],
+    [api, fork.run, onShowChat, t, forkIntoWorktree],
   );
   useFooterHeight(footer, Boolean(host.workspace && host.session));
   if (!host.workspace) return <p className="chat-placeholder muted">{t.chat.noWorkspace}</p>;
@@ -65,7 +69,7 @@ export function ChatView({ host, api }: { host: HostState; api: ChatApi }) {
   const usable = modelsUsable(host.models);
   // The person's last message written in Pi's session: what /rewind and /fork start from.
   const lastAsked = session.transcript.findLast((item) => item.kind === "user" && item.entryId !== undefined);
-  const shown = host.chats.find((chat) => chat.id === host.chatId);
+  const shown = shownChat;
   return (
     <MessageActionsContext.Provider value={actions}>
       <div className="chat">

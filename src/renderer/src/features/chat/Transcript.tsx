@@ -1,5 +1,6 @@
 import { memo, type RefObject, useEffect, useMemo, useRef } from "react";
 import { mcpCallAwaitsPerson } from "../../../../shared/attention";
+import type { BranchPoint } from "../../../../shared/branches";
 import type { CommandView } from "../../../../shared/commands";
 import type { EditView } from "../../../../shared/edits";
 import type { SessionState } from "../../../../shared/host-state";
@@ -12,6 +13,8 @@ import { awaitsPerson, editAwaitsPerson } from "../commands/command-status";
 import { keepOutputsHeld } from "../commands/use-command-output";
 import { EditCard } from "../edits/EditCard";
 import { McpCallCard } from "../mcp/McpCallCard";
+import { BranchSwitch } from "../rewind/BranchSwitch";
+import { branchPlaces } from "../rewind/branch-places";
 import { PendingLine } from "./PendingLine";
 import { AssistantMessage, CompactionEntry, NoticeLine, ToolLine, UserMessage } from "./TranscriptItems";
 import { TurnError } from "./TurnError";
@@ -35,6 +38,7 @@ export function Transcript({ session, api }: { session: SessionState; api: ChatA
   const latest = useRef(items);
   latest.current = items;
   const waiting = useMemo(() => waitingEntries(session), [session]);
+  const branches = useMemo(() => branchPlaces(session), [session]);
   const follow = useFollowEnd(box, list, { chat: session.id, entries: items.length, newest: items.at(-1) });
   const { virtualizer, onFocus, onBlur } = useTranscriptWindow(box, items, waiting, follow.following);
   // The session as last drawn (a discarded render does not count), for what the page held before a snapshot.
@@ -101,12 +105,14 @@ export function Transcript({ session, api }: { session: SessionState; api: ChatA
                   command={commandOf(session, item)}
                   edit={editOf(session, item)}
                   call={mcpCallOf(session, item)}
+                  branch={branches.before.get(item.id)}
                   api={api}
                 />
               </li>
             );
           })}
         </ol>
+        {branches.atEnd && <BranchSwitch point={branches.atEnd} />}
         {session.running && (
           <p className="muted working" role="status">
             {t.chat.working}
@@ -188,18 +194,26 @@ const Entry = memo(function Entry({
   command,
   edit,
   call,
+  branch,
   api,
 }: {
   item: TranscriptItem;
   command: CommandView | undefined;
   edit: EditView | undefined;
   call: McpCallView | undefined;
+  /** The branch point drawn before this message of the person, if any. */
+  branch?: BranchPoint | undefined;
   api: ChatApi;
 }) {
   const t = useT();
   switch (item.kind) {
     case "user":
-      return <UserMessage item={item} api={api} />;
+      return (
+        <>
+          {branch && <BranchSwitch point={branch} />}
+          <UserMessage item={item} api={api} />
+        </>
+      );
     case "assistant":
       return <AssistantMessage item={item} />;
     case "tool":

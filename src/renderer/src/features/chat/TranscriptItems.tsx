@@ -73,7 +73,14 @@ export const ToolLine = memo(function ToolLine({ item }: { item: ToolItem }) {
 export function noticeText(t: Messages, item: NoticeItem): string {
   const say = item.say;
   if (say?.id === "chat-named") return t.chat.chatNamed(say.name);
-  if (say?.id === "rewind-recovered") return t.rewind.recovered[say.outcome];
+  if (say?.id === "rewind-recovered")
+    return (
+      say.kind === "switch"
+        ? t.rewind.switchRecovered
+        : say.kind === "back"
+          ? t.rewind.backRecovered
+          : t.rewind.recovered
+    )[say.outcome];
   if (say?.id !== "background-ended") return item.text;
   const { state } = say;
   const how = state.limit

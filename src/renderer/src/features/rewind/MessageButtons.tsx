@@ -1,3 +1,4 @@
+import { useState } from "react";
 import type { UserItem } from "../../../../shared/transcript";
 import { useT } from "../../i18n/i18n";
 import { useMessageActions } from "./rewind-context";
@@ -6,6 +7,8 @@ import { useMessageActions } from "./rewind-context";
 export function MessageButtons({ item }: { item: UserItem }) {
   const t = useT();
   const actions = useMessageActions();
+  // "Fork from here" asks where first when a new worktree can be made.
+  const [choosing, setChoosing] = useState(false);
   const entryId = item.entryId;
   if (!actions || !entryId) return null;
   return (
@@ -32,11 +35,40 @@ export function MessageButtons({ item }: { item: UserItem }) {
         type="button"
         className="small"
         title={t.rewind.forkHint}
-        onClick={() => actions.fork(entryId)}
+        aria-expanded={actions.forkIntoWorktree ? choosing : undefined}
+        onClick={() => (actions.forkIntoWorktree ? setChoosing(!choosing) : actions.fork(entryId))}
         data-testid="fork-button"
       >
         {t.rewind.fork}
       </button>
+      {choosing && actions.forkIntoWorktree && (
+        <span className="fork-choice" data-testid="fork-choice">
+          <span className="muted">{t.rewind.forkWhere}</span>
+          <button
+            type="button"
+            className="small"
+            onClick={() => {
+              setChoosing(false);
+              actions.fork(entryId, "same-folder");
+            }}
+            data-testid="fork-here"
+          >
+            {t.rewind.forkSameFolder}
+          </button>
+          <button
+            type="button"
+            className="small"
+            title={t.rewind.forkWorktreeHint}
+            onClick={() => {
+              setChoosing(false);
+              actions.fork(entryId, "worktree");
+            }}
+            data-testid="fork-worktree"
+          >
+            {t.rewind.forkWorktree}
+          </button>
+        </span>
+      )}
     </div>
   );
 }

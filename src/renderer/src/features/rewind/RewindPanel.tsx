@@ -1,16 +1,25 @@
 import { useEffect, useState } from "react";
-import type { RewindFile, RewindPreview } from "../../../../shared/rewind";
+import type { RewindFile, RewindStop } from "../../../../shared/rewind";
 import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { reasonOf } from "../../lib/format";
 import { useAction } from "../../lib/use-action";
 import { DiffText } from "../changes/DiffText";
 
-/** The rewind the person asked for: to before which message, and whether to edit its text first. */
+/**
+ * The rewind the person asked for: to before which message, and whether to edit its text first; or the
+ * switch to another branch (`entryId`: the branch's first message of the person).
+ */
 export interface RewindAsk {
   entryId: string;
   text: string;
-  mode: "rewind" | "edit";
+  mode: "rewind" | "edit" | "switch";
+}
+
+/** What the panel lists: the files and the commands stopped first (a rewind's and a switch's previews alike). */
+interface Listed {
+  files: RewindFile[];
+  stops: RewindStop[];
 }
 
 /**
@@ -31,34 +40,51 @@ export function RewindPanel({
   onCancel: () => void;
 }) {
   const t = useT();
-  const [preview, setPreview] = useState<RewindPreview | null>(null);
+  const [preview, setPreview] = useState<Listed | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [text, setText] = useState(ask.text);
   const rewind = useAction();
   useEffect(() => {
     let live = true;
-    api.rewindPreview({ entryId: ask.entryId }).then(
+    const asked =
+      ask.mode === "switch"
+        ? api.branchPreview({ entryId: ask.entryId })
+        : api.rewindPreview({ entryId: ask.entryId });
+    asked.then(
       (found) => live && setPreview(found),
-      (e: unknown) => live && setLoadError(t.rewind.failed(reasonOf(e))),
+      (e: unknown) =>
+        live && setLoadError((ask.mode === "switch" ? t.rewind.switchFailed : t.rewind.failed)(reasonOf(e))),
     );
     return () => {
       live = false;
     };
-  }, [api, ask.entryId, t]);
+  }, [api, ask.entryId, ask.mode, t]);
   const editing = ask.mode === "edit";
+  const switching = ask.mode === "switch";
+  const heading = editing ? t.rewind.editHeading : switching ? t.rewind.switchHeading : t.rewind.heading;
   const confirm = () =>
-    void rewind.run(async () => {
-      const sent = editing && text.trim() !== "" ? text : undefined;
-      const result = await api.rewind(sent ? { entryId: ask.entryId, text: sent } : { entryId: ask.entryId });
-      onDone(sent ? undefined : result.editorText);
-    }, t.rewind.failed);
+    void rewind.run(
+      async () => {
+        if (switching) {
+          onDone((await api.switchBranch({ entryId: ask.entryId })).editorText);
+          return;
+        }
+        const sent = editing && text.trim() !== "" ? text : undefined;
+        const result = await api.rewind(
+          sent ? { entryId: ask.entryId, text: sent } : { entryId: ask.entryId },
+        );
+        onDone(sent ? undefined : result.editorText);
+      },
+      switching ? t.rewind.switchFailed : t.rewind.failed,
+    );
   return (
     <section
       className="rewind-preview"
       data-testid="rewind-preview"
-      aria-label={editing ? t.rewind.editHeading : t.rewind.heading}
+      data-mode={ask.mode}
+      aria-label={heading}
     >
-      <h3>{editing ? t.rewind.editHeading : t.rewind.heading}</h3>
+      <h3>{heading}</h3>
       {editing && (
         <textarea
           className="prompt-input"
@@ -87,7 +113,9 @@ export function RewindPanel({
           </ul>
         </div>
       )}
-      {preview && preview.files.length === 0 && <p className="muted">{t.rewind.noFiles}</p>}
+      {preview && preview.files.length === 0 && (
+        <p className="muted">{switching ? t.rewind.switchNoFiles : t.rewind.noFiles}</p>
+      )}
       {preview && preview.files.length > 0 && (
         <ul className="rewind-files">
           {preview.files.map((file) => (
@@ -108,7 +136,7 @@ export function RewindPanel({
           onClick={confirm}
           data-testid="rewind-confirm"
         >
-          {editing ? t.rewind.confirmEdit : t.rewind.confirm}
+          {editing ? t.rewind.confirmEdit : switching ? t.rewind.confirmSwitch : t.rewind.confirm}
         </button>
         <button type="button" disabled={rewind.busy} onClick={onCancel} data-testid="rewind-cancel">
           {t.rewind.cancel}
