@@ -79,7 +79,7 @@ export interface AuditEntry {
    * What was decided: a command (absent means a command, as lines before file edits existed say), a file
    * edit, or one host a sandboxed command's network proxy let through or refused (`commandId` is the command's).
    */
-  kind?: "command" | "file-edit" | "host" | "mcp-call";
+  kind?: "command" | "file-edit" | "host" | "mcp-call" | "rewind";
   /** An MCP call's server (`kind: "mcp-call"`; its tool is in `tool`). */
   server?: string;
   /** An MCP call's arguments as JSON, values of secret-named keys hidden (`kind: "mcp-call"`). */
@@ -96,6 +96,9 @@ export interface AuditEntry {
    * person's undo of its changes is `undone`; putting the workspace back to before it is `restored`.
    * `narrowed`: a rule saved before the argument table did not let the command run because of the table
    * (written the first time for each rule; `rule` names it, `reason` says which argument).
+   * A chat taken back (`kind: "rewind"`, `commandId` the person's message's entry id, `command` its text,
+   * `files` what became of each file): `rewound` to before a message, `branch-switched` to another way the
+   * conversation took, `went-back` by "Back to where I was".
    */
   event:
     | "approved"
@@ -110,7 +113,10 @@ export interface AuditEntry {
     | "restored"
     | "narrowed"
     | "host-allowed"
-    | "host-refused";
+    | "host-refused"
+    | "rewound"
+    | "branch-switched"
+    | "went-back";
   /**
    * Who or what decided: the person, a rule, the host's policy, the agent's Stop, the host; for a stopped
    * background command also the agent (`stop_command`), the cap, its chat closing or the app quitting.
@@ -138,4 +144,6 @@ export interface AuditEntry {
   bytesDown?: number;
   /** Why the proxy refused it, as a kind the page words itself (`host-refused` only). */
   refusal?: HostRefusal;
+  /** A rewind's files by outcome (`kind: "rewind"`): how many were put back, kept as changed since, not recorded. */
+  files?: { restored: number; kept: number; notRecorded: number };
 }

@@ -168,6 +168,26 @@ describe("history", () => {
     expect(getHistory).toHaveBeenLastCalledWith({ query: "npm", limit: 200 });
   });
 
+  it("says when a chat was rewound, about which message, and what became of its files", async () => {
+    const rewound: AuditEntry = {
+      at: Date.now(),
+      sessionId: "s1",
+      commandId: "e1",
+      kind: "rewind",
+      command: "Rename the parser",
+      event: "rewound",
+      by: "person",
+      files: { restored: 3, kept: 1, notRecorded: 0 },
+    };
+    render(<HistoryView api={fakeApi({ getHistory: vi.fn(async () => [rewound]) })} />);
+    const [entry] = await screen.findAllByTestId("history-entry");
+    expect(entry?.textContent).toContain("chat rewound to before this message");
+    expect(entry?.textContent).toContain("Rename the parser");
+    expect(screen.getByTestId("history-rewind-files").textContent).toBe(
+      "Files: 3 put back, 1 kept as changed since, 0 not recorded",
+    );
+  });
+
   it("says when nothing matches", async () => {
     render(<HistoryView api={fakeApi({ getHistory: vi.fn(async () => []) })} />);
     expect(await screen.findByText("No decisions recorded yet.")).toBeTruthy();

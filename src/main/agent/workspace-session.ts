@@ -167,6 +167,7 @@ export class WorkspaceSession {
       ...(changes && recordKeys ? { records: { records: changes, keys: recordKeys } } : {}),
       background: tools.background,
       stopTurn: () => this.stop(),
+      audit: (event, message, files) => parts.gate.recordRewind(event, message, files),
       replaced: () => {
         projection.reload(session.messages, contextEntryIds(session.sessionManager));
         this.parts.emit({ type: "session-replaced", session: this.state() });

@@ -200,6 +200,22 @@ export class ApprovalGate {
     void this.write(id, kind === "undo" ? "undone" : "restored", "person", { ...label, reason: text });
   }
 
+  /**
+   * Writes the person's rewind of the chat, branch switch, or "Back to where I was": the message it was about
+   * (its entry id and text, when there is one) and what became of the files.
+   */
+  recordRewind(
+    event: "rewound" | "branch-switched" | "went-back",
+    message: { entryId: string; text?: string },
+    files: NonNullable<AuditEntry["files"]>,
+  ): void {
+    void this.write(message.entryId, event, "person", {
+      kind: "rewind",
+      ...(message.text !== undefined ? { command: message.text } : {}),
+      files,
+    });
+  }
+
   /** The rules in force, and why the workspace's rules file could not be read when it could not. */
   ruleState(): { rules: CommandRule[]; rulesProblem?: string } {
     const problem = this.options.rules.problem();

@@ -33,6 +33,7 @@ const FIELDS = [
   "refusal",
   "server",
   "arguments",
+  "files",
 ] as const satisfies readonly (keyof AuditEntry)[];
 
 /** The fields a query searches. */
@@ -187,7 +188,8 @@ function parseEntry(text: string): AuditEntry | undefined {
     typeof entry.at === "number" &&
     (typeof entry.command === "string" ||
       (entry.kind === "file-edit" && typeof entry.path === "string") ||
-      (entry.kind === "mcp-call" && typeof entry.server === "string" && typeof entry.tool === "string")) &&
+      (entry.kind === "mcp-call" && typeof entry.server === "string" && typeof entry.tool === "string") ||
+      (entry.kind === "rewind" && typeof entry.files === "object")) &&
     typeof entry.event === "string" &&
     typeof entry.sessionId === "string" &&
     typeof entry.commandId === "string";

@@ -85,6 +85,29 @@ describe("the session host: branches", () => {
     expect(said).toHaveLength(1);
     expect(said[0]).toContain("other way");
     expect(reopened.getEntry(first)).toBeDefined();
+
+    // The history says each time the chat was taken back: about which message, and what became of its files.
+    const history = async () => (await calls(host).getHistory({})).filter((entry) => entry.kind === "rewind");
+    await expect.poll(async () => (await history()).length, { timeout: 10_000 }).toBe(3); // written as the calls end, not awaited
+    const taken = await history();
+    expect(taken).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          event: "rewound",
+          by: "person",
+          commandId: first,
+          command: "first",
+          files: { restored: 4, kept: 0, notRecorded: 0 },
+        }),
+        expect.objectContaining({
+          event: "branch-switched",
+          commandId: first,
+          command: "first",
+          files: { restored: 4, kept: 1, notRecorded: 0 },
+        }),
+        expect.objectContaining({ event: "branch-switched", commandId: other, command: "other way" }),
+      ]),
+    );
   });
 
   it("refuses a switch to the branch shown, and to what is not a message of the person, saying what to do", async () => {

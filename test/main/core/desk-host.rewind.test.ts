@@ -72,6 +72,13 @@ describe("the session host: rewind", () => {
     expect(host.state().session?.rewound).toBeUndefined();
     const again = SessionManager.open(sessionFile);
     expect(spoken(again).filter((m) => m.role === "user")).toHaveLength(2);
+
+    // The history says the chat was rewound, then taken back.
+    const taken = async () =>
+      (await calls(host).getHistory({}))
+        .filter((entry) => entry.kind === "rewind")
+        .map((entry) => entry.event);
+    await expect.poll(taken, { timeout: 10_000 }).toEqual(expect.arrayContaining(["rewound", "went-back"]));
   });
 
   it("rewinds to a later message: only what came after it goes back, and the chat goes on from there", async () => {

@@ -138,6 +138,12 @@ function newestUnder(tree: Tree, top: Entry): Entry {
 
 type PersonMessage = Entry & { type: "message"; message: { role: "user"; content: unknown } };
 
+/** The text of the person's message `entryId`, when it is one (an audit line names it). */
+export function personText(entries: Entries, entryId: string): string | undefined {
+  const entry = entries.getEntry(entryId);
+  return entry && isPersonMessage(entry) ? textOf(entry.message.content) : undefined;
+}
+
 function isPersonMessage(entry: Entry): entry is PersonMessage {
   return entry.type === "message" && (entry.message as { role: string }).role === "user";
 }

@@ -15,8 +15,8 @@ import type { ChangeRecords } from "../../changes";
 import type { BackgroundCommands } from "../../run-command";
 import type { RecordKeys } from "../record-keys";
 import type { SessionProjection } from "../session-projection";
-import { switchPlan } from "./branch-tree";
-import { fileOf, NOT_KEPT, NOT_RECORDING, outcomes } from "./rewind-files";
+import { personText, switchPlan } from "./branch-tree";
+import { fileOf, NOT_KEPT, NOT_RECORDING, outcomes, tally } from "./rewind-files";
 import { removeJournal, writeJournal } from "./rewind-journal";
 import { REWIND_ENTRY_TYPE, type RewindEntryData, rewindPart, standingRewind } from "./rewind-part";
 
@@ -34,6 +34,12 @@ export interface ChatRewindOptions {
   stopTurn: () => Promise<unknown>;
   /** Tells the page the conversation was replaced (the transcript moved on Pi's tree). */
   replaced: () => void;
+  /** Writes the audit line of a rewind, a branch switch or going back. */
+  audit?: (
+    event: "rewound" | "branch-switched" | "went-back",
+    message: { entryId: string; text?: string },
+    files: { restored: number; kept: number; notRecorded: number },
+  ) => void;
 }
 
 /** The last rewind, while "Back to where I was" can take it back. */
@@ -130,11 +136,9 @@ export class ChatRewind {
       if (dataDir) await removeJournal(dataDir, session.sessionId);
       this.last = { rewindId, at: Date.now(), from, ...(recordKey ? { recordKey } : {}) };
       this.options.replaced();
-      return {
-        editorText: navigated.editorText ?? part.text,
-        files: outcomes(files, results),
-        undoable: true,
-      };
+      const done = outcomes(files, results);
+      this.options.audit?.("rewound", { entryId, text: part.text }, tally(done));
+      return { editorText: navigated.editorText ?? part.text, files: done, undoable: true };
     });
   }
 
@@ -193,10 +197,9 @@ export class ChatRewind {
       if (dataDir) await removeJournal(dataDir, session.sessionId);
       this.last = undefined;
       this.options.replaced();
-      return {
-        files: outcomes(files, results),
-        ...(plan.unanswered !== undefined ? { editorText: plan.unanswered } : {}),
-      };
+      const done = outcomes(files, results);
+      this.options.audit?.("branch-switched", { entryId, text: personText(manager, entryId) }, tally(done));
+      return { files: done, ...(plan.unanswered !== undefined ? { editorText: plan.unanswered } : {}) };
     });
   }
 
@@ -261,6 +264,15 @@ export class ChatRewind {
       if (dataDir) await removeJournal(dataDir, session.sessionId);
       this.last = undefined;
       this.options.replaced();
+      this.options.audit?.(
+        "went-back",
+        { entryId: last.rewindId },
+        {
+          restored: files.restored.length,
+          kept: files.conflicts.length,
+          notRecorded: files.refused.length,
+        },
+      );
       return { files };
     });
   }

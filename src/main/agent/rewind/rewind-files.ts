@@ -40,3 +40,9 @@ export function outcomes(files: readonly RewindFile[], results: readonly RevertR
     return file;
   });
 }
+
+/** How many files each outcome took, for the audit line. */
+export function tally(files: readonly RewindFile[]): { restored: number; kept: number; notRecorded: number } {
+  const count = (outcome: RewindFile["outcome"]) => files.filter((file) => file.outcome === outcome).length;
+  return { restored: count("restored"), kept: count("kept"), notRecorded: count("not-recorded") };
+}

@@ -273,6 +273,9 @@ export const en = {
       narrowed: "a saved rule no longer covered it",
       "host-allowed": "host reached",
       "host-refused": "host refused",
+      rewound: "chat rewound to before this message",
+      "branch-switched": "chat switched to the branch of this message",
+      "went-back": "chat taken back to where it was before a rewind",
     },
     by: {
       person: "by you",
@@ -287,6 +290,8 @@ export const en = {
     },
     exit: (code: number) => `exit ${code}`,
     rule: (rule: string) => `rule: ${rule}`,
+    rewindFiles: (restored: number, kept: number, notRecorded: number) =>
+      `Files: ${restored} put back, ${kept} kept as changed since, ${notRecorded} not recorded`,
   },
   background: {
     toggle: "Keep it running in the background",

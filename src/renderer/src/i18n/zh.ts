@@ -254,6 +254,9 @@ export const zh: Messages = {
       narrowed: "一条已保存的规则不再覆盖它",
       "host-allowed": "已访问主机",
       "host-refused": "已拒绝主机",
+      rewound: "对话已回退到这条消息之前",
+      "branch-switched": "对话已切换到这条消息所在的分支",
+      "went-back": "对话已回到回退之前的位置",
     },
     by: {
       person: "由你",
@@ -268,6 +271,8 @@ export const zh: Messages = {
     },
     exit: (code: number) => `退出码 ${code}`,
     rule: (rule: string) => `规则：${rule}`,
+    rewindFiles: (restored: number, kept: number, notRecorded: number) =>
+      `文件：恢复 ${restored} 个，保留 ${kept} 个（之后有改动），${notRecorded} 个未记录`,
   },
   background: {
     toggle: "在后台持续运行",

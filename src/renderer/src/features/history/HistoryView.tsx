@@ -91,6 +91,11 @@ export function HistoryView({ api, refreshKey }: { api: ChatApi; refreshKey?: un
                 <code className="history-command">{entry.command}</code>
               )}
               {entry.host !== undefined && <HostLine entry={entry} />}
+              {entry.files && (
+                <p className="muted" data-testid="history-rewind-files">
+                  {t.history.rewindFiles(entry.files.restored, entry.files.kept, entry.files.notRecorded)}
+                </p>
+              )}
               {entry.rule && <p className="muted">{t.history.rule(entry.rule)}</p>}
               {entry.reason && <p className="history-reason">{entry.reason}</p>}
             </li>
