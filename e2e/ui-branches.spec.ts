@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import {
+  edit,
   expect,
   expectPending,
   openDesk,
@@ -11,20 +12,13 @@ import {
   send,
   shot,
   UI_TEST_TIMEOUT_MS,
+  whenRecording,
 } from "../harness/desk-page";
 import { test } from "./support/desk-test";
 
 test.describe.configure({ timeout: UI_TEST_TIMEOUT_MS });
 
 const SEED = { "a.txt": "alpha\n", "b.txt": "one\n" };
-
-/** Pi's `edit` tool call. */
-const edit = (id: string, path: string, oldText: string, newText: string) => ({
-  type: "toolCall" as const,
-  id,
-  name: "edit",
-  arguments: { path, edits: [{ oldText, newText }] },
-});
 
 /** Approves a waiting command or edit in the tray. */
 async function approve(page: Page, id: string): Promise<void> {
@@ -51,9 +45,7 @@ test("rewind, take another way, switch back to the first branch: its files and c
   for (const [path, content] of Object.entries(SEED)) writeFileSync(join(desk.workspace, path), content);
   const file = (path: string) => readFileSync(join(desk.workspace, path), "utf8");
   await openDesk(page, desk);
-  await page.getByTestId("nav-settings").click();
-  await expect(page.getByTestId("changes-settings")).toHaveAttribute("data-state", "on");
-  await page.getByTestId("nav-chat").click();
+  await whenRecording(page);
 
   await send(page, "first");
   await page.locator('[data-testid="tray-item"][data-edit-id="e1"]').waitFor();
@@ -141,9 +133,7 @@ test("fork from here into a new worktree: a new chat there, the files as they we
   git(desk.workspace, "add", "-A");
   git(desk.workspace, "commit", "-q", "-m", "first");
   await openDesk(page, desk);
-  await page.getByTestId("nav-settings").click();
-  await expect(page.getByTestId("changes-settings")).toHaveAttribute("data-state", "on");
-  await page.getByTestId("nav-chat").click();
+  await whenRecording(page);
 
   await send(page, "first");
   await approve(page, "c1");

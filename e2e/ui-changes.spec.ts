@@ -23,6 +23,7 @@ import {
   send,
   shot,
   UI_TEST_TIMEOUT_MS,
+  whenRecording,
 } from "../harness/desk-page";
 import { startModelDesk } from "../harness/model-desk";
 import { startOpenAiServer } from "../harness/openai-server";
@@ -51,13 +52,6 @@ function gitFiles(workspace: string): string {
     cwd: workspace,
     encoding: "utf8",
   });
-}
-
-/** Waits for the workspace's first snapshot (Settings says so), then goes back to the chat. */
-async function whenRecording(page: Page): Promise<void> {
-  await page.getByTestId("nav-settings").click();
-  await expect(page.getByTestId("changes-settings")).toHaveAttribute("data-state", "on");
-  await page.getByTestId("nav-chat").click();
 }
 
 /** Turns the workspace's sandbox off in Settings. */

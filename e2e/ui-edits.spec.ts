@@ -1,7 +1,16 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Locator, Page } from "@playwright/test";
-import { expect, expectPending, openDesk, say, send, shot, UI_TEST_TIMEOUT_MS } from "../harness/desk-page";
+import {
+  edit,
+  expect,
+  expectPending,
+  openDesk,
+  say,
+  send,
+  shot,
+  UI_TEST_TIMEOUT_MS,
+} from "../harness/desk-page";
 import type { ScriptBlock } from "../harness/desk-server";
 import { startModelDesk } from "../harness/model-desk";
 import { startOpenAiServer } from "../harness/openai-server";
@@ -12,12 +21,6 @@ test.describe.configure({ timeout: UI_TEST_TIMEOUT_MS });
 const SUM = "export function sum(a, b) {\n  return a - b;\n}\n";
 const FIXED = "export function sum(a, b) {\n  return a + b;\n}\n";
 
-const edit = (id: string, path: string, oldText: string, newText: string): ScriptBlock => ({
-  type: "toolCall",
-  id,
-  name: "edit",
-  arguments: { path, edits: [{ oldText, newText }] },
-});
 const write = (id: string, path: string, content: string): ScriptBlock => ({
   type: "toolCall",
   id,

@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import {
+  edit,
   expect,
   expectPending,
   openDesk,
@@ -21,12 +22,6 @@ import { test } from "./support/desk-test";
 
 test.describe.configure({ timeout: UI_TEST_TIMEOUT_MS });
 
-const edit = (id: string, path: string, oldText: string, newText: string): ScriptBlock => ({
-  type: "toolCall",
-  id,
-  name: "edit",
-  arguments: { path, edits: [{ oldText, newText }] },
-});
 /** The answer waits this long first, so the person can scroll up before it arrives. */
 const slowly = (ms: number): ScriptBlock => ({ type: "delay", ms });
 

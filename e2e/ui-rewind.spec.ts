@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import {
+  edit,
   expect,
   expectPending,
   openDesk,
@@ -10,6 +11,7 @@ import {
   send,
   shot,
   UI_TEST_TIMEOUT_MS,
+  whenRecording,
 } from "../harness/desk-page";
 import { test } from "./support/desk-test";
 
@@ -17,26 +19,11 @@ test.describe.configure({ timeout: UI_TEST_TIMEOUT_MS });
 
 const SEED = { "a.txt": "alpha\nbeta\n", "b.txt": "one x\n", "d.txt": "doomed\n" };
 
-/** Pi's `edit` tool call. */
-const edit = (id: string, path: string, oldText: string, newText: string) => ({
-  type: "toolCall" as const,
-  id,
-  name: "edit",
-  arguments: { path, edits: [{ oldText, newText }] },
-});
-
 /** Approves a waiting edit in the tray. */
 async function approveEdit(page: Page, id: string): Promise<void> {
   const found = page.locator(`[data-testid="tray-item"][data-edit-id="${id}"]`);
   await expect(found).toHaveAttribute("data-status", "pending");
   await found.getByTestId("tray-approve-button").click();
-}
-
-/** Waits for the workspace's first snapshot (Settings says so), then goes back to the chat. */
-async function whenRecording(page: Page): Promise<void> {
-  await page.getByTestId("nav-settings").click();
-  await expect(page.getByTestId("changes-settings")).toHaveAttribute("data-state", "on");
-  await page.getByTestId("nav-chat").click();
 }
 
 test("rewind to the first message: the preview lists each file's outcome, the agent's changes go back byte for byte, the person's stay, the text returns to the composer, and Back to where I was returns it all", async ({

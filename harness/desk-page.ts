@@ -14,6 +14,14 @@ export const UI_TEST_TIMEOUT_MS = 90_000;
 /** A scripted turn's text block. */
 export const say = (text: string): ScriptBlock => ({ type: "text", text });
 
+/** A scripted turn's call of Pi's `edit` tool: `oldText` replaced by `newText` in `path`. */
+export const edit = (id: string, path: string, oldText: string, newText: string): ScriptBlock => ({
+  type: "toolCall",
+  id,
+  name: "edit",
+  arguments: { path, edits: [{ oldText, newText }] },
+});
+
 /** A scripted turn's `run_command` call, with the id the card will carry. */
 export const runCommand = (id: string, command: string, timeout?: number): ScriptBlock => ({
   type: "toolCall",
@@ -105,4 +113,11 @@ export async function scrollToCard(page: Page, commandId: string): Promise<Locat
   }
   await found.scrollIntoViewIfNeeded();
   return found;
+}
+
+/** Waits for the workspace's first snapshot (Settings says recording is on), then goes back to the chat. */
+export async function whenRecording(page: Page): Promise<void> {
+  await page.getByTestId("nav-settings").click();
+  await expect(page.getByTestId("changes-settings")).toHaveAttribute("data-state", "on");
+  await page.getByTestId("nav-chat").click();
 }
