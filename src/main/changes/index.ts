@@ -51,6 +51,7 @@ export type {
 export { ChangeRecorder } from "./change-recorder";
 export { ChangeRecords, type ChangeRecordsOptions } from "./change-records";
 export { DEFAULT_EXCLUDES, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES } from "./defaults";
+export type { GitCheckout } from "./git-index-seed";
 export type { PruneResult } from "./prune";
 export type {
   AfterResult,
