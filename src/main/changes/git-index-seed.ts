@@ -14,6 +14,9 @@ export interface GitCheckout {
   commonDir: string;
 }
 
+/** The id of git's empty blob. */
+const EMPTY_BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391";
+
 /** Attributes under which the bytes git wrote at checkout may differ from the blob (line endings, filters). */
 const CONVERTING_ATTRIBUTES = ["text", "eol", "crlf", "filter", "ident", "working-tree-encoding"];
 
@@ -25,7 +28,7 @@ const CONVERTING_ATTRIBUTES = ["text", "eol", "crlf", "filter", "ident", "workin
  * at checkout, or the repository is not SHA-1.
  *
  * Left out (hashed as before): entries git itself would not trust by stat (conflicts, assume-valid,
- * skip-worktree, intent-to-add), submodules, paths whose attributes convert content at checkout (`text`,
+ * skip-worktree, intent-to-add, those git "smudged" to size 0), submodules, paths whose attributes convert content at checkout (`text`,
  * `eol`, a `filter` such as git-lfs: the blob then is not the bytes), and racy entries, written as late
  * as the index itself (git's "racily clean" rule, widened to the engine's window of racy-times.ts): a
  * second write in the same timestamp tick would leave their stat data unchanged.
@@ -53,6 +56,8 @@ export async function seedFromGitIndex(
   let files = 0;
   for (const entry of index.entries) {
     if (entry.special || entry.mode === "160000" || converted.has(entry.path)) continue;
+    // Size 0 with content: an entry git "smudged" when it found it racy (git treats it as changed too).
+    if (entry.size === 0 && entry.oid !== EMPTY_BLOB) continue;
     const names = entry.path.split("/");
     let folder = root;
     for (const name of names.slice(0, -1)) {

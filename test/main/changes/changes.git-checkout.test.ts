@@ -138,6 +138,20 @@ describe("a worktree's first snapshot from git's index", () => {
     );
   });
 
+  it.each([3, 4])("reads git's index version %i (extended flags, names compressed)", async (version) => {
+    const { root, path, dirs } = worktreeOfRepository();
+    git(path, "update-index", "--index-version", String(version));
+    writeFileSync(join(path, "src/new.ts"), "intent to add\n");
+    git(path, "add", "-N", "src/new.ts"); // an extended flag: version 3 at least
+    indexWrittenLater(dirs);
+    expect(readFileSync(join(dirs.gitDir, "index")).readUInt32BE(4)).toBe(version);
+    const plain = await snapshotter(path, join(root, "plain"));
+    const seeded = await snapshotter(path, join(root, "seeded"), dirs);
+    expect((await seeded.snapshots.scan()).tree).toBe((await plain.snapshots.scan()).tree);
+    expect(plain.snapshots.lastHashed).toBe(8);
+    expect(seeded.snapshots.lastHashed).toBe(2); // crlf.txt, and the new file git only intends to add
+  });
+
   it("hashes a file changed after checkout whose stat data still matches, when it is racy", async () => {
     const { root, path, dirs } = worktreeOfRepository();
     // A write in the same timestamp tick as git's: same size, the stat data git noted (patched in here,
@@ -155,6 +169,15 @@ describe("a worktree's first snapshot from git's index", () => {
     indexWrittenLater(dirs);
     const trusted = await snapshotter(path, join(root, "trusted"), dirs);
     expect(blobIn(trusted.repo, (await trusted.snapshots.scan()).tree, "a.txt")).toBe(blobOf("alpha\n"));
+  });
+
+  it("hashes an entry git smudged (size 0, a blob that is not empty), as git takes it as changed", async () => {
+    const { root, path, dirs } = worktreeOfRepository();
+    writeFileSync(join(path, "a.txt"), "");
+    patchIndexEntry(join(dirs.gitDir, "index"), "a.txt", lstatSync(join(path, "a.txt"), { bigint: true }));
+    indexWrittenLater(dirs);
+    const seeded = await snapshotter(path, join(root, "smudged"), dirs);
+    expect(blobIn(seeded.repo, (await seeded.snapshots.scan()).tree, "a.txt")).toBe(blobOf(""));
   });
 
   it("is taken whole, as before, when git's index is missing or does not check", async () => {
