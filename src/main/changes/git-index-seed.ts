@@ -28,9 +28,9 @@ const CONVERTING_ATTRIBUTES = ["text", "eol", "crlf", "filter", "ident", "workin
  * at checkout, or the repository is not SHA-1.
  *
  * Left out (hashed as before): entries git itself would not trust by stat (conflicts, assume-valid,
- * skip-worktree, intent-to-add, those git "smudged" to size 0), submodules, paths whose attributes convert content at checkout (`text`,
- * `eol`, a `filter` such as git-lfs: the blob then is not the bytes), and racy entries, written as late
- * as the index itself (git's "racily clean" rule, widened to the engine's window of racy-times.ts): a
+ * skip-worktree, intent-to-add, those git "smudged" to size 0), submodules, paths whose attributes convert
+ * content at checkout (`text`, `eol`, a `filter` such as git-lfs: the blob then is not the bytes), and racy
+ * entries, written as late as the index itself (git's "racily clean" rule, widened to the engine's window of racy-times.ts): a
  * second write in the same timestamp tick would leave their stat data unchanged.
  *
  * The index is trusted as git trusts it: only for a scan with no stat cache of its own (a new worktree).
@@ -58,6 +58,8 @@ export async function seedFromGitIndex(
     if (entry.special || entry.mode === "160000" || converted.has(entry.path)) continue;
     // Size 0 with content: an entry git "smudged" when it found it racy (git treats it as changed too).
     if (entry.size === 0 && entry.oid !== EMPTY_BLOB) continue;
+    // A name that is not UTF-8 reads lossily here and in `git check-attr`'s answer: not vouched for.
+    if (entry.path.includes("\uFFFD")) continue;
     const names = entry.path.split("/");
     let folder = root;
     for (const name of names.slice(0, -1)) {
