@@ -51,7 +51,7 @@ const git = (cwd: string, ...args: string[]) =>
  * one the records ignore) and a worktree of it whose files were all written well before its index, as in a
  * large checkout.
  */
-function worktreeOfRepository() {
+function worktreeOfRepository(config: Record<string, string> = {}) {
   const root = mkdtempSync(join(tmpdir(), "pi-desk-checkout-"));
   roots.push(root);
   const workspace = join(root, "repo");
@@ -73,6 +73,7 @@ function worktreeOfRepository() {
   git(workspace, "add", "-A", "-f");
   git(workspace, "commit", "-q", "-m", "first");
   const path = join(root, "wt");
+  for (const [key, value] of Object.entries(config)) git(workspace, "config", key, value);
   git(workspace, "worktree", "add", "-q", "-b", "wt", path);
   const dirs = worktreeGitDirs({ path, branch: "wt", base: "", workspace });
   return { root, workspace, path, dirs };
@@ -178,6 +179,16 @@ describe("a worktree's first snapshot from git's index", () => {
     indexWrittenLater(dirs);
     const seeded = await snapshotter(path, join(root, "smudged"), dirs);
     expect(blobIn(seeded.repo, (await seeded.snapshots.scan()).tree, "a.txt")).toBe(blobOf(""));
+  });
+
+  it("is taken whole, as before, where core.autocrlf converts every text file at checkout", async () => {
+    const { root, path, dirs } = worktreeOfRepository({ "core.autocrlf": "true" });
+    indexWrittenLater(dirs);
+    expect(readFileSync(join(path, "a.txt"), "utf8")).toBe("alpha\r\n");
+    const plain = await snapshotter(path, join(root, "plain"));
+    const seeded = await snapshotter(path, join(root, "seeded"), dirs);
+    expect((await seeded.snapshots.scan()).tree).toBe((await plain.snapshots.scan()).tree);
+    expect(seeded.snapshots.lastHashed).toBe(7);
   });
 
   it("is taken whole, as before, when git's index is missing or does not check", async () => {
