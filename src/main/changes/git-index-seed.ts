@@ -40,18 +40,17 @@ export async function seedFromGitIndex(
   checkout: GitCheckout,
   gitBinary = "git",
 ): Promise<{ root: FolderNode; files: number } | undefined> {
-  const [index, config] = await Promise.all([
-    readGitIndex(join(checkout.gitDir, "index")),
-    gitText(gitBinary, workspace, [
-      "config",
-      "-z",
-      "--get-regexp",
-      "^(core\\.autocrlf|extensions\\.objectformat)$",
-    ]),
+  const config = gitText(gitBinary, workspace, [
+    "config",
+    "-z",
+    "--get-regexp",
+    "^(core\\.autocrlf|extensions\\.objectformat)$",
   ]);
-  if (!index || config === undefined || !conversionFree(config)) return undefined;
-  const converted = await convertedPaths(gitBinary, workspace, index);
-  if (!converted) return undefined;
+  const index = await readGitIndex(join(checkout.gitDir, "index"));
+  if (!index) return undefined;
+  // Both git processes at once: on a busy machine each costs tens of ms before it does anything.
+  const [said, converted] = await Promise.all([config, convertedPaths(gitBinary, workspace, index)]);
+  if (said === undefined || !conversionFree(said) || !converted) return undefined;
   const root = emptyFolder();
   let files = 0;
   for (const entry of index.entries) {
