@@ -1,9 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { AgentSession, AgentSessionEvent } from "@earendil-works/pi-coding-agent";
 import type { CommandTools } from "./command-tools";
-
-/** The custom message type that tells the model of a command the host ran in its chat (a worktree's setup). */
-export const HOST_COMMAND_MESSAGE_TYPE = "pi-desk-host-command";
+import { HOST_COMMAND_MESSAGE_TYPE, type HostCommandDetails } from "./host-command-message";
 
 /**
  * Runs a command the host asks for, not the model (a worktree chat's setup step), as an ordinary `run_command`
@@ -21,6 +19,7 @@ export async function runHostCommand(
   const toolName = "run_command";
   chat.play({ type: "tool_execution_start", toolCallId, toolName, args });
   let text: string;
+  let ended: HostCommandDetails["result"];
   try {
     const result = await chat.tools.runCommand.execute(
       toolCallId,
@@ -32,17 +31,23 @@ export async function runHostCommand(
     );
     chat.play({ type: "tool_execution_end", toolCallId, toolName, result, isError: result.isError ?? false });
     text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+    ended = { content: result.content, details: result.details, isError: result.isError ?? false };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const result = { content: [{ type: "text" as const, text: message }], details: undefined };
     chat.play({ type: "tool_execution_end", toolCallId, toolName, result, isError: true });
     text = message;
+    ended = { content: result.content, isError: true };
   }
+  // The call and its result go into Pi's session file with the message (its `details`, which the model does
+  // not read): the chat reopened shows the command's card as it ended (see `hostCommandOf`).
+  const details: HostCommandDetails = { toolCallId, command, result: ended };
   await chat.session
     .sendCustomMessage({
       customType: HOST_COMMAND_MESSAGE_TYPE,
       content: `Pi Desk ran ${purpose} before the conversation: \`${command}\`.\n${text}`,
       display: false,
+      details,
     })
     .catch(() => {});
 }

@@ -9,6 +9,7 @@ import type { AssistantItem, ToolItem, TranscriptItem } from "../../shared/trans
 import { REVERT_MESSAGE_TYPE, type RevertMessageDetails } from "./change-actions";
 import { CommandViews } from "./command-views";
 import { EDIT_TOOLS, EditViews } from "./edit-views";
+import { hostCommandOf } from "./host-command-message";
 import { isMcpTool, McpCallViews } from "./mcp/mcp-call-views";
 import { blocksOf, type ContentBlock, imagesOf, isFailed, textOf } from "./message-content";
 import type { ResponseHint } from "./provider-error";
@@ -106,6 +107,18 @@ export class SessionProjection {
           tokensBefore: tokensBefore ?? 0,
           reason: "stored",
         });
+      }
+      const hosted = hostCommandOf(message);
+      if (hosted) {
+        // A command the host ran in the chat (a worktree's setup step): its card, as Pi keeps a tool call's.
+        const call = {
+          type: "toolCall",
+          id: hosted.toolCallId,
+          name: "run_command",
+          arguments: { command: hosted.command },
+        };
+        this.toolStarted(call, false);
+        this.toolEnded(hosted.toolCallId, hosted.result, false);
       }
       const revert = this.known ? undefined : revertOf(message);
       if (revert) {

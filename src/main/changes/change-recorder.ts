@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { realpath } from "node:fs/promises";
+import { join } from "node:path";
 import type { ChangeSet, CommandWindow, FileDiff, RestorePreview, RevertResult } from "../../shared/changes";
 import { computeChangeSet, diffFile, summarizeChangeSet } from "./change-set";
 import {
@@ -73,6 +74,7 @@ export class ChangeRecorder {
         excludes: options.excludes ?? DEFAULT_EXCLUDES,
         ...(options.gitBinary ? { gitBinary: options.gitBinary } : {}),
         ...(options.gitTimeoutMs ? { timeoutMs: options.gitTimeoutMs } : {}),
+        ...(options.gitCheckout ? { borrow: [join(options.gitCheckout.commonDir, "objects")] } : {}),
       });
       const store = await RecordStore.load(options.dataDir);
       const objects = new StoredObjects(repo);

@@ -28,6 +28,9 @@
  *   full scan also runs while idle after each command (see `FolderWatcher`). Where the watcher is off
  *   (inotify's limit, not Linux), `before` takes no scan: the one scan of `after` dates what it finds
  *   by timestamps, and what predates the command joins its before-state (see `DeferredBefores.defer`).
+ * - A git worktree's records (`gitCheckout`) borrow the repository's objects (an alternates entry) and its
+ *   first snapshot takes each file whose stat data matches git's index as the blob git wrote it from
+ *   (`seedFromGitIndex`): a new worktree chat is ready without reading or storing its checkout again.
  * - What git would skip is skipped: the workspace's `.gitignore` files, plus `DEFAULT_EXCLUDES`
  *   (matched by the `ignore` package, which follows git's rules; a test compares the trees with git's).
  * - Files over the size limit (16 MiB) are listed by size and time, never stored, diffed or undone.
@@ -51,6 +54,7 @@ export type {
 export { ChangeRecorder } from "./change-recorder";
 export { ChangeRecords, type ChangeRecordsOptions } from "./change-records";
 export { DEFAULT_EXCLUDES, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES } from "./defaults";
+export type { GitCheckout } from "./git-index-seed";
 export type { PruneResult } from "./prune";
 export type {
   AfterResult,

@@ -31,8 +31,9 @@ export class LooseObjects {
   /** The `objects/xx` folders made (or found) already: one mkdir call fewer per object. */
   private readonly folders = new Set<string>();
 
-  constructor(gitDir: string) {
-    this.objectsDir = join(gitDir, "objects");
+  /** `objectsDir`: a repository's `objects` folder. */
+  constructor(objectsDir: string) {
+    this.objectsDir = objectsDir;
   }
 
   /**

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { errorMessage } from "../base/errors";
 import { DEFAULT_EXCLUDES, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES } from "./defaults";
 import type { DeferredBefore } from "./deferred-befores";
+import { type GitCheckout, seedFromGitIndex } from "./git-index-seed";
 import type { ChangeRecorderOptions } from "./recorder-types";
 import { ScanTimeoutError, TooManyFilesError } from "./scan-errors";
 import { GitMissingError } from "./shadow-repo";
@@ -38,6 +39,9 @@ export function openSnapshotter(
       statCacheFile: join(options.dataDir, "stat-cache"),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.maxWatchedFolders ? { maxWatchedFolders: options.maxWatchedFolders } : {}),
+      ...(options.gitCheckout
+        ? { seed: () => seedFromGitIndex(workspace, options.gitCheckout as GitCheckout, options.gitBinary) }
+        : {}),
     },
   );
 }

@@ -1,4 +1,5 @@
 import type { ChangeSet, CommandWindow } from "../../shared/changes";
+import type { GitCheckout } from "./git-index-seed";
 import type { ScanProgress } from "./snapshot";
 
 /** How to record one workspace. */
@@ -25,6 +26,11 @@ export interface ChangeRecorderOptions {
   maxWatchedFolders?: number;
   /** How long after the last command the idle full scan runs (see `RecorderScans`); 10 s by default. */
   idleFullScanMs?: number;
+  /**
+   * The workspace is a git worktree just made (or opened): its records borrow the repository's objects, and a
+   * first snapshot without a stat cache takes unchanged files' blob ids from its index (see `seedFromGitIndex`).
+   */
+  gitCheckout?: GitCheckout;
 }
 
 /** Whether the engine records, and if not, why not (shown to the person; commands run either way). */

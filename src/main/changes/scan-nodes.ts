@@ -96,6 +96,12 @@ export interface StatKey {
   statMode: number;
 }
 
+/**
+ * The `statMode` of an entry seeded from git's index (see `seedFromGitIndex`): git keeps the kind of file,
+ * not `st_mode`, so such an entry is matched by `seededMatch`, never by `sameStat`.
+ */
+export const SEEDED_STAT_MODE = -1;
+
 /** An empty folder node (`ino` -1: not known), listed again at its first scan. */
 export function emptyFolder(ino = -1): FolderNode {
   return {

@@ -2,6 +2,7 @@ import { execFile, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { writeAlternates } from "./borrowed-objects";
 
 /** Where the shadow repository lives and how git is run. */
 export interface ShadowRepoOptions {
@@ -15,6 +16,8 @@ export interface ShadowRepoOptions {
   timeoutMs?: number;
   /** Extra ignore patterns (gitignore syntax) on top of the workspace's `.gitignore` files. */
   excludes: readonly string[];
+  /** Object folders of other repositories whose objects this one uses as its own (see `writeAlternates`). */
+  borrow?: readonly string[];
 }
 
 /** A git call that failed: which one, and git's own words. */
@@ -129,6 +132,8 @@ export class ShadowRepo {
       // with the reason, as for a new repository, rather than failing later at an undo.
       await repo.run(["--version"]);
     }
+    // Never removed once written: records taken since name the objects borrowed.
+    if (options.borrow?.length) await writeAlternates(repo.gitDir, options.borrow);
     await mkdir(join(repo.gitDir, "info"), { recursive: true });
     await writeFile(join(repo.gitDir, "info", "attributes"), NEUTRAL_ATTRIBUTES);
     await writeFile(join(repo.gitDir, "info", "exclude"), `${options.excludes.join("\n")}\n`);

@@ -99,6 +99,11 @@ export class Snapshotter {
       onProgress?: (progress: ScanProgress) => void;
       /** Most folders the watcher may watch (see `FolderWatcher`). */
       maxWatchedFolders?: number;
+      /**
+       * Where there is no stat cache: a folder tree that vouches for files' blob ids by their stat data (git's
+       * index of a new worktree, see `seedFromGitIndex`), and how many files it names.
+       */
+      seed?: () => Promise<{ root: FolderNode; files: number } | undefined>;
     } = {},
   ) {
     this.rules = IgnoreStack.root(parseIgnore(excludes));
@@ -106,6 +111,7 @@ export class Snapshotter {
     this.folderTimesTrusted = folderTimesTrusted(workspace);
     this.cache = options.statCacheFile ? new StatCache(options.statCacheFile) : undefined;
     this.onProgress = options.onProgress;
+    this.seed = options.seed;
     // Deferrable where a scan now could only be a full one (the watcher is off) and a whole state is
     // in memory to start from.
     this.befores = new DeferredBefores(objects, () =>
@@ -114,6 +120,7 @@ export class Snapshotter {
   }
 
   private readonly onProgress: ((progress: ScanProgress) => void) | undefined;
+  private readonly seed: (() => Promise<{ root: FolderNode; files: number } | undefined>) | undefined;
 
   /** The folder watcher, for what it says about its limit (see `FolderWatcher.limit`). */
   get folderWatcher(): FolderWatcher {
@@ -244,7 +251,13 @@ export class Snapshotter {
     const loaded = await this.cache?.load();
     // A cache whose tree the shadow repository does not hold (its records were removed, or the process
     // ended before it stored the tree) may name blobs it does not hold either: not trusted.
-    if (!loaded || !(await this.objects.has(loaded.tree))) return undefined;
+    if (!loaded || !(await this.objects.has(loaded.tree))) {
+      // No cache of its own: a new worktree's files are as git's index says where their stat data matches.
+      const seeded = await this.seed?.().catch(() => undefined);
+      if (!seeded) return undefined;
+      this.root = seeded.root;
+      return seeded.files;
+    }
     // Not `whole`: the scan that follows is a full one, which trusts what has not moved.
     this.root = loaded.root;
     this.savedTree = loaded.tree;

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
+import { BorrowedObjects } from "./borrowed-objects";
 import { DeflateWorker } from "./deflate-worker";
 import { pacer } from "./event-loop-pacer";
 import { EMPTY_TREE, LooseObjects, type ObjectType, objectId } from "./loose-objects";
@@ -33,6 +34,8 @@ export class StoredObjects {
   private recentBytes = 0;
   private readonly worker: DeflateWorker;
   private readonly packs: PackReader;
+  /** The stores a worktree's records borrow from (see `writeAlternates`): read before asking git. */
+  private readonly borrowed: BorrowedObjects;
   private readonly packDir: string;
   /** Where new objects go while a scan stores many (see `startPacking`). */
   private packing: PackWriter | undefined;
@@ -43,7 +46,8 @@ export class StoredObjects {
     private readonly repo: ShadowRepo,
     worker = new DeflateWorker(),
   ) {
-    this.loose = new LooseObjects(repo.gitDir);
+    this.loose = new LooseObjects(join(repo.gitDir, "objects"));
+    this.borrowed = new BorrowedObjects(join(repo.gitDir, "objects"));
     this.worker = worker;
     this.packDir = join(repo.gitDir, "objects", "pack");
     this.packs = new PackReader(this.packDir);
@@ -162,6 +166,7 @@ export class StoredObjects {
   forgetStored(): void {
     this.loose.forget();
     this.packs.forget();
+    this.borrowed.forget();
   }
 
   /** The entries of tree `id`, or undefined when only git can read it (a delta in git's packs). */
@@ -193,7 +198,10 @@ export class StoredObjects {
     }
   }
 
-  /** The contents of blobs `ids`: from memory, loose objects, packs, then one `git cat-file` for the rest. */
+  /**
+   * The contents of blobs `ids`: from memory, loose objects, packs, the stores borrowed from, then one
+   * `git cat-file` for the rest.
+   */
   async readBlobs(ids: readonly string[]): Promise<Map<string, Buffer>> {
     const found = new Map<string, Buffer>();
     const missing: string[] = [];
@@ -202,7 +210,8 @@ export class StoredObjects {
       const content =
         this.recent.get(id) ??
         (await this.loose.readLoose("blob", id)) ??
-        (await this.packs.read("blob", id));
+        (await this.packs.read("blob", id)) ??
+        (await this.borrowed.read("blob", id));
       if (content) found.set(id, content);
       else missing.push(id);
     }

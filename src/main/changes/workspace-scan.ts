@@ -2,11 +2,20 @@ import type { Dirent, Stats } from "node:fs";
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { SLICE_MS } from "./event-loop-pacer";
 import type { FolderWatcher } from "./folder-watcher";
+import { SEEDED_FOLDER_INO, seededMatch } from "./git-index-seed";
 import { IgnoreDecisions, type IgnoreState } from "./ignore-decisions";
 import type { IgnoreStack } from "./ignore-rules";
 import { racyWindow, upToOf } from "./racy-times";
 import { ScanTimeoutError } from "./scan-errors";
-import { emptyFolder, type FolderNode, keyOf, type StoredNode, sameStat, storedNode } from "./scan-nodes";
+import {
+  emptyFolder,
+  type FolderNode,
+  keyOf,
+  SEEDED_STAT_MODE,
+  type StoredNode,
+  sameStat,
+  storedNode,
+} from "./scan-nodes";
 import type { StoredObjects } from "./stored-objects";
 import { SYMLINK_MODE } from "./workspace-files";
 
@@ -163,6 +172,8 @@ export class WorkspaceScan {
       if (folder) {
         const stat = known ?? lstatSync(`${abs}/${name}`, { throwIfNoEntry: false });
         const ino = stat?.ino ?? -1;
+        // A folder seeded from git's index (see `seedFromGitIndex`) knows no inode: it is adopted.
+        if (old?.type === "folder" && old.ino === SEEDED_FOLDER_INO) old.ino = ino;
         const same = old?.type === "folder" && old.ino === ino ? old : undefined;
         if (same && !everything) {
           seen.add(name);
@@ -200,6 +211,11 @@ export class WorkspaceScan {
       }
       const stored = old?.type === "stored" ? old : undefined;
       if (stored && !stored.racy && sameStat(stored, stat)) continue;
+      if (stored?.statMode === SEEDED_STAT_MODE && !stored.racy && seededMatch(stored, stat)) {
+        // As git wrote it from that blob at checkout: taken without a read (see `seedFromGitIndex`).
+        node.children.set(name, storedNode(stored.mode, stored.oid, keyOf(stat), this.racy(stat)));
+        continue;
+      }
       toHash.push({ name, stat, old: stored });
     }
     // Kept for the next scan unless its times are too recent to vouch for a listing (see racy-times.ts).
@@ -259,8 +275,13 @@ export class WorkspaceScan {
       link ? SYMLINK_MODE : stat.mode & 0o100 ? "100755" : "100644",
       oid,
       keyOf(stat),
-      Math.max(stat.mtimeMs, stat.ctimeMs) >= this.startedAt - racyWindow(stat.mtimeMs),
+      this.racy(stat),
     );
+  }
+
+  /** Whether a file with `stat` must be hashed again next scan (see `RACY_MS` in racy-times.ts). */
+  private racy(stat: Stats): boolean {
+    return Math.max(stat.mtimeMs, stat.ctimeMs) >= this.startedAt - racyWindow(stat.mtimeMs);
   }
 
   /**

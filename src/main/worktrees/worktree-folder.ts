@@ -88,6 +88,8 @@ export class WorktreeFolder {
             ...(options.changes ?? {}),
             workspace: worktree.path,
             dataDir: changesDir(workspaceDataDir(options.dataRoot, worktree.path)),
+            // What git just wrote is taken from git's index and objects, not read and stored again (issue 33).
+            gitCheckout: gitDirs,
             onDropped: (commandIds) => options.onChangesDropped(commandIds),
           });
     return new WorktreeFolder(worktree, changes, gitDirs, !choice.path);

@@ -303,4 +303,59 @@ describe("a workspace's setup step", () => {
       rmSync(root, { recursive: true, force: true });
     }
   });
+
+  it("keeps its card and outcome in the chat's conversation: reopened, the chat shows it as it ended", async () => {
+    const root = mkdtempSync(join(tmpdir(), "pi-desk-setup-"));
+    const workspace = join(root, "repo");
+    const dataRoot = join(root, "data");
+    git(root, "init", "-q", "-b", "main", workspace);
+    writeFileSync(join(workspace, "a.txt"), "alpha\n");
+    git(workspace, "add", "-A");
+    git(workspace, "commit", "-q", "-m", "first");
+    const setup = "printf 'set up\\n'";
+    writeFileSync(
+      join(workspaceDataDir(dataRoot, workspace), "settings.json"),
+      JSON.stringify({ worktreeSetup: setup }),
+    );
+    writeFileSync(join(root, "script.json"), JSON.stringify([[{ type: "text", text: "Ready." }]]));
+    process.env.PI_DESK_SCRIPT = join(root, "script.json");
+    const host = await DeskHost.create({
+      shell: "browser",
+      version: "test",
+      workspace: { path: workspace, name: "repo" },
+      dataRoot,
+      changes: false,
+    });
+    try {
+      const chat = await calls(host).newSession({ worktree: { name: "kept" } });
+      const waiting = await waitFor(() =>
+        Object.values(host.state(chat.id).session?.commands ?? {}).find((command) => command.approvalId),
+      );
+      await calls(host, chat.id).decide({
+        approvalId: waiting.approvalId as string,
+        decision: { kind: "approve" },
+      });
+      await waitFor(() => host.state(chat.id).session?.commands[waiting.id]?.phase === "succeeded");
+      await calls(host, chat.id).prompt({ text: "go on" });
+      await waitFor(() =>
+        host
+          .state(chat.id)
+          .session?.transcript.some((item) => item.kind === "assistant" && item.text === "Ready."),
+      );
+      const file = host.state(chat.id).session?.file as string;
+      await calls(host, chat.id).closeChat();
+
+      const reopened = await calls(host).openSession({ path: file });
+      const session = host.state(reopened.id).session;
+      expect(session?.transcript.map((item) => item.kind)).toEqual(["command", "user", "assistant"]);
+      expect(session?.commands[waiting.id]).toMatchObject({
+        command: setup,
+        phase: "succeeded",
+        output: "set up",
+      });
+    } finally {
+      await host.dispose();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });
