@@ -12,6 +12,8 @@ export type McpServerStatus =
   | "connected"
   /** It could not start, or ended before it connected (`error` says why). */
   | "failed"
+  /** It uses OAuth and rejected the connection without credentials: the person signs in (`signInMcpServer`). */
+  | "needs-sign-in"
   /** It was connected and its connection ended; the next call reconnects. */
   | "disconnected"
   /** `"enabled": false` in its `mcp.json`: not started. */

@@ -53,7 +53,7 @@ export class McpConnections {
   /** The factory Pi's MCP extension builds each connection's transport with. */
   readonly createTransport: McpTransportFactory = (entry, cwd, authProvider) => {
     const transport = this.build(entry, cwd, authProvider);
-    this.watch(entry.name, transport);
+    this.watch(entry.name, transport, usesOAuth(entry));
     return transport;
   };
 
@@ -86,9 +86,10 @@ export class McpConnections {
   }
 
   /** Follows the protocol's first steps to say when the server connected and how many tools it offers. */
-  private watch(server: string, transport: McpTransport): void {
+  private watch(server: string, transport: McpTransport, oauth: boolean): void {
     this.open.add(transport);
     let connected = false;
+    let needsSignIn = false;
     let listing: number | string | undefined;
     let counted = 0;
     const send = transport.send.bind(transport);
@@ -98,7 +99,15 @@ export class McpConnections {
         listing = request.id;
         if (!request.params?.cursor) counted = 0;
       }
-      return send(message, options);
+      const sent = send(message, options);
+      // Pi's connection says "needs-auth" for this and keeps it to itself: the same errors, read here.
+      if (oauth)
+        sent.catch((error: unknown) => {
+          if (!isSignInRequired(error)) return;
+          needsSignIn = true;
+          this.set(server, { status: "needs-sign-in", tools: 0, error: undefined });
+        });
+      return sent;
     };
     const start = transport.start.bind(transport);
     transport.start = async () => {
@@ -129,7 +138,7 @@ export class McpConnections {
     });
     transport.onClose(() => {
       this.open.delete(transport);
-      if (this.closing) return;
+      if (this.closing || needsSignIn) return;
       const why = stderrTail(transport);
       if (connected) this.set(server, { status: "disconnected", error: `The connection ended.${why}` });
       else if (this.views.get(server)?.status !== "failed")
@@ -148,6 +157,19 @@ export class McpConnections {
     this.views.set(server, next);
     this.changed();
   }
+}
+
+/** Whether Pi signs in to this server with OAuth: over HTTP, with no `Authorization` of its own (Pi's rule). */
+function usesOAuth(entry: McpServerEntry): boolean {
+  const config = entry.config;
+  if (!("url" in config) || (config as { auth?: unknown }).auth) return false;
+  return !Object.keys(config.headers ?? {}).some((name) => name.toLowerCase() === "authorization");
+}
+
+/** The errors after which Pi's connection needs the person to sign in (its `needsSignIn`). */
+function isSignInRequired(error: unknown): boolean {
+  const name = (error as { name?: string } | undefined)?.name;
+  return name === "McpOAuthAuthorizationRequiredError" || name === "McpAuthRequiredError";
 }
 
 function failureText(error: unknown, transport: McpTransport): string {

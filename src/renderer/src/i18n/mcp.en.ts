@@ -58,6 +58,7 @@ export const mcpEn = {
       connected: (tools: number) => (tools === 1 ? "Connected, 1 tool" : `Connected, ${tools} tools`),
       failed: "Failed",
       disconnected: "Disconnected",
+      "needs-sign-in": "Needs sign-in",
       disabled: "Disabled in mcp.json",
     },
     failedAdvice: "Check the server's command, arguments and variables in mcp.json, then reconnect.",

@@ -60,6 +60,7 @@ export const mcpZh: typeof mcpEn = {
       connected: (tools: number) => `已连接，${tools} 个工具`,
       failed: "失败",
       disconnected: "已断开",
+      "needs-sign-in": "需要登录",
       disabled: "已在 mcp.json 中停用",
     },
     failedAdvice: "请检查 mcp.json 中该服务器的命令、参数和变量，然后重新连接。",
