@@ -37,6 +37,21 @@ export interface McpServerView {
   scope: "global" | "project";
   /** Turned off in this workspace's settings (`status` is then "disabled"). */
   offInWorkspace?: boolean;
+  /** It signs in with OAuth (over HTTP, with no `Authorization` header of its own): Sign in / Sign out apply. */
+  oauth?: boolean;
+  /** A sign-in is under way: the page shows the authorization page's link and a field for the redirected URL. */
+  signingIn?: McpSignInView;
+  /** Why the last sign-in did not finish, in Pi's words. */
+  signInError?: string;
+}
+
+/** A sign-in under way (Pi's OAuth flow: the authorization page, then its redirect to Pi's loopback callback). */
+export interface McpSignInView {
+  /**
+   * The authorization page to open in a browser, once Pi has it (absent while Pi contacts the authorization
+   * server). The desktop app opens it in the system browser itself.
+   */
+  authorizationUrl?: string;
 }
 
 /** The chat's MCP servers and what kept some out. */

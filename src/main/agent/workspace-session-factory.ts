@@ -51,6 +51,8 @@ export interface WorkspaceSessionOptions {
   sandbox: SandboxCheck;
   /** What the sandbox hides besides the person's home: Pi's agent dir, Pi Desk's data dir. */
   hiddenPaths: string[];
+  /** Opens a page in the person's browser (an MCP server's sign-in page); absent where the shell cannot. */
+  openExternal?: (url: string) => void;
   /** Where running commands are recorded for crash recovery. */
   runRegistry?: RunRegistry;
   /**
@@ -148,6 +150,7 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
     agentDir: getAgentDir(),
     workspace: workspace.path,
     off: preferences.value.mcpServersOff ?? [],
+    ...(options.openExternal ? { openExternal: options.openExternal } : {}),
     onChange: () => {
       if (self) options.emit({ type: "mcp-servers-changed", mcp: mcp.state() });
     },

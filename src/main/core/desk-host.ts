@@ -47,6 +47,8 @@ export interface DeskHostOptions {
   workspace?: WorkspaceFolder;
   /** More workspaces to open at start, each with a new chat (the browser host's repeated `--workspace`). */
   workspaces?: WorkspaceFolder[];
+  /** Opens a page in the person's browser (an MCP server's sign-in page); absent where the shell cannot. */
+  openExternal?: (url: string) => void;
   /** Asks the person for a folder; absent where the shell has no folder dialog. */
   pickFolder?: () => Promise<string | null>;
   /** Where rules, audit logs and full outputs are kept: `PI_DESK_DATA_DIR`, else `~/.pi-desk`. */
@@ -340,6 +342,7 @@ export class DeskHost {
       sandbox: this.sandbox,
       hiddenPaths: [this.models.agentDir, this.dataRoot],
       runRegistry: this.runRegistry,
+      ...(this.options.openExternal ? { openExternal: this.options.openExternal } : {}),
       // Events of a chat still opening, or closed, reach no page: its state is sent whole once it is open.
       emit: (event) => {
         if (chat && this.chats.get(id) === chat) this.emitChat(chat, event);

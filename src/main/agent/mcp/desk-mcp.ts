@@ -12,6 +12,7 @@ import {
 } from "@earendil-works/pi-coding-agent";
 import type { McpServersState } from "../../../shared/mcp";
 import { type DeskMcpConfig, loadDeskMcpConfig, projectTrusted } from "./mcp-config";
+import { McpSignIns } from "./mcp-sign-in";
 import { McpConnections } from "./mcp-transports";
 
 /** The tool allowlist's entry for every MCP tool (`mcp__<server>__<tool>`). */
@@ -27,6 +28,8 @@ export interface DeskMcp {
   worthShowing: boolean;
   /** The servers and what kept some out, as Settings shows them. */
   state(): McpServersState;
+  /** Signing in and out of the chat's OAuth servers. */
+  signIns: McpSignIns;
   /** Ends every server process of the chat. */
   close(): Promise<void>;
 }
@@ -41,6 +44,8 @@ export interface DeskMcpOptions {
   onChange: () => void;
   /** Servers the workspace's settings turn off. */
   off?: readonly string[];
+  /** Opens a sign-in page in the person's browser; absent where the shell cannot (the page shows the link). */
+  openExternal?: (url: string) => void;
   /** Wraps each MCP tool before Pi registers it (the gate); absent: registered as Pi made it. */
   wrapTool?: (tool: ToolDefinition) => ToolDefinition;
 }
@@ -54,12 +59,13 @@ export function createDeskMcp(options: DeskMcpOptions): DeskMcp {
     ...(options.off ? { off: options.off } : {}),
   });
   const connections = new McpConnections(config.servers, options.onChange);
+  const signIns = new McpSignIns(connections, options.openExternal);
   const mcp = createMcpExtension({
     // Codemode is not loaded (see mcp-config.ts), so it is never switched on.
     loadConfig: () => ({ ...config, autoEnableCodemode: false }),
     createTransport: connections.createTransport,
-    // Signing in is not offered yet: nothing opens a browser from the host.
-    openUrl: () => {},
+    // Only for a sign-in the person started in Settings (mcp-sign-in.ts).
+    openUrl: signIns.openUrl,
   });
   const wrapTool = options.wrapTool;
   const extension: ExtensionFactory = (pi) => mcp(wrapTool ? withWrappedTools(pi, wrapTool) : pi);
@@ -73,6 +79,7 @@ export function createDeskMcp(options: DeskMcpOptions): DeskMcp {
       errors: [...config.errors],
       ...(config.skippedProjectConfig ? { skippedProjectConfig: config.skippedProjectConfig } : {}),
     }),
+    signIns,
     close: () => connections.closeAll(),
   };
 }

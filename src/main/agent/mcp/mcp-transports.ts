@@ -41,6 +41,7 @@ export class McpConnections {
         source: entry.source,
         scope: entry.scope === "project" ? "project" : "global",
         ...((entry as { offInWorkspace?: boolean }).offInWorkspace ? { offInWorkspace: true } : {}),
+        ...(usesOAuth(entry) ? { oauth: true } : {}),
       });
     }
   }
@@ -138,7 +139,8 @@ export class McpConnections {
     });
     transport.onClose(() => {
       this.open.delete(transport);
-      if (this.closing || needsSignIn) return;
+      // After a sign-in was asked for (or a sign-out), the dropped connection is not a failure.
+      if (this.closing || needsSignIn || this.views.get(server)?.status === "needs-sign-in") return;
       const why = stderrTail(transport);
       if (connected) this.set(server, { status: "disconnected", error: `The connection ended.${why}` });
       else if (this.views.get(server)?.status !== "failed")
@@ -149,11 +151,17 @@ export class McpConnections {
     });
   }
 
+  /** Changes a server's view (its sign-in, or its state after a sign-out), and says so. */
+  update(server: string, patch: Partial<McpServerView>): void {
+    this.set(server, patch);
+  }
+
   private set(server: string, patch: Partial<McpServerView> & { status?: McpServerStatus }): void {
     const view = this.views.get(server);
     if (!view) return;
     const next = { ...view, ...patch };
-    if (next.error === undefined) delete next.error;
+    for (const key of ["error", "signingIn", "signInError"] as const)
+      if (next[key] === undefined) delete next[key];
     this.views.set(server, next);
     this.changed();
   }

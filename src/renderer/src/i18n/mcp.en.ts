@@ -48,6 +48,20 @@ export const mcpEn = {
     "mcp-tool": "Calls of the MCP tool (server/tool)",
     "mcp-server": "Calls of any tool of the MCP server",
   },
+  signIn: {
+    signIn: "Sign in",
+    signOut: "Sign out",
+    contacting: "Contacting the server's sign-in service…",
+    openPage: "Approve Pi Desk on the server's sign-in page:",
+    pageLink: (server: string) => `Open the sign-in page of ${server}`,
+    pasteLabel:
+      "If the browser then shows an address it could not open (it runs on another machine), paste that address here: ",
+    pasteSubmit: "Finish sign-in",
+    cancel: "Cancel sign-in",
+    failed: (reason: string) => `Could not sign in: ${reason}`,
+    pasteFailed: (reason: string) => `Not taken: ${reason}`,
+    signOutFailed: (reason: string) => `Could not sign out: ${reason}`,
+  },
   servers: {
     heading: "MCP servers",
     intro:

@@ -50,6 +50,19 @@ export const mcpZh: typeof mcpEn = {
     "mcp-tool": "对该 MCP 工具的调用（server/tool）",
     "mcp-server": "对该 MCP 服务器任一工具的调用",
   },
+  signIn: {
+    signIn: "登录",
+    signOut: "退出登录",
+    contacting: "正在联系服务器的登录服务…",
+    openPage: "请在服务器的登录页面上批准 Pi Desk：",
+    pageLink: (server: string) => `打开 ${server} 的登录页面`,
+    pasteLabel: "如果浏览器随后显示一个无法打开的地址（浏览器在另一台机器上），请把该地址粘贴到这里：",
+    pasteSubmit: "完成登录",
+    cancel: "取消登录",
+    failed: (reason: string) => `无法登录：${reason}`,
+    pasteFailed: (reason: string) => `未接受：${reason}`,
+    signOutFailed: (reason: string) => `无法退出登录：${reason}`,
+  },
   servers: {
     heading: "MCP 服务器",
     intro:
