@@ -203,6 +203,8 @@ export class DeskHost {
     ...chatCalls((chatId) => this.requireChat(chatId).session),
     ...workspaceCalls({
       workspaceOf: (workspaceId) => this.requireWorkspace(workspaceId),
+      chatsOf: (workspace) =>
+        [...this.chats.values()].filter((chat) => chat.workspace === workspace).map((chat) => chat.session),
       sandbox: () => this.sandbox,
       limitsChanged: (workspace) => this.emitLimits(workspace),
     }),

@@ -28,6 +28,8 @@ export interface DeskMcp {
   worthShowing: boolean;
   /** The servers and what kept some out, as Settings shows them. */
   state(): McpServersState;
+  /** Turns a server off or on in this chat; says whether Pi should reconnect it (see `McpConnections.setOff`). */
+  setOff(name: string, off: boolean): Promise<boolean>;
   /** Signing in and out of the chat's OAuth servers. */
   signIns: McpSignIns;
   /** Ends every server process of the chat. */
@@ -79,6 +81,7 @@ export function createDeskMcp(options: DeskMcpOptions): DeskMcp {
       errors: [...config.errors],
       ...(config.skippedProjectConfig ? { skippedProjectConfig: config.skippedProjectConfig } : {}),
     }),
+    setOff: (name, off) => connections.setOff(name, off),
     signIns,
     close: () => connections.closeAll(),
   };

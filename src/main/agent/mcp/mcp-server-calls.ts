@@ -20,11 +20,30 @@ export class McpServerCalls {
       throw new Error(
         `This chat has no MCP server named "${name}". Add it to mcp.json, then open a new chat.`,
       );
+    if (known.offInWorkspace)
+      throw new Error(`The MCP server "${name}" is turned off in this workspace: turn it on first.`);
     if (known.status === "disabled")
       throw new Error(
         `The MCP server "${name}" is disabled in mcp.json: enable it there, then open a new chat.`,
       );
     await runMcpCommand(this.session, `reconnect ${name}`);
+  }
+
+  /**
+   * The workspace's toggle, in this open chat: off, the server's connection ends and its tools leave the
+   * agent's tools from its next turn; on, Pi connects it again and offers its tools again.
+   */
+  async setOffInWorkspace(name: string, off: boolean): Promise<void> {
+    if (!this.mcp) return;
+    const reconnect = await this.mcp.setOff(name, off);
+    if (off) {
+      // Pi labels each of a server's tools `<server>/<tool>`.
+      const ofServer = (tool: string) => this.session.getToolDefinition(tool)?.label.startsWith(`${name}/`);
+      this.session.setActiveToolsByName(this.session.getActiveToolNames().filter((tool) => !ofServer(tool)));
+    } else if (reconnect) {
+      // A failure to connect shows in the server's state, as at a chat's start.
+      await runMcpCommand(this.session, `reconnect ${name}`).catch(() => {});
+    }
   }
 
   /** Starts Pi's sign-in; resolves once the authorization page is known (see `McpSignIns.signIn`). */

@@ -77,7 +77,7 @@ export const mcpEn = {
     },
     failedAdvice: "Check the server's command, arguments and variables in mcp.json, then reconnect.",
     onHere: "On in this workspace",
-    fromNextChat: "Applies to the chats you open from now on; this chat keeps its servers as they are.",
+    fromNextChat: "Applies to every open chat of this workspace, and to the ones you open next.",
     toggleFailed: (reason: string) => `Not changed: ${reason}`,
     disabledHere: "Turned off in this workspace",
     reconnect: "Reconnect",

@@ -78,7 +78,7 @@ export const mcpZh: typeof mcpEn = {
     },
     failedAdvice: "请检查 mcp.json 中该服务器的命令、参数和变量，然后重新连接。",
     onHere: "在此工作区启用",
-    fromNextChat: "从之后新开的对话起生效；本对话的服务器保持不变。",
+    fromNextChat: "对此工作区所有已打开的对话以及之后新开的对话生效。",
     toggleFailed: (reason: string) => `未更改：${reason}`,
     disabledHere: "已在此工作区关闭",
     reconnect: "重新连接",

@@ -48,16 +48,12 @@ function ServerRow({ server, api }: { server: McpServerView; api: ChatApi }) {
   const t = useT();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [on, setOn] = useState(!server.offInWorkspace);
   const [changed, setChanged] = useState(false);
   const toggle = (enabled: boolean) => {
     setError(null);
     api
       .setMcpServerEnabled({ name: server.name, enabled })
-      .then(() => {
-        setOn(enabled);
-        setChanged(true);
-      })
+      .then(() => setChanged(true))
       .catch((e: unknown) => setError(t.mcp.servers.toggleFailed(reasonOf(e))));
   };
   const reconnect = () => {
@@ -91,7 +87,8 @@ function ServerRow({ server, api }: { server: McpServerView; api: ChatApi }) {
         <label className="muted">
           <input
             type="checkbox"
-            checked={on}
+            // The host's word: the toggle reaches every open chat, whichever chat it was changed in.
+            checked={!server.offInWorkspace}
             onChange={(e) => toggle(e.target.checked)}
             data-testid="mcp-server-enabled"
           />{" "}
