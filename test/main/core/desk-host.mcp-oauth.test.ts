@@ -1,10 +1,14 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  approveInBrowser,
+  type OAuthMcpServer,
+  startOAuthMcpServer,
+} from "../../../harness/oauth-mcp-server";
 import type { DeskHost } from "../../../src/main/core/desk-host";
 import { calls, settled, startHost, waitFor } from "./host-harness";
 import { agentFolder, writeUserMcp } from "./mcp-harness";
-import { approveInBrowser, type OAuthMcpServer, startOAuthMcpServer } from "./oauth-mcp-server";
 
 const servers: OAuthMcpServer[] = [];
 afterEach(async () => {
