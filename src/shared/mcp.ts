@@ -112,6 +112,10 @@ export interface McpCallView {
   result?: string;
   /** Images in the result, as the card shows them (a few, each bounded); the model gets them all. */
   images?: McpImage[];
+  /** Audio in the result, as the card plays it (a few, each bounded); Pi tells the model only that it is there. */
+  audio?: McpAudio[];
+  /** Resources the result points to (MCP resource links); the agent reads one with `read_mcp_resource`. */
+  links?: McpResourceLink[];
   /** Why it was denied, failed or cancelled. */
   reason?: string;
   /** What it changed in the workspace's files, when recorded (a local server's call, like a command). */
@@ -128,6 +132,28 @@ export interface McpImage {
   mimeType: string;
   /** Its bytes, base64. */
   data: string;
+}
+
+/** An audio clip of a tool's result. */
+export interface McpAudio {
+  /** Its type, `audio/wav` and the like. */
+  mimeType: string;
+  /** Its bytes, base64. */
+  data: string;
+}
+
+/** A resource a tool's result points to (MCP's `resource_link`), as the server describes it. */
+export interface McpResourceLink {
+  /** Its URI, on the server (`file://`, `https://`, or the server's own scheme). */
+  uri: string;
+  /** Its name. */
+  name: string;
+  /** Its title for people, when the server gives one. */
+  title?: string;
+  /** What it is, when the server says. */
+  description?: string;
+  /** Its type, when the server says. */
+  mimeType?: string;
 }
 
 /** The person's answer to a waiting MCP call. */

@@ -44,6 +44,8 @@ export const mcpEn = {
   ruleSummary: (what: string, scope: string) =>
     `${what} will be sent without asking, each still shown with its arguments and result: ${scope}. A deny rule still wins.`,
   imageAlt: (n: number) => `Image ${n} of the result`,
+  audioLabel: (n: number) => `Sound ${n} of the result`,
+  linksHeading: "Resources the result points to (on the server; the agent can read them):",
   matches: {
     "mcp-tool": "Calls of the MCP tool (server/tool)",
     "mcp-server": "Calls of any tool of the MCP server",

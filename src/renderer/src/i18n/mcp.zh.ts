@@ -46,6 +46,8 @@ export const mcpZh: typeof mcpEn = {
   ruleSummary: (what: string, scope: string) =>
     `${what}将不再询问直接发送，每次仍显示参数和结果：${scope}。拒绝规则仍然优先。`,
   imageAlt: (n: number) => `结果中的第 ${n} 张图片`,
+  audioLabel: (n: number) => `结果中的第 ${n} 段声音`,
+  linksHeading: "结果指向的资源（位于服务器上；智能体可以读取它们）：",
   matches: {
     "mcp-tool": "对该 MCP 工具的调用（server/tool）",
     "mcp-server": "对该 MCP 服务器任一工具的调用",
