@@ -53,6 +53,8 @@ export interface WorkspaceSessionOptions {
   hiddenPaths: string[];
   /** Opens a page in the person's browser (an MCP server's sign-in page); absent where the shell cannot. */
   openExternal?: (url: string) => void;
+  /** Called after the person signed in to one of the chat's MCP servers (the other chats may use it too). */
+  mcpSignedIn?: (server: string) => void;
   /** Where running commands are recorded for crash recovery. */
   runRegistry?: RunRegistry;
   /**
@@ -151,6 +153,7 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
     workspace: workspace.path,
     off: preferences.value.mcpServersOff ?? [],
     ...(options.openExternal ? { openExternal: options.openExternal } : {}),
+    ...(options.mcpSignedIn ? { signedIn: options.mcpSignedIn } : {}),
     onChange: () => {
       if (self) options.emit({ type: "mcp-servers-changed", mcp: mcp.state() });
     },

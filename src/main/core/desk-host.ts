@@ -345,6 +345,10 @@ export class DeskHost {
       hiddenPaths: [this.models.agentDir, this.dataRoot],
       runRegistry: this.runRegistry,
       ...(this.options.openExternal ? { openExternal: this.options.openExternal } : {}),
+      mcpSignedIn: (server) => {
+        for (const other of this.chats.values())
+          if (other.id !== id) void other.session.mcpServers.signedInElsewhere(server);
+      },
       // Events of a chat still opening, or closed, reach no page: its state is sent whole once it is open.
       emit: (event) => {
         if (chat && this.chats.get(id) === chat) this.emitChat(chat, event);

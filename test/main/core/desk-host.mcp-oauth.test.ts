@@ -117,4 +117,23 @@ describe("the host: an MCP server behind OAuth", () => {
     expect(serverView(host, "secure")?.signInError).toBeUndefined();
     expect(secure.tokens).toEqual([]);
   });
+
+  it("a sign-in in one chat connects the same server in the host's other open chats, without a turn", async () => {
+    const secure = await oauthServer();
+    writeUserMcp({ secure: { url: secure.url } });
+    const { host } = await startHost([[{ type: "text", text: "ok" }]]);
+    const first = host.state().chatId as string;
+    const second = (await calls(host).newSession({})).id;
+    const inChat = (chatId: string) =>
+      host.state(chatId).session?.mcp?.servers.find((one) => one.name === "secure");
+    await waitFor(
+      () => inChat(first)?.status === "needs-sign-in" && inChat(second)?.status === "needs-sign-in",
+    );
+    await calls(host, second).signInMcpServer({ name: "secure" });
+    await fetch(await approveInBrowser(inChat(second)?.signingIn?.authorizationUrl as string));
+    await waitFor(() => inChat(second)?.status === "connected");
+    await waitFor(() => inChat(first)?.status === "connected");
+    expect(inChat(first)?.tools).toBe(1);
+    expect(secure.tokens).toHaveLength(1);
+  });
 });

@@ -48,6 +48,8 @@ export interface DeskMcpOptions {
   off?: readonly string[];
   /** Opens a sign-in page in the person's browser; absent where the shell cannot (the page shows the link). */
   openExternal?: (url: string) => void;
+  /** Called after a sign-in to one of the chat's servers succeeded. */
+  signedIn?: (name: string) => void;
   /** Wraps each MCP tool before Pi registers it (the gate); absent: registered as Pi made it. */
   wrapTool?: (tool: ToolDefinition) => ToolDefinition;
 }
@@ -61,7 +63,7 @@ export function createDeskMcp(options: DeskMcpOptions): DeskMcp {
     ...(options.off ? { off: options.off } : {}),
   });
   const connections = new McpConnections(config.servers, options.onChange);
-  const signIns = new McpSignIns(connections, options.openExternal);
+  const signIns = new McpSignIns(connections, options.openExternal, options.signedIn);
   const mcp = createMcpExtension({
     // Codemode is not loaded (see mcp-config.ts), so it is never switched on.
     loadConfig: () => ({ ...config, autoEnableCodemode: false }),

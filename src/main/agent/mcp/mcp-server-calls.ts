@@ -30,6 +30,17 @@ export class McpServerCalls {
   }
 
   /**
+   * The person signed in to a server of this name in another chat: Pi's stored credentials (by name and
+   * URL) may serve this chat's too, so a server here that needs sign-in tries again now rather than at
+   * this chat's next turn (Pi's own check). Still refused, it keeps needing sign-in.
+   */
+  async signedInElsewhere(name: string): Promise<void> {
+    const known = this.mcp?.state().servers.find((server) => server.name === name);
+    if (known?.status !== "needs-sign-in" || known.signingIn) return;
+    await runMcpCommand(this.session, `reconnect ${name}`).catch(() => {});
+  }
+
+  /**
    * The workspace's toggle, in this open chat: off, the server's connection ends and its tools leave the
    * agent's tools from its next turn; on, Pi connects it again and offers its tools again.
    */

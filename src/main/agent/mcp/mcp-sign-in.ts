@@ -32,6 +32,8 @@ export class McpSignIns {
     private readonly connections: McpConnections,
     /** Opens a page in the person's browser; absent where the shell cannot (the page shows the link). */
     private readonly openExternal?: (url: string) => void,
+    /** Called after a sign-in succeeded: Pi's credentials serve the host's other chats too. */
+    private readonly signedIn?: (name: string) => void,
   ) {}
 
   /** Pi's `openUrl`: the authorization page of the sign-in under way. */
@@ -82,6 +84,7 @@ export class McpSignIns {
     void ended.then((reason) => {
       if (this.active === signIn) this.active = undefined;
       this.connections.update(name, { signingIn: undefined, signInError: reason });
+      if (!reason && !signIn.cancelled) this.signedIn?.(name);
     });
     const failed = await Promise.race([pageShown, ended]);
     if (failed) throw new Error(failed);
