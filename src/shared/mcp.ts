@@ -189,4 +189,6 @@ export interface McpCallDetails {
   changes?: CommandChanges;
   /** The server's own answer as text (bounded), without what Pi Desk added for the model. */
   resultText?: string;
+  /** The resources the answer pointed to, so a reopened chat's card still lists them (sounds are not kept). */
+  links?: McpResourceLink[];
 }

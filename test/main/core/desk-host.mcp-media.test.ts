@@ -44,5 +44,10 @@ describe("the host: an MCP result's sounds and resource links", () => {
     // What the model read: Pi's lines, not the sound's bytes.
     expect(call?.result).toContain("Here is the sound and the report.");
     expect(call?.result).not.toContain("UklGR");
+    // Reopened from Pi's session file, the card still lists the links (the sound is not kept).
+    const file = await waitFor(() => host.state().session?.file);
+    await calls(host, host.state().chatId as string).closeChat({});
+    await calls(host).openSession({ path: file });
+    expect(host.state().session?.mcpCalls?.m1?.links).toEqual(call?.links);
   });
 });

@@ -133,6 +133,7 @@ export class McpCallViews {
       ...(mine?.arguments ? { arguments: mine.arguments } : {}),
       ...(mine?.editedByPerson ? { editedByPerson: true } : {}),
       ...(mine?.changes ? { changes: mine.changes } : {}),
+      ...(mine?.links ? { links: mine.links } : {}),
       status,
       ...(status === "done" || status === "failed"
         ? { result: (mine?.resultText ?? text).slice(0, RESULT_CHARS) }

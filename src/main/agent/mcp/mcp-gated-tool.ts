@@ -148,6 +148,7 @@ export function gateMcpTool(tool: ToolDefinition, gate: McpGate): ToolDefinition
           details: details(failed ? "failed" : "done", {
             ...sent,
             resultText,
+            ...(links.length > 0 ? { links } : {}),
             ...(changes ? { changes } : {}),
           }),
         };
