@@ -16,6 +16,8 @@ export interface ModelRequest {
   messages: { role: string; content?: unknown; tool_call_id?: string }[];
   /** The Authorization header, to check the key Pi sent. */
   authorization: string | undefined;
+  /** The names of the tools offered to the model. */
+  tools: string[];
 }
 
 /** The tokens a reply says it used, as a provider reports them in its stream's last chunk. */
@@ -81,11 +83,17 @@ export async function startOpenAiServer(replies: ModelReplies): Promise<OpenAiSe
     }
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Omit<ModelRequest, "authorization">;
+    const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Pick<
+      ModelRequest,
+      "model" | "messages"
+    > & {
+      tools?: { function?: { name?: string } }[];
+    };
     const request: ModelRequest = {
       model: body.model,
       messages: body.messages,
       authorization: req.headers.authorization,
+      tools: (body.tools ?? []).flatMap((tool) => (tool.function?.name ? [tool.function.name] : [])),
     };
     requests.push(request);
     const reply = await answer(request, requests.length - 1);

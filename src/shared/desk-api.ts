@@ -114,6 +114,19 @@ export interface DeskApi {
    */
   reconnectMcpServer(params: { chatId: string; name: string }): Promise<void>;
   /**
+   * Sign in to one of the chat's OAuth MCP servers with Pi's own flow. Resolves once the authorization page's
+   * URL is in the server's `signingIn` (the desktop app opens it in the system browser), or at once when Pi
+   * signed in with stored credentials. The browser's redirect reaches Pi's loopback callback, or the person
+   * pastes it (`pasteMcpRedirectUrl`); then the server connects in this chat. One sign-in at a time per chat.
+   */
+  signInMcpServer(params: { chatId: string; name: string }): Promise<void>;
+  /** The URL the browser was redirected to at the end of a sign-in, pasted where it could not reach Pi's callback. */
+  pasteMcpRedirectUrl(params: { chatId: string; name: string; url: string }): Promise<void>;
+  /** Gives up a sign-in under way. */
+  cancelMcpSignIn(params: { chatId: string; name: string }): Promise<void>;
+  /** Signs out of an OAuth MCP server: Pi deletes its stored credentials, and the server needs sign-in again. */
+  signOutMcpServer(params: { chatId: string; name: string }): Promise<void>;
+  /**
    * The composer's `@` finder: the chat folder's files and folders best matching `query` (its characters in
    * order, ignoring case), as Pi's read tools see the folder. The folder is listed at the first call and
    * matched in memory after; `fresh` (the menu just opened) lists it again unless it was just listed.
@@ -292,6 +305,10 @@ export const DESK_METHODS = [
   "compact",
   "listSlashCommands",
   "reconnectMcpServer",
+  "signInMcpServer",
+  "pasteMcpRedirectUrl",
+  "cancelMcpSignIn",
+  "signOutMcpServer",
   "findFiles",
   "messageImages",
   "renameChat",

@@ -12,6 +12,8 @@ export type McpServerStatus =
   | "connected"
   /** It could not start, or ended before it connected (`error` says why). */
   | "failed"
+  /** It uses OAuth and rejected the connection without credentials: the person signs in (`signInMcpServer`). */
+  | "needs-sign-in"
   /** It was connected and its connection ended; the next call reconnects. */
   | "disconnected"
   /** `"enabled": false` in its `mcp.json`: not started. */
@@ -35,6 +37,21 @@ export interface McpServerView {
   scope: "global" | "project";
   /** Turned off in this workspace's settings (`status` is then "disabled"). */
   offInWorkspace?: boolean;
+  /** It signs in with OAuth (over HTTP, with no `Authorization` header of its own): Sign in / Sign out apply. */
+  oauth?: boolean;
+  /** A sign-in is under way: the page shows the authorization page's link and a field for the redirected URL. */
+  signingIn?: McpSignInView;
+  /** Why the last sign-in did not finish, in Pi's words. */
+  signInError?: string;
+}
+
+/** A sign-in under way (Pi's OAuth flow: the authorization page, then its redirect to Pi's loopback callback). */
+export interface McpSignInView {
+  /**
+   * The authorization page to open in a browser, once Pi has it (absent while Pi contacts the authorization
+   * server). The desktop app opens it in the system browser itself.
+   */
+  authorizationUrl?: string;
 }
 
 /** The chat's MCP servers and what kept some out. */
@@ -95,6 +112,10 @@ export interface McpCallView {
   result?: string;
   /** Images in the result, as the card shows them (a few, each bounded); the model gets them all. */
   images?: McpImage[];
+  /** Audio in the result, as the card plays it (a few, each bounded); Pi tells the model only that it is there. */
+  audio?: McpAudio[];
+  /** Resources the result points to (MCP resource links); the agent reads one with `read_mcp_resource`. */
+  links?: McpResourceLink[];
   /** Why it was denied, failed or cancelled. */
   reason?: string;
   /** What it changed in the workspace's files, when recorded (a local server's call, like a command). */
@@ -111,6 +132,28 @@ export interface McpImage {
   mimeType: string;
   /** Its bytes, base64. */
   data: string;
+}
+
+/** An audio clip of a tool's result. */
+export interface McpAudio {
+  /** Its type, `audio/wav` and the like. */
+  mimeType: string;
+  /** Its bytes, base64. */
+  data: string;
+}
+
+/** A resource a tool's result points to (MCP's `resource_link`), as the server describes it. */
+export interface McpResourceLink {
+  /** Its URI, on the server (`file://`, `https://`, or the server's own scheme). */
+  uri: string;
+  /** Its name. */
+  name: string;
+  /** Its title for people, when the server gives one. */
+  title?: string;
+  /** What it is, when the server says. */
+  description?: string;
+  /** Its type, when the server says. */
+  mimeType?: string;
 }
 
 /** The person's answer to a waiting MCP call. */
@@ -146,4 +189,6 @@ export interface McpCallDetails {
   changes?: CommandChanges;
   /** The server's own answer as text (bounded), without what Pi Desk added for the model. */
   resultText?: string;
+  /** The resources the answer pointed to, so a reopened chat's card still lists them (sounds are not kept). */
+  links?: McpResourceLink[];
 }

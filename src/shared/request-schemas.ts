@@ -126,6 +126,14 @@ export const requestSchemas = {
   renameChat: Params({ chatId: Id, name: Type.String({ minLength: 1, maxLength: 200 }) }),
   listSlashCommands: Params({ chatId: Id }),
   reconnectMcpServer: Params({ chatId: Id, name: Type.String({ minLength: 1, maxLength: 200 }) }),
+  signInMcpServer: Params({ chatId: Id, name: Type.String({ minLength: 1, maxLength: 200 }) }),
+  pasteMcpRedirectUrl: Params({
+    chatId: Id,
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    url: Type.String({ minLength: 1, maxLength: 8192 }),
+  }),
+  cancelMcpSignIn: Params({ chatId: Id, name: Type.String({ minLength: 1, maxLength: 200 }) }),
+  signOutMcpServer: Params({ chatId: Id, name: Type.String({ minLength: 1, maxLength: 200 }) }),
   findFiles: Params({
     chatId: Id,
     query: Type.String({ maxLength: 4096 }),

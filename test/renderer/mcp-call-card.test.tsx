@@ -106,4 +106,38 @@ describe("an MCP call's card", () => {
     expect(item.dataset.toolCallId).toBe("c1");
     expect(within(item).getByTestId("tray-approve-button")).toBeTruthy();
   });
+
+  it("plays the result's sounds and lists the resources it points to", () => {
+    const { inCard } = renderCard(
+      pendingCall({
+        status: "done",
+        approvalId: undefined,
+        result: "Here is the sound.",
+        audio: [{ mimeType: "audio/wav", data: "UklGRg==" }],
+        links: [
+          {
+            uri: "file:///reports/q3.pdf",
+            name: "q3.pdf",
+            title: "Third-quarter report",
+            description: "The report",
+            mimeType: "application/pdf",
+          },
+          { uri: "test://static/resource/2", name: "Text Resource 2" },
+        ],
+      }),
+    );
+    const audio = inCard.getByTestId("tool-audio") as HTMLAudioElement;
+    expect(audio.getAttribute("src")).toBe("data:audio/wav;base64,UklGRg==");
+    expect(audio.getAttribute("aria-label")).toBe("Sound 1 of the result");
+    const links = inCard.getAllByTestId("tool-resource-link");
+    expect(links.map((link) => link.dataset.uri)).toEqual([
+      "file:///reports/q3.pdf",
+      "test://static/resource/2",
+    ]);
+    expect(links[0]?.textContent).toContain("Third-quarter report");
+    expect(links[0]?.textContent).toContain("application/pdf");
+    expect(links[1]?.textContent).toContain("Text Resource 2");
+    // Shown, not opened: a resource lives on the server.
+    expect(links[0]?.querySelector("a")).toBeNull();
+  });
 });

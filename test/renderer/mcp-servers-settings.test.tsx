@@ -71,4 +71,59 @@ describe("Settings' MCP servers", () => {
     expect(api.setMcpServerEnabled).toHaveBeenCalledWith({ name: "everything", enabled: false });
     await waitFor(() => expect(within(everything).getByTestId("mcp-server-next-chat")).toBeTruthy());
   });
+
+  it("offers Sign in for a server that needs it, then the sign-in page's link and a field for the redirected address", async () => {
+    const api = fakeApi();
+    const server = {
+      name: "sentry",
+      status: "needs-sign-in" as const,
+      tools: 0,
+      transport: "http" as const,
+      source: "/a/mcp.json",
+      scope: "global" as const,
+      oauth: true,
+    };
+    const { rerender } = render(<McpServersSettings mcp={{ servers: [server], errors: [] }} api={api} />);
+    const row = screen.getByTestId("mcp-server");
+    expect(row.dataset.state).toBe("needs-sign-in");
+    expect(within(row).getByTestId("mcp-server-state").textContent).toBe("Needs sign-in");
+    expect(within(row).queryByTestId("mcp-server-error")).toBeNull();
+    fireEvent.click(within(row).getByTestId("mcp-sign-in-button"));
+    expect(api.signInMcpServer).toHaveBeenCalledWith({ name: "sentry" });
+    const page = "http://127.0.0.1:9/authorize?client_id=c&state=s";
+    rerender(
+      <McpServersSettings
+        mcp={{ servers: [{ ...server, signingIn: { authorizationUrl: page } }], errors: [] }}
+        api={api}
+      />,
+    );
+    expect(screen.getByTestId("mcp-sign-in-link").getAttribute("href")).toBe(page);
+    expect(screen.queryByTestId("mcp-sign-in-button")).toBeNull();
+    const back = "http://127.0.0.1:4567/callback?code=abc&state=s";
+    fireEvent.change(screen.getByTestId("mcp-redirect-url"), { target: { value: back } });
+    await waitFor(() =>
+      expect(screen.getByTestId("mcp-redirect-submit").hasAttribute("disabled")).toBe(false),
+    );
+    fireEvent.click(screen.getByTestId("mcp-redirect-submit"));
+    expect(api.pasteMcpRedirectUrl).toHaveBeenCalledWith({ name: "sentry", url: back });
+    fireEvent.click(screen.getByTestId("mcp-sign-in-cancel"));
+    expect(api.cancelMcpSignIn).toHaveBeenCalledWith({ name: "sentry" });
+    rerender(
+      <McpServersSettings
+        mcp={{ servers: [{ ...server, status: "connected", tools: 3 }], errors: [] }}
+        api={api}
+      />,
+    );
+    await waitFor(() =>
+      expect(screen.getByTestId("mcp-sign-out-button").hasAttribute("disabled")).toBe(false),
+    );
+    fireEvent.click(screen.getByTestId("mcp-sign-out-button"));
+    expect(api.signOutMcpServer).toHaveBeenCalledWith({ name: "sentry" });
+  });
+
+  it("offers no sign-in for a server that does not use OAuth", () => {
+    render(<McpServersSettings mcp={state} api={fakeApi()} />);
+    expect(screen.queryByTestId("mcp-sign-in-button")).toBeNull();
+    expect(screen.queryByTestId("mcp-sign-out-button")).toBeNull();
+  });
 });

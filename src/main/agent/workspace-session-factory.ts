@@ -65,6 +65,10 @@ export interface WorkspaceSessionOptions {
   sandbox: SandboxCheck;
   /** What the sandbox hides besides the person's home: Pi's agent dir, Pi Desk's data dir. */
   hiddenPaths: string[];
+  /** Opens a page in the person's browser (an MCP server's sign-in page); absent where the shell cannot. */
+  openExternal?: (url: string) => void;
+  /** Called after the person signed in to one of the chat's MCP servers (the other chats may use it too). */
+  mcpSignedIn?: (server: string) => void;
   /** Where running commands are recorded for crash recovery. */
   runRegistry?: RunRegistry;
   /**
@@ -162,6 +166,8 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
     agentDir: getAgentDir(),
     workspace: workspace.path,
     off: preferences.value.mcpServersOff ?? [],
+    ...(options.openExternal ? { openExternal: options.openExternal } : {}),
+    ...(options.mcpSignedIn ? { signedIn: options.mcpSignedIn } : {}),
     onChange: () => {
       if (self) options.emit({ type: "mcp-servers-changed", mcp: mcp.state() });
     },

@@ -42,6 +42,7 @@ import type { FolderFiles } from "./file-finder/folder-files";
 import { runHostCommand } from "./host-command";
 import type { DeskMcp } from "./mcp/desk-mcp";
 import { isMcpTool } from "./mcp/mcp-call-views";
+import { McpServerCalls } from "./mcp/mcp-server-calls";
 import { imagesForModel, imagesIn } from "./prompt-images";
 import type { RecordKeys } from "./record-keys";
 import { branchPoints } from "./rewind/branch-tree";
@@ -145,6 +146,8 @@ export class WorkspaceSession {
   readonly gate: ApprovalGate;
   /** The chat's folder as the composer's `@` finder searches it. */
   readonly files: FolderFiles;
+  /** Reconnect, sign in and out of the chat's MCP servers. */
+  readonly mcpServers: McpServerCalls;
   /** The model this chat was meant to use and cannot (it is gone), until the person picks one. */
   unavailableModel: UnavailableModel | undefined;
 
@@ -157,6 +160,7 @@ export class WorkspaceSession {
     this.unavailableModel = parts.unavailableModel;
     this.gate = parts.gate;
     this.files = parts.files;
+    this.mcpServers = new McpServerCalls(session, parts.mcp);
     this.changeActions = parts.changeActions;
     this.unsubscribe = session.subscribe((event) => this.onSessionEvent(event));
     const { changes, recordKeys } = parts;
@@ -460,23 +464,6 @@ export class WorkspaceSession {
     await this.gate.settled();
     await this.closeMcp();
     this.session.dispose();
-  }
-
-  /** Connects one of the chat's MCP servers again, through Pi's own `/mcp reconnect`. */
-  async reconnectMcpServer(name: string): Promise<void> {
-    const known = this.parts.mcp?.state().servers.find((server) => server.name === name);
-    if (!known)
-      throw new Error(
-        `This chat has no MCP server named "${name}". Add it to mcp.json, then open a new chat.`,
-      );
-    if (known.status === "disabled")
-      throw new Error(
-        `The MCP server "${name}" is disabled in mcp.json: enable it there, then open a new chat.`,
-      );
-    const runner = this.session.extensionRunner;
-    const command = runner.getCommand("mcp");
-    if (!command) throw new Error("Pi's MCP support is not loaded in this chat: open a new chat.");
-    await command.handler(`reconnect ${name}`, runner.createCommandContext());
   }
 
   /** Ends the chat's MCP servers: Pi's extension closes its connections, then any process left is ended. */

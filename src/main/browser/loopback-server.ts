@@ -40,7 +40,7 @@ export interface LoopbackServer {
 /** Headers on every page: the same CSP as the Electron window, and no framing, sniffing or referrers. */
 const SECURITY_HEADERS = {
   "Content-Security-Policy":
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; " +
     "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; " +
     "frame-ancestors 'none'",
   "X-Content-Type-Options": "nosniff",

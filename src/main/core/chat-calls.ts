@@ -7,6 +7,10 @@ type ForwardedCall =
   | "compact"
   | "listSlashCommands"
   | "reconnectMcpServer"
+  | "signInMcpServer"
+  | "pasteMcpRedirectUrl"
+  | "cancelMcpSignIn"
+  | "signOutMcpServer"
   | "findFiles"
   | "messageImages"
   | "renameChat"
@@ -37,7 +41,11 @@ export function chatCalls(chatOf: (chatId: string) => WorkspaceSession): Pick<De
     renameChat: async ({ chatId, name }) => chatOf(chatId).rename(name),
     compact: async ({ chatId, instructions }) => chatOf(chatId).compact(instructions),
     listSlashCommands: async ({ chatId }) => chatOf(chatId).slashCommands(),
-    reconnectMcpServer: async ({ chatId, name }) => chatOf(chatId).reconnectMcpServer(name),
+    reconnectMcpServer: async ({ chatId, name }) => chatOf(chatId).mcpServers.reconnect(name),
+    signInMcpServer: async ({ chatId, name }) => chatOf(chatId).mcpServers.signIn(name),
+    pasteMcpRedirectUrl: async ({ chatId, name, url }) => chatOf(chatId).mcpServers.paste(name, url),
+    cancelMcpSignIn: async ({ chatId, name }) => chatOf(chatId).mcpServers.cancelSignIn(name),
+    signOutMcpServer: async ({ chatId, name }) => chatOf(chatId).mcpServers.signOut(name),
     findFiles: async ({ chatId, query, fresh }) => chatOf(chatId).files.find(query, fresh),
     removeQueued: async ({ chatId, mode, index }) => chatOf(chatId).removeQueued(mode, index),
     stop: async ({ chatId }) => chatOf(chatId).stop(),

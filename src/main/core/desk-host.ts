@@ -48,6 +48,8 @@ export interface DeskHostOptions {
   workspace?: WorkspaceFolder;
   /** More workspaces to open at start, each with a new chat (the browser host's repeated `--workspace`). */
   workspaces?: WorkspaceFolder[];
+  /** Opens a page in the person's browser (an MCP server's sign-in page); absent where the shell cannot. */
+  openExternal?: (url: string) => void;
   /** Asks the person for a folder; absent where the shell has no folder dialog. */
   pickFolder?: () => Promise<string | null>;
   /** Where rules, audit logs and full outputs are kept: `PI_DESK_DATA_DIR`, else `~/.pi-desk`. */
@@ -202,6 +204,8 @@ export class DeskHost {
     ...chatCalls((chatId) => this.requireChat(chatId).session),
     ...workspaceCalls({
       workspaceOf: (workspaceId) => this.requireWorkspace(workspaceId),
+      chatsOf: (workspace) =>
+        [...this.chats.values()].filter((chat) => chat.workspace === workspace).map((chat) => chat.session),
       sandbox: () => this.sandbox,
       limitsChanged: (workspace) => this.emitLimits(workspace),
     }),
@@ -354,6 +358,11 @@ export class DeskHost {
       sandbox: this.sandbox,
       hiddenPaths: [this.models.agentDir, this.dataRoot],
       runRegistry: this.runRegistry,
+      ...(this.options.openExternal ? { openExternal: this.options.openExternal } : {}),
+      mcpSignedIn: (server) => {
+        for (const other of this.chats.values())
+          if (other.id !== id) void other.session.mcpServers.signedInElsewhere(server);
+      },
       // Events of a chat still opening, or closed, reach no page: its state is sent whole once it is open.
       emit: (event) => {
         if (chat && this.chats.get(id) === chat) this.emitChat(chat, event);

@@ -1,3 +1,4 @@
+import type { WorkspaceSession } from "../agent/workspace-session";
 import type { SandboxCheck } from "../run-command";
 import type { DeskHandlers } from "./desk-handlers";
 import type { DeskWorkspace } from "./desk-workspace";
@@ -20,6 +21,8 @@ export interface WorkspaceCallsHost {
   workspaceOf(workspaceId: string): DeskWorkspace;
   /** Whether this machine can sandbox commands. */
   sandbox(): SandboxCheck;
+  /** The workspace's open chats. */
+  chatsOf(workspace: DeskWorkspace): WorkspaceSession[];
   /** A setting changed: each of the workspace's chats is told its limits now. */
   limitsChanged(workspace: DeskWorkspace): void;
 }
@@ -57,9 +60,14 @@ export function workspaceCalls(host: WorkspaceCallsHost): Pick<DeskHandlers, Wor
       host.limitsChanged(workspace);
     },
     setMcpServerEnabled: async ({ workspaceId, name, enabled }) => {
-      const { preferences } = host.workspaceOf(workspaceId).parts;
+      const workspace = host.workspaceOf(workspaceId);
+      const { preferences } = workspace.parts;
       const off = (preferences.value.mcpServersOff ?? []).filter((other) => other !== name);
       await preferences.save({ mcpServersOff: enabled ? off : [...off, name] });
+      // The open chats too, not only the next ones.
+      await Promise.all(
+        host.chatsOf(workspace).map((chat) => chat.mcpServers.setOffInWorkspace(name, !enabled)),
+      );
     },
     setResourceLimits: async ({ workspaceId, ...limits }) => {
       const workspace = host.workspaceOf(workspaceId);

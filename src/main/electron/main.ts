@@ -8,7 +8,7 @@ import { registerDeskIpc } from "./ipc";
 import { createKeychainSecretStore } from "./keychain-secrets";
 import { guardQuit } from "./quit-guard";
 import { answerSecondLaunch, claimSingleInstance, type SingleInstance } from "./single-instance";
-import { createMainWindow, rendererUrl } from "./window";
+import { createMainWindow, openInBrowser, rendererUrl } from "./window";
 import { openingBounds, readSavedBounds, rememberBounds } from "./window-bounds";
 import { applyWindowRules, bringForward } from "./window-rules";
 
@@ -22,6 +22,8 @@ async function start(instance: SingleInstance): Promise<void> {
     version: app.getVersion(),
     secrets: createKeychainSecretStore(join(app.getPath("userData"), "api-keys.json")),
     pickFolder: () => dialogs.pickFolder(),
+    // An MCP server's sign-in page, in the system browser (the page shows its link too).
+    openExternal: openInBrowser,
   });
   // The window where the person left it, on a display that still exists.
   const boundsFile = join(app.getPath("userData"), "window-bounds.json");

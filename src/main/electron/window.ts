@@ -13,7 +13,7 @@ export function rendererUrl(): string {
 const MAX_RELOADS_PER_MINUTE = 3;
 
 /** Opens an http(s) URL in the person's browser; any other scheme (file:, javascript:, custom) is ignored. */
-function openInBrowser(url: string): void {
+export function openInBrowser(url: string): void {
   let parsed: URL;
   try {
     parsed = new URL(url);

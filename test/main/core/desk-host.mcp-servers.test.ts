@@ -70,16 +70,17 @@ describe("the host: the person's MCP servers", () => {
     expect(second.id).not.toBe(first);
   });
 
-  it("a server turned off in the workspace is not started by its next chats, and starts again once turned on", async () => {
+  it("a server turned off in the workspace stops in its open chat and is not started by its next chats, and starts again once turned on", async () => {
     const marker = `off-${process.pid}-${Date.now()}`;
     writeUserMcp({ everything: everythingServer(marker) });
     const { host } = await startHost([[{ type: "text", text: "ok" }]]);
     const workspaceId = host.state().workspaces[0]?.id as string;
     await waitFor(() => host.state().session?.mcp?.servers[0]?.status === "connected");
     await calls(host).setMcpServerEnabled({ workspaceId, name: "everything", enabled: false });
+    await waitFor(() => processesMarked(marker).length === 0);
     const off = await calls(host).newSession({});
     expect(host.state().session?.mcp?.servers[0]).toMatchObject({ status: "disabled", offInWorkspace: true });
-    expect(processesMarked(marker)).toHaveLength(1);
+    expect(processesMarked(marker)).toHaveLength(0);
     await calls(host, off.id).closeChat({});
     await calls(host).setMcpServerEnabled({ workspaceId, name: "everything", enabled: true });
     await calls(host).newSession({});

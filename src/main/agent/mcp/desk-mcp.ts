@@ -12,6 +12,7 @@ import {
 } from "@earendil-works/pi-coding-agent";
 import type { McpServersState } from "../../../shared/mcp";
 import { type DeskMcpConfig, loadDeskMcpConfig, projectTrusted } from "./mcp-config";
+import { McpSignIns } from "./mcp-sign-in";
 import { McpConnections } from "./mcp-transports";
 
 /** The tool allowlist's entry for every MCP tool (`mcp__<server>__<tool>`). */
@@ -27,6 +28,10 @@ export interface DeskMcp {
   worthShowing: boolean;
   /** The servers and what kept some out, as Settings shows them. */
   state(): McpServersState;
+  /** Turns a server off or on in this chat; says whether Pi should reconnect it (see `McpConnections.setOff`). */
+  setOff(name: string, off: boolean): Promise<boolean>;
+  /** Signing in and out of the chat's OAuth servers. */
+  signIns: McpSignIns;
   /** Ends every server process of the chat. */
   close(): Promise<void>;
 }
@@ -41,6 +46,10 @@ export interface DeskMcpOptions {
   onChange: () => void;
   /** Servers the workspace's settings turn off. */
   off?: readonly string[];
+  /** Opens a sign-in page in the person's browser; absent where the shell cannot (the page shows the link). */
+  openExternal?: (url: string) => void;
+  /** Called after a sign-in to one of the chat's servers succeeded. */
+  signedIn?: (name: string) => void;
   /** Wraps each MCP tool before Pi registers it (the gate); absent: registered as Pi made it. */
   wrapTool?: (tool: ToolDefinition) => ToolDefinition;
 }
@@ -54,12 +63,13 @@ export function createDeskMcp(options: DeskMcpOptions): DeskMcp {
     ...(options.off ? { off: options.off } : {}),
   });
   const connections = new McpConnections(config.servers, options.onChange);
+  const signIns = new McpSignIns(connections, options.openExternal, options.signedIn);
   const mcp = createMcpExtension({
     // Codemode is not loaded (see mcp-config.ts), so it is never switched on.
     loadConfig: () => ({ ...config, autoEnableCodemode: false }),
     createTransport: connections.createTransport,
-    // Signing in is not offered yet: nothing opens a browser from the host.
-    openUrl: () => {},
+    // Only for a sign-in the person started in Settings (mcp-sign-in.ts).
+    openUrl: signIns.openUrl,
   });
   const wrapTool = options.wrapTool;
   const extension: ExtensionFactory = (pi) => mcp(wrapTool ? withWrappedTools(pi, wrapTool) : pi);
@@ -73,6 +83,8 @@ export function createDeskMcp(options: DeskMcpOptions): DeskMcp {
       errors: [...config.errors],
       ...(config.skippedProjectConfig ? { skippedProjectConfig: config.skippedProjectConfig } : {}),
     }),
+    setOff: (name, off) => connections.setOff(name, off),
+    signIns,
     close: () => connections.closeAll(),
   };
 }

@@ -1,5 +1,5 @@
 import type { ChatEventBody } from "../../../shared/host-events";
-import type { McpCallDetails, McpCallView, McpImage } from "../../../shared/mcp";
+import type { McpAudio, McpCallDetails, McpCallView, McpImage, McpResourceLink } from "../../../shared/mcp";
 import { blocksOf, textOf } from "../message-content";
 
 /** The result's images a card may show: a few, each small enough to send to the page. */
@@ -17,6 +17,52 @@ export function imagesOf(content: unknown): McpImage[] {
     .slice(0, CARD_IMAGES)
     .map(({ data, mimeType }) => ({ data, mimeType }));
 }
+
+/** The result's audio clips a card may play: a few, each small enough to send to the page. */
+export function audioOf(content: unknown): McpAudio[] {
+  return blocksOf(content)
+    .map((block) => block as { type: string; data?: unknown; mimeType?: unknown })
+    .filter(
+      (block): block is { type: "audio"; data: string; mimeType: string } =>
+        block.type === "audio" &&
+        typeof block.data === "string" &&
+        typeof block.mimeType === "string" &&
+        /^audio\/[\w.+-]+$/.test(block.mimeType) &&
+        block.data.length <= CARD_AUDIO_CHARS,
+    )
+    .slice(0, CARD_AUDIO)
+    .map(({ data, mimeType }) => ({ data, mimeType }));
+}
+
+/** The resources the result points to, as the server describes them (bounded, plain strings only). */
+export function resourceLinksOf(content: unknown): McpResourceLink[] {
+  const text = (value: unknown) => (typeof value === "string" ? value.slice(0, LINK_FIELD_CHARS) : undefined);
+  return blocksOf(content)
+    .map((block) => block as { type: string; [field: string]: unknown })
+    .filter((block) => block.type === "resource_link" && typeof block.uri === "string")
+    .slice(0, CARD_LINKS)
+    .map((block) => {
+      const [title, description, mimeType] = [
+        text(block.title),
+        text(block.description),
+        text(block.mimeType),
+      ];
+      return {
+        uri: text(block.uri) as string,
+        name: text(block.name) ?? (text(block.uri) as string),
+        ...(title ? { title } : {}),
+        ...(description ? { description } : {}),
+        ...(mimeType ? { mimeType } : {}),
+      };
+    });
+}
+
+/** The most audio clips a card plays, and the largest (base64 characters). */
+const CARD_AUDIO = 2;
+const CARD_AUDIO_CHARS = 4 * 1024 * 1024;
+/** The most resource links a card lists, and the longest of each of their fields. */
+const CARD_LINKS = 20;
+const LINK_FIELD_CHARS = 2000;
 
 /** The longest result text a card keeps (the model's own copy is Pi's, bounded by Pi). */
 export const RESULT_CHARS = 20_000;
@@ -87,6 +133,7 @@ export class McpCallViews {
       ...(mine?.arguments ? { arguments: mine.arguments } : {}),
       ...(mine?.editedByPerson ? { editedByPerson: true } : {}),
       ...(mine?.changes ? { changes: mine.changes } : {}),
+      ...(mine?.links ? { links: mine.links } : {}),
       status,
       ...(status === "done" || status === "failed"
         ? { result: (mine?.resultText ?? text).slice(0, RESULT_CHARS) }

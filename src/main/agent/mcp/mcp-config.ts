@@ -53,13 +53,10 @@ export function loadDeskMcpConfig(options: {
   if (options.trusted) readConfigFile(projectFile, "project", servers, errors);
   const skipped = !options.trusted && existsSync(projectFile);
   return {
-    servers: [...servers.values()]
-      .map(deskExposure)
-      .map((entry) =>
-        options.off?.includes(entry.name)
-          ? { ...entry, config: { ...entry.config, enabled: false }, offInWorkspace: true }
-          : entry,
-      ),
+    servers: [...servers.values()].map(deskExposure).map((entry) =>
+      // Pi keeps the server (so turning it on in an open chat reconnects it); Pi Desk makes no transport.
+      options.off?.includes(entry.name) ? { ...entry, offInWorkspace: true } : entry,
+    ),
     errors,
     ...(options.trusted ? { projectConfig: projectFile } : {}),
     ...(skipped ? { skippedProjectConfig: projectFile } : {}),

@@ -9,7 +9,7 @@ import { Compile } from "typebox/compile";
 import type { McpCallDetails, McpCallView, McpDecision, McpToolHint } from "../../../shared/mcp";
 import type { GateAnswer, McpRequest } from "../../approvals/approval-gate";
 import type { CommandRecorder } from "../../run-command";
-import { imagesOf, RESULT_CHARS } from "./mcp-call-views";
+import { audioOf, imagesOf, RESULT_CHARS, resourceLinksOf } from "./mcp-call-views";
 
 /** What the wrapped tools need of their chat. */
 export interface McpGate {
@@ -117,6 +117,16 @@ export function gateMcpTool(tool: ToolDefinition, gate: McpGate): ToolDefinition
         // image input, and the notes below are for the model.
         const images = imagesOf(result.content);
         if (images.length > 0) gate.update(toolCallId, { images });
+        // Pi's content for the model says only "[audio … omitted]" and names a link: the server's own
+        // blocks (Pi's `structuredContent` is the whole MCP result) give the card the sound and the links.
+        const served = (result as { structuredContent?: { content?: unknown } }).structuredContent?.content;
+        const audio = audioOf(served);
+        const links = resourceLinksOf(served);
+        if (audio.length > 0 || links.length > 0)
+          gate.update(toolCallId, {
+            ...(audio.length > 0 ? { audio } : {}),
+            ...(links.length > 0 ? { links } : {}),
+          });
         const resultText = result.content
           .map((block) => (block.type === "text" ? block.text : ""))
           .join("\n")
@@ -138,6 +148,7 @@ export function gateMcpTool(tool: ToolDefinition, gate: McpGate): ToolDefinition
           details: details(failed ? "failed" : "done", {
             ...sent,
             resultText,
+            ...(links.length > 0 ? { links } : {}),
             ...(changes ? { changes } : {}),
           }),
         };

@@ -23,7 +23,12 @@ const STDERR_TAIL = 2000;
 /** The chat's servers' transports and states. */
 export class McpConnections {
   private readonly views = new Map<string, McpServerView>();
-  private readonly open = new Set<McpTransport>();
+  /** Each open transport, with its server. */
+  private readonly open = new Map<McpTransport, string>();
+  /** Servers turned off in the workspace's settings: no transport is made for them. */
+  private readonly off = new Set<string>();
+  /** Servers `"enabled": false` in mcp.json: Pi makes no connection for them at all. */
+  private readonly disabledInConfig = new Set<string>();
   private closing = false;
 
   constructor(
@@ -32,7 +37,10 @@ export class McpConnections {
     private readonly changed: () => void,
   ) {
     for (const entry of entries) {
-      const enabled = entry.config.enabled !== false;
+      const offInWorkspace = (entry as { offInWorkspace?: boolean }).offInWorkspace === true;
+      if (offInWorkspace) this.off.add(entry.name);
+      if (entry.config.enabled === false) this.disabledInConfig.add(entry.name);
+      const enabled = entry.config.enabled !== false && !offInWorkspace;
       this.views.set(entry.name, {
         name: entry.name,
         status: enabled ? "connecting" : "disabled",
@@ -40,7 +48,8 @@ export class McpConnections {
         transport: "url" in entry.config ? "http" : "stdio",
         source: entry.source,
         scope: entry.scope === "project" ? "project" : "global",
-        ...((entry as { offInWorkspace?: boolean }).offInWorkspace ? { offInWorkspace: true } : {}),
+        ...(offInWorkspace ? { offInWorkspace: true } : {}),
+        ...(usesOAuth(entry) ? { oauth: true } : {}),
       });
     }
   }
@@ -52,15 +61,41 @@ export class McpConnections {
 
   /** The factory Pi's MCP extension builds each connection's transport with. */
   readonly createTransport: McpTransportFactory = (entry, cwd, authProvider) => {
+    // Pi still holds a connection for it (it was on when the chat opened, or is "off" only here): refused
+    // before anything starts, so its next call fails instead of starting the server again.
+    if (this.off.has(entry.name))
+      throw new Error(
+        `The MCP server "${entry.name}" is turned off in this workspace: turn it on in Settings to use it.`,
+      );
     const transport = this.build(entry, cwd, authProvider);
-    this.watch(entry.name, transport);
+    this.watch(entry.name, transport, usesOAuth(entry));
     return transport;
   };
 
   /** Ends every server of the chat (stdin closed, then SIGTERM, then SIGKILL to its process group). */
   async closeAll(): Promise<void> {
     this.closing = true;
-    await Promise.all([...this.open].map((transport) => transport.close().catch(() => {})));
+    await Promise.all([...this.open.keys()].map((transport) => transport.close().catch(() => {})));
+  }
+
+  /**
+   * Turns a server off or on in this chat (the workspace's toggle): off, its transports end and none is
+   * made until it is on again. Says whether Pi holds a connection for it to reconnect (false for a server
+   * `"enabled": false` in mcp.json).
+   */
+  async setOff(server: string, off: boolean): Promise<boolean> {
+    if (!this.views.has(server)) return false;
+    if (off) {
+      this.off.add(server);
+      this.set(server, { status: "disabled", offInWorkspace: true, tools: 0, error: undefined });
+      const ending = [...this.open].filter(([, name]) => name === server).map(([transport]) => transport);
+      await Promise.all(ending.map((transport) => transport.close().catch(() => {})));
+      return false;
+    }
+    this.off.delete(server);
+    const reconnects = !this.disabledInConfig.has(server);
+    this.set(server, { status: reconnects ? "connecting" : "disabled", offInWorkspace: undefined });
+    return reconnects;
   }
 
   private build(entry: McpServerEntry, cwd: string, authProvider: unknown): McpTransport {
@@ -86,9 +121,10 @@ export class McpConnections {
   }
 
   /** Follows the protocol's first steps to say when the server connected and how many tools it offers. */
-  private watch(server: string, transport: McpTransport): void {
-    this.open.add(transport);
+  private watch(server: string, transport: McpTransport, oauth: boolean): void {
+    this.open.set(transport, server);
     let connected = false;
+    let needsSignIn = false;
     let listing: number | string | undefined;
     let counted = 0;
     const send = transport.send.bind(transport);
@@ -98,7 +134,15 @@ export class McpConnections {
         listing = request.id;
         if (!request.params?.cursor) counted = 0;
       }
-      return send(message, options);
+      const sent = send(message, options);
+      // Pi's connection says "needs-auth" for this and keeps it to itself: the same errors, read here.
+      if (oauth)
+        sent.catch((error: unknown) => {
+          if (!isSignInRequired(error)) return;
+          needsSignIn = true;
+          this.set(server, { status: "needs-sign-in", tools: 0, error: undefined });
+        });
+      return sent;
     };
     const start = transport.start.bind(transport);
     transport.start = async () => {
@@ -129,7 +173,9 @@ export class McpConnections {
     });
     transport.onClose(() => {
       this.open.delete(transport);
-      if (this.closing) return;
+      // After a sign-in was asked for (or a sign-out), or the server was turned off, the end is no failure.
+      const status = this.views.get(server)?.status;
+      if (this.closing || needsSignIn || status === "needs-sign-in" || status === "disabled") return;
       const why = stderrTail(transport);
       if (connected) this.set(server, { status: "disconnected", error: `The connection ended.${why}` });
       else if (this.views.get(server)?.status !== "failed")
@@ -140,14 +186,33 @@ export class McpConnections {
     });
   }
 
+  /** Changes a server's view (its sign-in, or its state after a sign-out), and says so. */
+  update(server: string, patch: Partial<McpServerView>): void {
+    this.set(server, patch);
+  }
+
   private set(server: string, patch: Partial<McpServerView> & { status?: McpServerStatus }): void {
     const view = this.views.get(server);
     if (!view) return;
     const next = { ...view, ...patch };
-    if (next.error === undefined) delete next.error;
+    for (const key of ["error", "signingIn", "signInError", "offInWorkspace"] as const)
+      if (next[key] === undefined) delete next[key];
     this.views.set(server, next);
     this.changed();
   }
+}
+
+/** Whether Pi signs in to this server with OAuth: over HTTP, with no `Authorization` of its own (Pi's rule). */
+function usesOAuth(entry: McpServerEntry): boolean {
+  const config = entry.config;
+  if (!("url" in config) || (config as { auth?: unknown }).auth) return false;
+  return !Object.keys(config.headers ?? {}).some((name) => name.toLowerCase() === "authorization");
+}
+
+/** The errors after which Pi's connection needs the person to sign in (its `needsSignIn`). */
+function isSignInRequired(error: unknown): boolean {
+  const name = (error as { name?: string } | undefined)?.name;
+  return name === "McpOAuthAuthorizationRequiredError" || name === "McpAuthRequiredError";
 }
 
 function failureText(error: unknown, transport: McpTransport): string {

@@ -10,6 +10,7 @@ import { DenyForm } from "../commands/PendingForms";
 import { useDecision } from "../commands/use-decision";
 import { AlwaysAllowToolForm, type ToolRuleChoice, toolRule } from "./AlwaysAllowToolForm";
 import { ArgumentsEditor, ArgumentsView } from "./McpArguments";
+import { McpResultMedia } from "./McpResultMedia";
 
 type Mode = "idle" | "deny" | "edit" | "always";
 
@@ -145,6 +146,7 @@ export const McpCallCard = memo(function McpCallCard({ call, api }: { call: McpC
           ))}
         </div>
       )}
+      <McpResultMedia call={call} />
       {call.changes && (
         <ChangesSection
           command={{

@@ -3,10 +3,11 @@ import type { McpServersState, McpServerView } from "../../../../shared/mcp";
 import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
 import { reasonOf } from "../../lib/format";
+import { McpSignIn } from "./McpSignIn";
 
 /**
- * Settings' list of the chat's MCP servers: each with its state (connected with N tools, failed with the
- * reason and what to do, disabled) and Reconnect; what was wrong in mcp.json; a project file that was
+ * Settings' list of the chat's MCP servers: each with its state (connected with N tools, needs sign-in,
+ * failed with the reason and what to do, disabled), Reconnect, and Sign in / Sign out for OAuth servers; what was wrong in mcp.json; a project file that was
  * skipped because the project is not trusted; and why codemode and tool_search are off.
  */
 export function McpServersSettings({ mcp, api }: { mcp: McpServersState | undefined; api: ChatApi }) {
@@ -47,16 +48,12 @@ function ServerRow({ server, api }: { server: McpServerView; api: ChatApi }) {
   const t = useT();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [on, setOn] = useState(!server.offInWorkspace);
   const [changed, setChanged] = useState(false);
   const toggle = (enabled: boolean) => {
     setError(null);
     api
       .setMcpServerEnabled({ name: server.name, enabled })
-      .then(() => {
-        setOn(enabled);
-        setChanged(true);
-      })
+      .then(() => setChanged(true))
       .catch((e: unknown) => setError(t.mcp.servers.toggleFailed(reasonOf(e))));
   };
   const reconnect = () => {
@@ -90,7 +87,8 @@ function ServerRow({ server, api }: { server: McpServerView; api: ChatApi }) {
         <label className="muted">
           <input
             type="checkbox"
-            checked={on}
+            // The host's word: the toggle reaches every open chat, whichever chat it was changed in.
+            checked={!server.offInWorkspace}
             onChange={(e) => toggle(e.target.checked)}
             data-testid="mcp-server-enabled"
           />{" "}
@@ -102,6 +100,7 @@ function ServerRow({ server, api }: { server: McpServerView; api: ChatApi }) {
           </button>
         )}
       </div>
+      <McpSignIn server={server} api={api} />
       {server.error && (server.status === "failed" || server.status === "disconnected") && (
         <>
           <p className="mcp-server-error" data-testid="mcp-server-error">
