@@ -101,9 +101,9 @@ describe("a provider failure in one chat of several", () => {
     const a = await openChat(models, "a");
     const b = await openChat(models, "b");
 
-    a.prompt("Hello from chat A");
+    a.composer.prompt("Hello from chat A");
     await waitFor(() => aArrived);
-    b.prompt("Hello from chat B");
+    b.composer.prompt("Hello from chat B");
     await waitFor(() => !b.state().running && turnErrors(b).length === 1);
     releaseA();
     await waitFor(() => !a.state().running && turnErrors(a).length === 1);
