@@ -1,14 +1,9 @@
-import { type FormEvent, useId } from "react";
-import type { RuleDraft, RuleScope } from "../../../../shared/rules";
+import type { RuleDraft } from "../../../../shared/rules";
 import { useT } from "../../i18n/i18n";
-import { useTestId } from "../commands/card-scope";
-import { RuleScopeAndConfirm, useFocusOnMount } from "../commands/PendingForms";
+import { AlwaysAllowChoiceForm, type RuleChoice } from "../commands/AlwaysAllowChoiceForm";
 
 /** What the person picks for an "always allow" of MCP calls: this tool or every tool of the server, and for how long. */
-export interface ToolRuleChoice {
-  what: "tool" | "server";
-  scope: RuleScope;
-}
+export type ToolRuleChoice = RuleChoice<"tool" | "server">;
 
 /** The rule a choice makes. */
 export function toolRule(server: string, tool: string, choice: ToolRuleChoice): RuleDraft {
@@ -24,11 +19,7 @@ export function toolRule(server: string, tool: string, choice: ToolRuleChoice): 
 export function AlwaysAllowToolForm({
   server,
   tool,
-  choice,
-  onChoice,
-  onConfirm,
-  onBack,
-  busy,
+  ...form
 }: {
   server: string;
   tool: string;
@@ -39,45 +30,15 @@ export function AlwaysAllowToolForm({
   busy: boolean;
 }) {
   const t = useT();
-  const tid = useTestId();
-  const name = useId();
-  const first = useFocusOnMount<HTMLInputElement>();
-  const options = [
-    { value: "tool" as const, label: t.mcp.allowThisTool(server, tool) },
-    { value: "server" as const, label: t.mcp.allowServer(server) },
-  ];
-  const what = options.find((option) => option.value === choice.what)?.label ?? "";
-  const scope = choice.scope === "session" ? t.command.scopeSession : t.command.scopeWorkspace;
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    onConfirm();
-  };
   return (
-    <form className="card-form" onSubmit={submit} data-testid={tid("always-allow-form")}>
-      <fieldset>
-        <legend>{t.command.ruleWhat}</legend>
-        {options.map((option) => (
-          <label key={option.value} className="choice">
-            <input
-              ref={option.value === "tool" ? first : undefined}
-              type="radio"
-              name={`${name}-what`}
-              checked={choice.what === option.value}
-              onChange={() => onChoice({ ...choice, what: option.value })}
-              data-testid={tid(`rule-tools-${option.value}`)}
-            />
-            {option.label}
-          </label>
-        ))}
-      </fieldset>
-      <RuleScopeAndConfirm
-        name={name}
-        scope={choice.scope}
-        onScope={(scope) => onChoice({ ...choice, scope })}
-        summary={t.mcp.ruleSummary(what, scope)}
-        onBack={onBack}
-        busy={busy}
-      />
-    </form>
+    <AlwaysAllowChoiceForm
+      {...form}
+      options={[
+        { value: "tool", label: t.mcp.allowThisTool(server, tool) },
+        { value: "server", label: t.mcp.allowServer(server) },
+      ]}
+      summary={t.mcp.ruleSummary}
+      testIdPrefix="rule-tools"
+    />
   );
 }
