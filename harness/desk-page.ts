@@ -111,7 +111,11 @@ export async function scrollToCard(page: Page, commandId: string): Promise<Locat
   for (let step = 0; step < 2000 && (await found.count()) === 0; step++) {
     if (!(await scroll(1))) break;
   }
-  await found.scrollIntoViewIfNeeded();
+  // The transcript may draw the card anew (measured again, or moved by a decision) between finding it and
+  // scrolling to it: a detached element is found again rather than failing the spec.
+  await expect(async () => {
+    await found.scrollIntoViewIfNeeded({ timeout: 2_000 });
+  }).toPass({ timeout: 15_000 });
   return found;
 }
 
