@@ -75,6 +75,8 @@ export interface DeskSessionOptions {
    * (`mcp__*`), and the session is bound so that the servers connect.
    */
   mcp?: { extension: ExtensionFactory };
+  /** The project's own prompt templates and skills, where the project is trusted (project-resources.ts). */
+  projectResources?: { prompts: string[]; skills: string[] };
 }
 
 /** A past conversation of a workspace, as a session list shows it. */
@@ -119,6 +121,8 @@ export async function createDeskSession(options: DeskSessionOptions): Promise<Cr
       ...(options.mcp ? [options.mcp.extension] : []),
     ],
     appendSystemPrompt: options.appendSystemPrompt,
+    additionalPromptTemplatePaths: options.projectResources?.prompts ?? [],
+    additionalSkillPaths: options.projectResources?.skills ?? [],
   });
   await resourceLoader.reload();
   const created = await createAgentSession({

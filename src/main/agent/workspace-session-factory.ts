@@ -19,6 +19,7 @@ import { createDeskMcp } from "./mcp/desk-mcp";
 import { gateMcpTool } from "./mcp/mcp-gated-tool";
 import { chatModelOf, startingModel } from "./model-choice";
 import type { DeskModels } from "./model-runtime";
+import { projectResources } from "./project-resources";
 import { HiddenFolders } from "./read-tools/hidden-folders";
 import { realExisting } from "./read-tools/pi-paths";
 import { RecordKeys } from "./record-keys";
@@ -183,6 +184,8 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
         isLocal: (server) => mcp.state().servers.find((one) => one.name === server)?.transport === "stdio",
       }),
   });
+  // The project's templates and skills where the workspace is trusted in Pi (a worktree by its workspace's trust).
+  const project = projectResources(getAgentDir(), workspace.path, options.workspace.path);
   const { session, modelFallbackMessage } = await createDeskSession({
     workspace: workspace.path,
     models: options.models,
@@ -193,6 +196,7 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
     open: options.open,
     hiddenPaths: toolHiddenPaths,
     ...(mcp.configured ? { mcp } : {}),
+    projectResources: project,
     ...(start.model ? { model: start.model } : {}),
     ...(isNew && preferences.value.thinkingLevel ? { thinkingLevel: preferences.value.thinkingLevel } : {}),
   });
@@ -251,6 +255,7 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
       leaveBackground();
     },
     ...(mcp.worthShowing ? { mcp } : {}),
+    ...(project.skipped.length > 0 ? { projectSkipped: project.skipped } : {}),
     ...(keys ? { recordKeys: keys } : {}),
     ...(changes ? { changes } : {}),
     root,

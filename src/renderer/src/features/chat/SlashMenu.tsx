@@ -20,10 +20,13 @@ export const SlashMenu = memo(function SlashMenu({
   commands,
   selected,
   onPick,
+  projectSkipped,
 }: {
   commands: SlashCommand[];
   selected: number;
   onPick: (command: SlashCommand) => void;
+  /** The project's folders of templates and skills left out (not trusted in Pi). */
+  projectSkipped?: string[] | undefined;
 }) {
   const t = useT();
   return (
@@ -52,6 +55,11 @@ export const SlashMenu = memo(function SlashMenu({
           <span className="muted slash-kind">{t.chat.slashKind[command.kind]}</span>
         </div>
       ))}
+      {projectSkipped && projectSkipped.length > 0 && (
+        <p className="muted slash-none" data-testid="slash-project-skipped" title={projectSkipped.join("\n")}>
+          {t.chat.slashProjectSkipped(projectSkipped.length)}
+        </p>
+      )}
     </div>
   );
 });
