@@ -15,6 +15,7 @@ import {
 } from "@earendil-works/pi-coding-agent";
 import { MCP_TOOLS_PATTERN } from "./mcp/desk-mcp";
 import type { DeskModels } from "./model-runtime";
+import { skillFolders } from "./read-tools/skill-folders";
 import { createWorkspaceReadTools } from "./read-tools/workspace-reads";
 
 /**
@@ -142,7 +143,9 @@ export async function createDeskSession(options: DeskSessionOptions): Promise<Cr
       options.runCommandTool,
       ...(options.backgroundTools ?? []),
       ...(options.editTools ?? []),
-      ...createWorkspaceReadTools(workspace, options.hiddenPaths),
+      ...createWorkspaceReadTools(workspace, options.hiddenPaths, () =>
+        skillFolders(resourceLoader.getSkills().skills, [agentDir, ...(options.hiddenPaths ?? [])]),
+      ),
     ],
     resourceLoader,
     settingsManager,

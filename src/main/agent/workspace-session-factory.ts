@@ -22,6 +22,7 @@ import type { DeskModels } from "./model-runtime";
 import { projectResources } from "./project-resources";
 import { HiddenFolders } from "./read-tools/hidden-folders";
 import { realExisting } from "./read-tools/pi-paths";
+import { skillFolders } from "./read-tools/skill-folders";
 import { RecordKeys } from "./record-keys";
 import { takeRecovered } from "./rewind/rewind-journal";
 import { SessionProjection } from "./session-projection";
@@ -139,7 +140,18 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
         if (writePreview) projection.updateCommand(request.toolCallId, { writePreview });
         return self.gate.approveCommand(request, signal);
       },
-      sandbox: () => ({ ...preferences.sandbox(), ...options.folder?.sandboxPaths?.() }),
+      sandbox: () => {
+        const folder = options.folder?.sandboxPaths?.();
+        // The session's skills, read-only: Pi tells the model to read them, and a skill may name a script there.
+        const skills = agent
+          ? skillFolders(agent.resourceLoader.getSkills().skills, options.hiddenPaths)
+          : [];
+        return {
+          ...preferences.sandbox(),
+          ...folder,
+          readOnlyPaths: [...(folder?.readOnlyPaths ?? []), ...skills],
+        };
+      },
       // The workspace's own limits over the host's, read as each command starts (settings.json's "limits").
       resourceLimits: () => preferences.value.limits,
       backgroundCapSeconds: () => self?.backgroundCapSeconds ?? DEFAULT_BACKGROUND_CAP_SECONDS,
