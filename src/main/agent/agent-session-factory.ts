@@ -9,6 +9,9 @@ import {
   DefaultResourceLoader,
   type ExtensionFactory,
   getAgentDir,
+  getDocsPath,
+  getExamplesPath,
+  getReadmePath,
   SessionManager,
   SettingsManager,
   type ToolDefinition,
@@ -143,9 +146,13 @@ export async function createDeskSession(options: DeskSessionOptions): Promise<Cr
       options.runCommandTool,
       ...(options.backgroundTools ?? []),
       ...(options.editTools ?? []),
-      ...createWorkspaceReadTools(workspace, options.hiddenPaths, () =>
-        skillFolders(resourceLoader.getSkills().skills, [agentDir, ...(options.hiddenPaths ?? [])]),
-      ),
+      ...createWorkspaceReadTools(workspace, options.hiddenPaths, () => [
+        ...skillFolders(resourceLoader.getSkills().skills, [agentDir, ...(options.hiddenPaths ?? [])]),
+        // Pi's own documentation, which its system prompt points the model at when asked about Pi.
+        getReadmePath(),
+        getDocsPath(),
+        getExamplesPath(),
+      ]),
     ],
     resourceLoader,
     settingsManager,

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { getDocsPath } from "@earendil-works/pi-coding-agent";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { DeskHost } from "../../../src/main/core/desk-host";
 import { assistantSaid, calls, commandOf, pendingApproval, runCommand, startHost } from "./host-harness";
@@ -52,6 +53,16 @@ describe("the host: the person's skills, which Pi tells the model to read", () =
     expect(told).toContain(SKILL_TEXT);
     expect(told).not.toContain(AGENT_SECRET);
     expect(told).toContain("read works inside the workspace");
+  });
+
+  it("lets the read tool open Pi's own docs, which Pi's system prompt points the model at", async () => {
+    const { host } = await startHost([
+      [read("r1", join(getDocsPath(), "sdk.md"))],
+      [{ type: "text", text: "Read." }],
+    ]);
+    await calls(host).prompt({ text: "how does the Pi SDK work?" });
+    await assistantSaid(host, "Read.");
+    expect(sessionText(host)).toContain("createAgentSession");
   });
 
   it.runIf(sandboxOnHere)(

@@ -17,19 +17,19 @@ import { readTarget, realExisting, resolveLikePi } from "./pi-paths";
  * model. A path outside the workspace (after `~`, `..` and symlinks), or inside a folder the host hides
  * (its data, Pi's agent folder), is refused with what to do instead: a command, which the person approves.
  * A hidden folder below the path asked is left out of what grep, find and ls show. The one way out: the
- * folders of the skills the session loaded, which Pi's system prompt tells the model to read (see skill-folders.ts).
+ * folders of the skills the session loaded and Pi's own docs, which Pi's system prompt tells the model to read.
  */
 export function createWorkspaceReadTools(
   workspace: string,
   hiddenPaths: readonly string[] = [],
-  /** The folders of the skills the session loaded: Pi tells the model to read a skill's files there. */
-  skillFolders: () => readonly string[] = () => [],
+  /** Folders and files outside it the model is told to read: the loaded skills' folders, Pi's own docs. */
+  readable: () => readonly string[] = () => [],
 ) {
   const root = realpathSync(workspace);
   const hidden = new HiddenFolders(hiddenPaths);
   const check = (tool: string, asked: string | undefined, target: string) => {
     const real = realExisting(target);
-    if (skillFolders().some((folder) => isInside(realExisting(folder), real))) return;
+    if (readable().some((place) => isInside(realExisting(place), real))) return;
     const why = !isInside(root, real)
       ? "is outside the workspace"
       : hidden.contains(real)
