@@ -32,6 +32,11 @@ export const SlashMenu = memo(function SlashMenu({
   return (
     <div className="slash-menu" role="listbox" aria-label={t.chat.slashMenu} data-testid="slash-menu">
       {commands.length === 0 && <p className="muted slash-none">{t.chat.slashNone}</p>}
+      {projectSkipped && projectSkipped.length > 0 && (
+        <p className="muted slash-none" data-testid="slash-project-skipped" title={projectSkipped.join("\n")}>
+          {t.chat.slashProjectSkipped}
+        </p>
+      )}
       {commands.map((command, index) => (
         <div
           key={command.name}
@@ -55,11 +60,6 @@ export const SlashMenu = memo(function SlashMenu({
           <span className="muted slash-kind">{t.chat.slashKind[command.kind]}</span>
         </div>
       ))}
-      {projectSkipped && projectSkipped.length > 0 && (
-        <p className="muted slash-none" data-testid="slash-project-skipped" title={projectSkipped.join("\n")}>
-          {t.chat.slashProjectSkipped(projectSkipped.length)}
-        </p>
-      )}
     </div>
   );
 });
