@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import type { ChangeSet, CommandWindow, FileDiff, RestorePreview, RevertResult } from "../../shared/changes";
-import { computeChangeSet, diffFile, summarizeChangeSet } from "./change-set";
+import { computeChangeSet, diffFile, pathsOfChanges, summarizeChangeSet } from "./change-set";
 import {
   DEFAULT_DIFF_MAX_BYTES,
   DEFAULT_EXCLUDES,
@@ -226,7 +226,7 @@ export class ChangeRecorder {
       return revert(repo, {
         from: record.after,
         to: record.before,
-        changes,
+        paths: pathsOfChanges(changes),
         undoAnyway: new Set(undoAnyway),
         maxFileBytes: this.maxFileBytes,
       });
@@ -265,7 +265,7 @@ export class ChangeRecorder {
       const result = await revert(repo, {
         from: preview.now,
         to: record.before,
-        changes: preview.changes,
+        paths: pathsOfChanges(preview.changes),
         undoAnyway: new Set(undoAnyway),
         maxFileBytes: this.maxFileBytes,
       });
@@ -333,11 +333,11 @@ export class ChangeRecorder {
       if (!record) return refusedAll(`No record of ${commandId}: nothing to roll back.`);
       const now = await (this.scans as RecorderScans).take();
       const changes = await computeChangeSet(repo, objects, now, record.before);
-      const every = changes.files.flatMap((file) => (file.oldPath ? [file.oldPath, file.path] : [file.path]));
+      const every = pathsOfChanges(changes);
       return revert(repo, {
         from: now,
         to: record.before,
-        changes,
+        paths: every,
         undoAnyway: new Set(every),
         maxFileBytes: this.maxFileBytes,
       });

@@ -33,6 +33,11 @@ export async function computeChangeSet(
   };
 }
 
+/** Every path a change set names: both sides of a rename. */
+export function pathsOfChanges(changes: ChangeSet): string[] {
+  return changes.files.flatMap((file) => (file.oldPath ? [file.oldPath, file.path] : [file.path]));
+}
+
 /** Adds (or turns into `modified`) the files over the size limit on either side. */
 function mergeOversized(
   files: Map<string, FileChange>,

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { createTwoFilesPatch } from "diff";
 import type { RevertResult } from "../../shared/changes";
 import { errorMessage } from "../base/errors";
-import { computeChangeSet } from "./change-set";
+import { changedPaths } from "./changed-paths";
 import type { CommandRecord } from "./records";
 import type { ShadowRepo } from "./shadow-repo";
 import type { StoredObjects } from "./stored-objects";
@@ -119,14 +119,13 @@ export async function undoChainNow(
   const trees = treeCache(repo, [...paths]);
   for (const { record, redo: again } of steps) {
     if (!record.after) continue;
-    const changes = await computeChangeSet(repo, objects, record.before, record.after);
     results.push(
       await revert(
         repo,
         {
           from: again ? record.before : record.after,
           to: again ? record.after : record.before,
-          changes,
+          paths: await pathsOf(repo, objects, record),
           undoAnyway: new Set(),
           maxFileBytes,
         },
@@ -197,11 +196,21 @@ function stepsOf(undo: readonly CommandRecord[], redo: readonly CommandRecord[])
   ];
 }
 
-/** The paths a record's change set names (both sides of a rename). */
-async function pathsOf(repo: ShadowRepo, objects: StoredObjects, record: CommandRecord): Promise<string[]> {
-  if (!record.after) return [];
-  const changes = await computeChangeSet(repo, objects, record.before, record.after);
-  return changes.files.flatMap((file) => (file.oldPath ? [file.oldPath, file.path] : [file.path]));
+/**
+ * The paths a record changed (both sides of a rename), found once per record: a preview asks for each of
+ * the chain's and the others' records, the chain again, and each kept file again. Records are replaced, never
+ * changed, when saved, so the record itself is the key.
+ */
+const pathsByRecord = new WeakMap<CommandRecord, Promise<string[]>>();
+function pathsOf(repo: ShadowRepo, objects: StoredObjects, record: CommandRecord): Promise<string[]> {
+  let paths = pathsByRecord.get(record);
+  if (!paths) {
+    paths = changedPaths(repo, objects, record);
+    pathsByRecord.set(record, paths);
+    // A failure (a git process that could not run) is not kept: the next ask tries again.
+    paths.catch(() => pathsByRecord.delete(record));
+  }
+  return paths;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ChangeSet, FileRefusal, RevertResult } from "../../shared/changes";
+import type { FileRefusal, RevertResult } from "../../shared/changes";
 import { errorMessage } from "../base/errors";
 import type { ShadowRepo } from "./shadow-repo";
 import type { Snapshot } from "./snapshot";
@@ -24,8 +24,8 @@ export interface RevertPlan {
   from: Snapshot;
   /** The state to bring them back to: a command's before-state. */
   to: Snapshot;
-  /** The files that differ between the two. */
-  changes: ChangeSet;
+  /** The files that differ between the two (both sides of a rename). */
+  paths: readonly string[];
   /** Paths to put back even though they changed since `from`. */
   undoAnyway: ReadonlySet<string>;
   /** The size limit the snapshots were taken with. */
@@ -33,7 +33,7 @@ export interface RevertPlan {
 }
 
 /**
- * Puts the files of `plan.changes` back as `plan.to` had them. A file that no longer matches
+ * Puts the files at `plan.paths` back as `plan.to` had them. A file that no longer matches
  * `plan.from` is a conflict and is left alone unless named in `undoAnyway`; a file over the size limit
  * on either side, or one whose way from the workspace goes through a symbolic link or a file, is refused.
  * Deletions go first (deepest first), so a file that replaced a folder is gone before the folder's files
@@ -50,9 +50,7 @@ export async function revert(
   const result: RevertResult = { restored: [], conflicts: [], refused: [] };
   const deletions: string[] = [];
   const writes: { path: string; entry: StoredEntry }[] = [];
-  const paths = new Set(
-    plan.changes.files.flatMap((file) => (file.oldPath ? [file.oldPath, file.path] : [file.path])),
-  );
+  const paths = new Set(plan.paths);
   // Paths this revert deletes (unless they turn out to be conflicts): what stands in their place, a
   // link or file on the way to another path or a folder left by the files under it, will be gone.
   const goes = new Set([...paths].filter((path) => lookup(plan.to, toTree, path).type === "absent"));
