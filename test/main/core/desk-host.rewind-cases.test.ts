@@ -56,6 +56,29 @@ describe("the session host: rewind, case by case", () => {
     expect(userTexts(host)).toEqual([]);
   });
 
+  it("puts back a file a command renamed, and one it renamed and changed: both paths of each, with Back returning the renames", async () => {
+    const { host, workspace } = await rewindHost(
+      [[runCommand("c1", "mv old.txt new.txt && mv b.txt c.txt && echo more >> c.txt")], text("moved")],
+      { "old.txt": "the same content, long enough to be seen as a rename\n", "b.txt": "bee\n" },
+    );
+    await turn(host, "move them", ["c1"], "moved");
+    const result = await calls(host).rewind({ entryId: entryOf(host, "move them") });
+    expect(outcomesOf(result.files)).toEqual({
+      "b.txt": "restored",
+      "c.txt": "restored",
+      "new.txt": "restored",
+      "old.txt": "restored",
+    });
+    expect(readFileSync(join(workspace, "old.txt"), "utf8")).toContain("the same content");
+    expect(readFileSync(join(workspace, "b.txt"), "utf8")).toBe("bee\n");
+    expect(existsSync(join(workspace, "new.txt"))).toBe(false);
+    expect(existsSync(join(workspace, "c.txt"))).toBe(false);
+    await calls(host).rewindUndo({});
+    await waitFor(() => existsSync(join(workspace, "c.txt")));
+    expect(readFileSync(join(workspace, "c.txt"), "utf8")).toBe("bee\nmore\n");
+    expect(existsSync(join(workspace, "old.txt"))).toBe(false);
+  });
+
   it("names what was changed with recording off as not recorded, leaves it, and still moves the conversation", async () => {
     const { host, workspace } = await rewindHost(
       [[edit("e1", "a.txt", "alpha", "ALPHA")], [runCommand("c1", "echo made > c.txt")], text("done")],
