@@ -3,6 +3,7 @@ import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import type { ChangeSet, CommandWindow, FileDiff, RestorePreview, RevertResult } from "../../shared/changes";
 import { computeChangeSet, diffFile, pathsOfChanges, summarizeChangeSet } from "./change-set";
+import { changedPaths } from "./changed-paths";
 import {
   DEFAULT_DIFF_MAX_BYTES,
   DEFAULT_EXCLUDES,
@@ -222,14 +223,8 @@ export class ChangeRecorder {
     return this.gate.guard(async (store, repo, objects) => {
       const record = store.get(commandId);
       if (!record?.after) return refusedAll(`No complete record of command ${commandId}: nothing to undo.`);
-      const changes = await computeChangeSet(repo, objects, record.before, record.after);
-      return revert(repo, {
-        from: record.after,
-        to: record.before,
-        paths: pathsOfChanges(changes),
-        undoAnyway: new Set(undoAnyway),
-        maxFileBytes: this.maxFileBytes,
-      });
+      const paths = await changedPaths(repo, objects, record);
+      return this.putBack(repo, record.after, record.before, paths, undoAnyway);
     }, refusedAll);
   }
 
@@ -262,13 +257,8 @@ export class ChangeRecorder {
       const record = preview && store.get(preview.commandId);
       if (!preview || !record)
         return refusedAll("That preview is no longer known: preview the restore again.");
-      const result = await revert(repo, {
-        from: preview.now,
-        to: record.before,
-        paths: pathsOfChanges(preview.changes),
-        undoAnyway: new Set(undoAnyway),
-        maxFileBytes: this.maxFileBytes,
-      });
+      const paths = pathsOfChanges(preview.changes);
+      const result = await this.putBack(repo, preview.now, record.before, paths, undoAnyway);
       // Kept while it left conflicts: "undo anyway" applies it again (what it put back counts as done).
       if (result.conflicts.length === 0) this.previews.delete(previewId);
       return result;
@@ -334,14 +324,25 @@ export class ChangeRecorder {
       const now = await (this.scans as RecorderScans).take();
       const changes = await computeChangeSet(repo, objects, now, record.before);
       const every = pathsOfChanges(changes);
-      return revert(repo, {
-        from: now,
-        to: record.before,
-        paths: every,
-        undoAnyway: new Set(every),
-        maxFileBytes: this.maxFileBytes,
-      });
+      return this.putBack(repo, now, record.before, every, every);
     }, refusedAll);
+  }
+
+  /** Puts `paths` back from `from` to `to` (see `revert`), with this recorder's size limit. */
+  private putBack(
+    repo: ShadowRepo,
+    from: Snapshot,
+    to: Snapshot,
+    paths: readonly string[],
+    undoAnyway: readonly string[],
+  ): Promise<RevertResult> {
+    return revert(repo, {
+      from,
+      to,
+      paths,
+      undoAnyway: new Set(undoAnyway),
+      maxFileBytes: this.maxFileBytes,
+    });
   }
 
   /** Writes the records and the trees they name to disk now (before a journal names one of them). */
