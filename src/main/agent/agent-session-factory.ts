@@ -13,7 +13,7 @@ import {
   SettingsManager,
   type ToolDefinition,
 } from "@earendil-works/pi-coding-agent";
-import { MCP_TOOLS_PATTERN } from "./mcp/desk-mcp";
+import { MCP_TOOLS_PATTERN, SCRIPT_TOOLS } from "./mcp/desk-mcp";
 import type { DeskModels } from "./model-runtime";
 import { createWorkspaceReadTools } from "./read-tools/workspace-reads";
 
@@ -74,7 +74,7 @@ export interface DeskSessionOptions {
    * The person's MCP servers (mcp/desk-mcp.ts): their extension is loaded, their tools pass the allowlist
    * (`mcp__*`), and the session is bound so that the servers connect.
    */
-  mcp?: { extension: ExtensionFactory };
+  mcp?: { extension: ExtensionFactory; scripts?: boolean };
 }
 
 /** A past conversation of a workspace, as a session list shows it. */
@@ -131,6 +131,7 @@ export async function createDeskSession(options: DeskSessionOptions): Promise<Cr
       ...SESSION_TOOLS,
       ...[...(options.backgroundTools ?? []), ...(options.editTools ?? [])].map((tool) => tool.name),
       ...(options.mcp ? [MCP_TOOLS_PATTERN] : []),
+      ...(options.mcp?.scripts ? SCRIPT_TOOLS : []),
     ],
     // Pi's read, grep, find and ls, kept to the workspace (workspace-reads.ts); find with a fallback for a
     // missing or too old fd (find-tool.ts).

@@ -241,12 +241,12 @@ export class SessionProjection {
         return;
       }
       case "tool_execution_start":
-        this.toolStarted({
-          type: "toolCall",
-          id: event.toolCallId,
-          name: event.toolName,
-          arguments: event.args,
-        });
+        this.toolStarted(
+          { type: "toolCall", id: event.toolCallId, name: event.toolName, arguments: event.args },
+          true,
+          // A call a codemode script made: its card says so.
+          (event as { parentToolCallId?: string }).parentToolCallId,
+        );
         return;
       case "tool_execution_update":
         this.views.progress(
@@ -305,7 +305,7 @@ export class SessionProjection {
     return text ? text.slice(-2000) : undefined;
   }
 
-  private toolStarted(block: ContentBlock, live = true): void {
+  private toolStarted(block: ContentBlock, live = true, parentToolCallId?: string): void {
     const id = block.id ?? this.nextId("t");
     if (this.index.has(id)) return;
     const args = (block.arguments ?? {}) as Record<string, unknown>;
@@ -314,7 +314,7 @@ export class SessionProjection {
       return;
     }
     if (block.name === "run_command") {
-      this.views.started(id, args, live);
+      this.views.started(id, args, live, parentToolCallId);
       this.put({ kind: "command", id }, live);
       return;
     }
@@ -324,7 +324,7 @@ export class SessionProjection {
       return;
     }
     if (isMcpTool(block.name)) {
-      this.mcpCalls.started(id, block.name as string, args, live);
+      this.mcpCalls.started(id, block.name as string, args, live, parentToolCallId);
       this.put({ kind: "mcp-call", id }, live);
       return;
     }

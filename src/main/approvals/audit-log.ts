@@ -33,6 +33,8 @@ const FIELDS = [
   "refusal",
   "server",
   "arguments",
+  "script",
+  "scriptSha256",
   "files",
 ] as const satisfies readonly (keyof AuditEntry)[];
 

@@ -6,10 +6,23 @@
  */
 import type { ToolDefinition } from "@earendil-works/pi-coding-agent";
 import { Compile } from "typebox/compile";
-import type { McpCallDetails, McpCallView, McpDecision, McpToolHint } from "../../../shared/mcp";
+import type {
+  McpCallDetails,
+  McpCallView,
+  McpDecision,
+  McpToolHint,
+  PiScriptTool,
+} from "../../../shared/mcp";
 import type { GateAnswer, McpRequest } from "../../approvals/approval-gate";
 import type { CommandRecorder } from "../../run-command";
-import { audioOf, imagesOf, RESULT_CHARS, resourceLinksOf } from "./mcp-call-views";
+import {
+  audioOf,
+  imagesOf,
+  PI_SCRIPT_SERVER,
+  piScriptTool,
+  RESULT_CHARS,
+  resourceLinksOf,
+} from "./mcp-call-views";
 
 /** What the wrapped tools need of their chat. */
 export interface McpGate {
@@ -36,12 +49,17 @@ const HINTS: [string, McpToolHint][] = [
   ["openWorldHint", "open-world"],
 ];
 
-/** The tool, asking the gate before every call. */
+/**
+ * The tool, asking the gate before every call. Pi's codemode and tool_search pass here too: a script is
+ * approved (or edited) before it runs, a search before it declares tools; the calls a script makes reach
+ * their own gated tools through Pi's tool pipeline and wait there.
+ */
 export function gateMcpTool(tool: ToolDefinition, gate: McpGate): ToolDefinition {
+  const piTool: PiScriptTool | undefined = piScriptTool(tool.name);
   // Pi labels a server's tool `server/tool`; the resource tools reach every server.
   const slash = tool.label.indexOf("/");
-  const server = slash > 0 ? tool.label.slice(0, slash) : "mcp";
-  const name = slash > 0 ? tool.label.slice(slash + 1) : tool.name;
+  const server = piTool ? PI_SCRIPT_SERVER : slash > 0 ? tool.label.slice(0, slash) : "mcp";
+  const name = piTool ?? (slash > 0 ? tool.label.slice(slash + 1) : tool.name);
   const annotations = (tool as { annotations?: Record<string, boolean> }).annotations ?? {};
   const hints = HINTS.filter(([key]) => annotations[key] === true).map(([, hint]) => hint);
   const check = schemaCheck(tool.parameters);
@@ -60,7 +78,16 @@ export function gateMcpTool(tool: ToolDefinition, gate: McpGate): ToolDefinition
         ...more,
       });
       const answer = await gate.approve(
-        { toolCallId, server, tool: name, description: tool.description, arguments: asked, hints, check },
+        {
+          toolCallId,
+          server,
+          tool: name,
+          ...(piTool ? { piTool } : {}),
+          description: tool.description,
+          arguments: asked,
+          hints,
+          check,
+        },
         signal,
       );
       if (answer.kind === "cancelled") {
