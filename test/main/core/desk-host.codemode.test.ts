@@ -105,3 +105,130 @@ describe("the host: a codemode script is a request at the gate", () => {
     expect(JSON.stringify(told)).toContain("Echo: from the script");
   });
 });
+
+describe("the host: the person's hand on a script", () => {
+  it("an edited script runs the edited code, and the model is told", async () => {
+    const log = freshLog();
+    const { host } = await scriptsHost("cm-edit", log, [
+      [script("s3", 'return "the agent\'s";')],
+      [{ type: "text", text: "Done." }],
+    ]);
+    await calls(host).prompt({ text: "run a script" });
+    const approvalId = await waiting(host, "s3");
+    await calls(host).decide({
+      approvalId,
+      decision: { kind: "approve", arguments: { code: 'return "the person\'s " + (6 * 7);' } },
+    });
+    await settled(host);
+    expect(callOf(host, "s3")).toMatchObject({
+      status: "done",
+      editedByPerson: true,
+      arguments: { code: 'return "the person\'s " + (6 * 7);' },
+      result: expect.stringContaining("the person's 42"),
+    });
+    expect(callOf(host, "s3")?.result).not.toContain("the agent's");
+    const told = host.agentOf()?.messages.find((message) => message.role === "toolResult");
+    expect(JSON.stringify(told)).toContain("The user edited the script before approving");
+    const history = await calls(host).getHistory({});
+    expect(history).toContainEqual(
+      expect.objectContaining({
+        event: "approved",
+        edited: true,
+        script: 'return "the person\'s " + (6 * 7);',
+      }),
+    );
+  });
+
+  it("Cancel ends a long script while it runs", async () => {
+    const log = freshLog();
+    const { host } = await scriptsHost("cm-cancel", log, [
+      // The denied command shows the script has started; then it spins until it is stopped.
+      [
+        script(
+          "s4",
+          'await tools.run_command({ command: "true" }).catch(() => {});\nlet spins = 0;\nwhile (true) spins++;',
+        ),
+      ],
+      [{ type: "text", text: "Stopped." }],
+    ]);
+    await calls(host).prompt({ text: "spin" });
+    await calls(host).decide({ approvalId: await waiting(host, "s4"), decision: { kind: "approve" } });
+    const command = await waitFor(() =>
+      Object.values(host.state().session?.commands ?? {}).find(
+        (one) => one.parentToolCallId === "s4" && one.approvalId,
+      ),
+    );
+    await calls(host).decide({ approvalId: command.approvalId as string, decision: { kind: "deny" } });
+    await waitFor(() => host.state().session?.commands?.[command.id]?.phase === "denied");
+    await calls(host).cancelCommand({ commandId: "s4" });
+    await waitFor(() => callOf(host, "s4")?.status === "cancelled");
+    await settled(host);
+    expect(callOf(host, "s4")?.reason).toBe("The user cancelled this call while it ran.");
+  });
+});
+
+describe("the host: the calls a script makes", () => {
+  it("a run_command from a script gets a command card naming the script; denied, the script sees an error", async () => {
+    const log = freshLog();
+    const code =
+      'try {\n  await tools.run_command({ command: "echo hi" });\n  return "ran";\n} catch (error) {\n  return "refused: " + error.message;\n}';
+    const { host } = await scriptsHost("cm-command", log, [
+      [script("s5", code)],
+      [{ type: "text", text: "OK." }],
+    ]);
+    await calls(host).prompt({ text: "a command from a script" });
+    await calls(host).decide({ approvalId: await waiting(host, "s5"), decision: { kind: "approve" } });
+    const command = await waitFor(() =>
+      Object.values(host.state().session?.commands ?? {}).find(
+        (one) => one.parentToolCallId === "s5" && one.approvalId,
+      ),
+    );
+    expect(command.command).toBe("echo hi");
+    await calls(host).decide({
+      approvalId: command.approvalId as string,
+      decision: { kind: "deny", reason: "no" },
+    });
+    await settled(host);
+    expect(callOf(host, "s5")).toMatchObject({ status: "done", result: expect.stringContaining("refused:") });
+  });
+
+  it("a rule allowing the MCP tool lets the script's call through without a card; a deny rule wins", async () => {
+    const log = freshLog();
+    const { host } = await scriptsHost("cm-rules", log, {
+      allowed: [[script("a1", ECHO_SCRIPT)], [{ type: "text", text: "Sent." }]],
+      denied: [[script("d1", ECHO_SCRIPT)], [{ type: "text", text: "Refused." }]],
+    });
+    await calls(host).addRule({
+      effect: "allow",
+      match: "mcp-tool",
+      pattern: "everything/echo",
+      scope: "workspace",
+    });
+    await calls(host).prompt({ text: "allowed" });
+    await calls(host).decide({ approvalId: await waiting(host, "a1"), decision: { kind: "approve" } });
+    await settled(host);
+    expect(callsReceived(log)).toEqual([{ name: "echo", arguments: { message: "from the script" } }]);
+    const nested = Object.values(host.state().session?.mcpCalls ?? {}).find(
+      (call) => call.parentToolCallId === "a1",
+    );
+    expect(nested).toMatchObject({ status: "done", decidedBy: "rule" });
+    expect(callOf(host, "a1")?.result).toContain("Echo: from the script");
+
+    await calls(host).addRule({
+      effect: "deny",
+      match: "mcp-server",
+      pattern: "everything",
+      scope: "workspace",
+    });
+    await calls(host).newSession({});
+    await waitFor(() => host.state().session?.mcp?.servers[0]?.status === "connected");
+    await calls(host).prompt({ text: "denied" });
+    await calls(host).decide({ approvalId: await waiting(host, "d1"), decision: { kind: "approve" } });
+    await settled(host);
+    expect(callsReceived(log)).toHaveLength(1);
+    expect(callOf(host, "d1")).toMatchObject({
+      status: "failed",
+      result: expect.stringContaining("A rule denies it"),
+    });
+  });
+});

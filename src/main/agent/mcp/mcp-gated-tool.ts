@@ -140,6 +140,8 @@ export function gateMcpTool(tool: ToolDefinition, gate: McpGate): ToolDefinition
             }
           });
         const failed = (result as { isError?: boolean }).isError === true;
+        // A codemode script returns (with its partial output) rather than throwing when it is stopped.
+        const stopped = stoppedReason(cancel.signal, signal);
         // The card keeps the server's own answer and its images: Pi leaves images out for a model without
         // image input, and the notes below are for the model.
         const images = imagesOf(result.content);
@@ -164,16 +166,21 @@ export function gateMcpTool(tool: ToolDefinition, gate: McpGate): ToolDefinition
             ? [
                 {
                   type: "text" as const,
-                  text: `(The user edited the arguments before approving: ${JSON.stringify(args)})`,
+                  text:
+                    piTool === "codemode" && typeof args.code === "string"
+                      ? `(The user edited the script before approving; this is the script that ran:)\n${args.code}`
+                      : `(The user edited the arguments before approving: ${JSON.stringify(args)})`,
                 },
               ]
             : []),
+          ...(stopped ? [{ type: "text" as const, text: stopped }] : []),
         ];
         return {
           ...result,
           content: [...result.content, ...note],
-          details: details(failed ? "failed" : "done", {
+          details: details(stopped ? "cancelled" : failed ? "failed" : "done", {
             ...sent,
+            ...(stopped ? { reason: stopped } : {}),
             resultText,
             ...(links.length > 0 ? { links } : {}),
             ...(changes ? { changes } : {}),
@@ -183,11 +190,7 @@ export function gateMcpTool(tool: ToolDefinition, gate: McpGate): ToolDefinition
         const message = error instanceof Error ? error.message : String(error);
         // The person's Cancel on the card, or Stop (the turn's signal): either way the server was told.
         const cancelled = cancel.signal.aborted || signal?.aborted === true;
-        const reason = cancel.signal.aborted
-          ? "The user cancelled this call while it ran."
-          : signal?.aborted
-            ? "The turn was stopped while this call ran."
-            : message;
+        const reason = stoppedReason(cancel.signal, signal) ?? message;
         return {
           content: [{ type: "text", text: reason }],
           details: details(cancelled ? "cancelled" : "failed", { ...sent, reason }),
@@ -198,6 +201,13 @@ export function gateMcpTool(tool: ToolDefinition, gate: McpGate): ToolDefinition
       }
     },
   };
+}
+
+/** Why a running call stopped: the person's Cancel on its card, or Stop (the turn's signal); undefined: it did not. */
+function stoppedReason(cancel: AbortSignal, turn: AbortSignal | undefined): string | undefined {
+  if (cancel.aborted) return "The user cancelled this call while it ran.";
+  if (turn?.aborted) return "The turn was stopped while this call ran.";
+  return undefined;
 }
 
 /** The tool's JSON Schema compiled once (TypeBox checks plain JSON Schema); its first error, said plainly. */
