@@ -84,4 +84,35 @@ describe("the host: Scripts and tool search, per workspace", () => {
       }),
     );
   });
+
+  it("an approved script's output, after its approved MCP call, reaches the model in the next provider request", async () => {
+    const code =
+      'const answer = await tools.mcp__everything__echo({ message: "via script" });\nreturn answer.content[0].text;';
+    const real = await startRealProviderHost((_request, index) =>
+      index === 0
+        ? { toolCall: { id: "call_script", name: "codemode", arguments: { code } } }
+        : { text: "Read it." },
+    );
+    writeUserMcp({ everything: everythingServer(`script-real-${process.pid}`) }, real.agentDir);
+    await calls(real.host).setApiKey({ provider: "local", key: "test-key" });
+    const workspaceId = real.host.state().workspaces[0]?.id as string;
+    await calls(real.host).setScriptsEnabled({ workspaceId, enabled: true });
+    await connectedChat(real);
+    await calls(real.host).prompt({ text: "use a script" });
+    await calls(real.host).decide({
+      approvalId: await waitFor(() => callOf(real.host, "call_script")?.approvalId),
+      decision: { kind: "approve" },
+    });
+    const nested = await waitFor(() =>
+      Object.values(real.host.state().session?.mcpCalls ?? {}).find(
+        (call) => call.parentToolCallId === "call_script" && call.approvalId,
+      ),
+    );
+    expect(real.server.requests).toHaveLength(1);
+    await calls(real.host).decide({ approvalId: nested.approvalId as string, decision: { kind: "approve" } });
+    await waitFor(() => real.server.requests.length >= 2);
+    const result = real.server.requests[1]?.messages.find((message) => message.role === "tool");
+    expect(result?.tool_call_id).toBe("call_script");
+    expect(JSON.stringify(result?.content)).toContain("Echo: via script");
+  });
 });

@@ -167,6 +167,20 @@ describe("the host: the person's hand on a script", () => {
   });
 });
 
+describe("the host: what a script may reach", () => {
+  it("has no `models` (the person's classifier and image models would cost money and pass no gate)", async () => {
+    const log = freshLog();
+    const { host } = await scriptsHost("cm-models", log, [
+      [script("m1", "return typeof models;")],
+      [{ type: "text", text: "OK." }],
+    ]);
+    await calls(host).prompt({ text: "models?" });
+    await calls(host).decide({ approvalId: await waiting(host, "m1"), decision: { kind: "approve" } });
+    await settled(host);
+    expect(callOf(host, "m1")?.result).toContain("undefined");
+  });
+});
+
 describe("the host: the calls a script makes", () => {
   it("a run_command from a script gets a command card naming the script; denied, the script sees an error", async () => {
     const log = freshLog();
