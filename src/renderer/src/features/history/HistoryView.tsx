@@ -90,6 +90,14 @@ export function HistoryView({ api, refreshKey }: { api: ChatApi; refreshKey?: un
               ) : (
                 <code className="history-command">{entry.command}</code>
               )}
+              {entry.script !== undefined && (
+                <details className="history-script">
+                  <summary className="muted">{t.history.script}</summary>
+                  <pre className="mono" data-testid="history-script">
+                    {entry.script}
+                  </pre>
+                </details>
+              )}
               {entry.host !== undefined && <HostLine entry={entry} />}
               {entry.files && (
                 <p className="muted" data-testid="history-rewind-files">
