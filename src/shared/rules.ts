@@ -92,6 +92,8 @@ export interface AuditEntry {
   script?: string;
   /** The SHA-256 (hex) of the whole script, so a cut one can be matched with the chat's session file. */
   scriptSha256?: string;
+  /** The codemode call whose script made this call (a command's or an MCP call's line); absent for the agent's own. */
+  parentToolCallId?: string;
   /** The command as decided (after any edit); absent for a file edit. */
   command?: string;
   /** A file edit's tool (`edit` or `write`). */

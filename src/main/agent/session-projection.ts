@@ -299,6 +299,11 @@ export class SessionProjection {
     return this.views.update(id, patch);
   }
 
+  /** The codemode call whose script made this call (its card says so, and so does its audit line). */
+  parentOf(id: string): string | undefined {
+    return this.mcpCalls.byId.get(id)?.parentToolCallId ?? this.views.byId.get(id)?.parentToolCallId;
+  }
+
   /** What the agent said in the message that asked for a command: its reason, when it gave one. */
   reasonFor(): string | undefined {
     const text = this.lastAssistantText.trim();

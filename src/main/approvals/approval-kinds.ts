@@ -135,6 +135,8 @@ export interface ApprovalCards {
   updateMcpCall(id: string, patch: Partial<McpCallView>): unknown;
   /** The agent's words just before its tool call: why it wants the command or the edit. */
   reasonFor(): string | undefined;
+  /** The codemode call whose script made this call, if a script made it. */
+  parentOf?(id: string): string | undefined;
 }
 
 /** How a decision changes a card: it stops offering a decision, and says who decided and what they chose. */

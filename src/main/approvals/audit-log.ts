@@ -35,6 +35,7 @@ const FIELDS = [
   "arguments",
   "script",
   "scriptSha256",
+  "parentToolCallId",
   "files",
 ] as const satisfies readonly (keyof AuditEntry)[];
 

@@ -97,6 +97,15 @@ describe("the host: a codemode script is a request at the gate", () => {
     await calls(host).decide({ approvalId: nested.approvalId as string, decision: { kind: "approve" } });
     await settled(host);
     expect(callsReceived(log)).toEqual([{ name: "echo", arguments: { message: "from the script" } }]);
+    const history = await calls(host).getHistory({});
+    expect(history).toContainEqual(
+      expect.objectContaining({
+        event: "approved",
+        server: "everything",
+        tool: "echo",
+        parentToolCallId: "s2",
+      }),
+    );
     expect(callOf(host, "s2")).toMatchObject({
       status: "done",
       result: expect.stringContaining("Echo: from the script"),
