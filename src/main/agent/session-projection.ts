@@ -301,7 +301,11 @@ export class SessionProjection {
 
   /** The codemode call whose script made this call (its card says so, and so does its audit line). */
   parentOf(id: string): string | undefined {
-    return this.mcpCalls.byId.get(id)?.parentToolCallId ?? this.views.byId.get(id)?.parentToolCallId;
+    return (
+      this.mcpCalls.byId.get(id)?.parentToolCallId ??
+      this.views.byId.get(id)?.parentToolCallId ??
+      this.edits.byId.get(id)?.parentToolCallId
+    );
   }
 
   /** What the agent said in the message that asked for a command: its reason, when it gave one. */
@@ -324,7 +328,7 @@ export class SessionProjection {
       return;
     }
     if (block.name && EDIT_TOOLS.includes(block.name)) {
-      this.edits.started(id, block.name as EditTool, args, live);
+      this.edits.started(id, block.name as EditTool, args, live, parentToolCallId);
       this.put({ kind: "edit", id }, live);
       return;
     }

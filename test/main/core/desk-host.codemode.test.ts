@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -213,6 +213,29 @@ describe("the host: the calls a script makes", () => {
     });
     await settled(host);
     expect(callOf(host, "s5")).toMatchObject({ status: "done", result: expect.stringContaining("refused:") });
+  });
+
+  it("a write from a script gets an edit card naming the script; approved, the file is written", async () => {
+    const log = freshLog();
+    const code =
+      'await tools.write({ path: "from-script.txt", content: "written by a script\\n" });\nreturn "wrote";';
+    const { host, workspace } = await scriptsHost("cm-edit-file", log, [
+      [script("w1", code)],
+      [{ type: "text", text: "OK." }],
+    ]);
+    await calls(host).prompt({ text: "write a file from a script" });
+    await calls(host).decide({ approvalId: await waiting(host, "w1"), decision: { kind: "approve" } });
+    const edit = await waitFor(() =>
+      Object.values(host.state().session?.edits ?? {}).find(
+        (one) => one.parentToolCallId === "w1" && one.approvalId,
+      ),
+    );
+    expect(edit.path).toBe("from-script.txt");
+    expect(existsSync(join(workspace, "from-script.txt"))).toBe(false);
+    await calls(host).decide({ approvalId: edit.approvalId as string, decision: { kind: "approve" } });
+    await settled(host);
+    expect(readFileSync(join(workspace, "from-script.txt"), "utf8")).toBe("written by a script\n");
+    expect(callOf(host, "w1")?.result).toContain("wrote");
   });
 
   it("a rule allowing the MCP tool lets the script's call through without a card; a deny rule wins", async () => {
