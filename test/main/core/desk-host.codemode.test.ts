@@ -115,6 +115,36 @@ describe("the host: a codemode script is a request at the gate", () => {
   });
 });
 
+describe("the host: a reopened chat's scripts", () => {
+  it("shows each as it ended: the denied one, and the one that ran with its output", async () => {
+    const log = freshLog();
+    const { host } = await scriptsHost("cm-reopen", log, [
+      [script("r1", 'return "never";')],
+      [script("r2", 'return "ran " + (40 + 2);')],
+      [{ type: "text", text: "Both." }],
+    ]);
+    const chat = host.state().chatId as string;
+    await calls(host).prompt({ text: "twice" });
+    await calls(host).decide({ approvalId: await waiting(host, "r1"), decision: { kind: "deny" } });
+    await calls(host).decide({ approvalId: await waiting(host, "r2"), decision: { kind: "approve" } });
+    await settled(host);
+    const file = await waitFor(() => host.state().session?.file);
+    await calls(host, chat).closeChat({});
+    await calls(host).openSession({ path: file });
+    const reopened = host.state().session?.mcpCalls;
+    expect(reopened?.r1).toMatchObject({
+      status: "denied",
+      piTool: "codemode",
+      arguments: { code: 'return "never";' },
+    });
+    expect(reopened?.r2).toMatchObject({
+      status: "done",
+      piTool: "codemode",
+      result: expect.stringContaining("ran 42"),
+    });
+  });
+});
+
 describe("the host: the person's hand on a script", () => {
   it("an edited script runs the edited code, and the model is told", async () => {
     const log = freshLog();
