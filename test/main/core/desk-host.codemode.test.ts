@@ -206,6 +206,29 @@ describe("the host: the person's hand on a script", () => {
   });
 });
 
+describe("the host: Stop while a script waits on its call", () => {
+  it("ends the script and its waiting call as cancelled; nothing reaches the server", async () => {
+    const log = freshLog();
+    const { host } = await scriptsHost("cm-stop", log, [
+      [script("t1", ECHO_SCRIPT)],
+      [{ type: "text", text: "Stopped." }],
+    ]);
+    await calls(host).prompt({ text: "run and stop" });
+    await calls(host).decide({ approvalId: await waiting(host, "t1"), decision: { kind: "approve" } });
+    const nested = await waitFor(() =>
+      Object.values(host.state().session?.mcpCalls ?? {}).find(
+        (call) => call.parentToolCallId === "t1" && call.approvalId,
+      ),
+    );
+    await calls(host).stop({});
+    await waitFor(() => callOf(host, "t1")?.status === "cancelled");
+    await waitFor(() => callOf(host, nested.id)?.status === "cancelled");
+    expect(callOf(host, "t1")?.reason).toBe("The turn was stopped while this call ran.");
+    expect(host.state().inbox).toEqual([]);
+    expect(callsReceived(log)).toEqual([]);
+  });
+});
+
 describe("the host: what a script may reach", () => {
   it("has no `models` (the person's classifier and image models would cost money and pass no gate)", async () => {
     const log = freshLog();
