@@ -106,6 +106,11 @@ export interface McpCallView {
   piTool?: PiScriptTool;
   /** The codemode call whose script made this call (Pi's `parentToolCallId`); absent for the agent's own calls. */
   parentToolCallId?: string;
+  /**
+   * A reopened chat's codemode call: the calls its script made, as Pi recorded them on its result (their
+   * own cards are shown live only). Absent while live and for other calls.
+   */
+  scriptCalls?: McpScriptCall[];
   /** The server's name in `mcp.json`. */
   server: string;
   /** The tool's own name on its server. */
@@ -144,6 +149,16 @@ export interface McpCallView {
   reverts?: RevertEntry[];
   /** Its change record was dropped to keep the records within their budget: no undo any more. */
   changesDropped?: boolean;
+}
+
+/** One call a codemode script made, as Pi records it on the script's result. */
+export interface McpScriptCall {
+  /** Its tool call id (`<script's call id>/<n>`). */
+  id: string;
+  /** The tool's name (`mcp__everything__echo`, `run_command`). */
+  name: string;
+  /** How it ended: answered, failed or refused, or not ended when the script did. */
+  status: "ok" | "error" | "unfinished";
 }
 
 /** An image of a tool's result. */

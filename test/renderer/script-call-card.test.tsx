@@ -49,6 +49,22 @@ describe("a codemode call's card", () => {
     expect(inCard.getByTestId("deny-button")).toBeTruthy();
   });
 
+  it("a reopened chat's script lists the calls it made, as Pi recorded them", () => {
+    const { inCard } = renderCard(
+      scriptCall({
+        status: "done",
+        approvalId: undefined,
+        scriptCalls: [
+          { id: "s1/1", name: "mcp__everything__echo", status: "ok" },
+          { id: "s1/2", name: "run_command", status: "error" },
+        ],
+      }),
+    );
+    const listed = inCard.getAllByTestId("script-call");
+    expect(listed.map((item) => item.dataset.status)).toEqual(["ok", "error"]);
+    expect(listed[1]?.textContent).toContain("run_command");
+  });
+
   it("Edit script sends the edited script as the call's code", () => {
     const { api, inCard } = renderCard(scriptCall({ arguments: { code: "return 1;" } }));
     fireEvent.click(inCard.getByTestId("edit-arguments-button"));

@@ -348,7 +348,7 @@ export class SessionProjection {
 
   private toolEnded(
     id: string,
-    result: { content?: unknown; details?: unknown; isError?: boolean },
+    result: { content?: unknown; details?: unknown; isError?: boolean; nestedCalls?: unknown },
     live: boolean,
   ) {
     const text = textOf(result.content);
@@ -372,6 +372,8 @@ export class SessionProjection {
         text,
         result.isError === true,
         live,
+        // A stored result message carries Pi's record of the calls a script made.
+        result.nestedCalls,
       );
       return;
     }

@@ -120,13 +120,14 @@ describe("the host: a reopened chat's scripts", () => {
     const log = freshLog();
     const { host } = await scriptsHost("cm-reopen", log, [
       [script("r1", 'return "never";')],
-      [script("r2", 'return "ran " + (40 + 2);')],
+      [script("r2", 'await tools.mcp__everything__echo({ message: "kept" });\nreturn "ran " + (40 + 2);')],
       [{ type: "text", text: "Both." }],
     ]);
     const chat = host.state().chatId as string;
     await calls(host).prompt({ text: "twice" });
     await calls(host).decide({ approvalId: await waiting(host, "r1"), decision: { kind: "deny" } });
     await calls(host).decide({ approvalId: await waiting(host, "r2"), decision: { kind: "approve" } });
+    await calls(host).decide({ approvalId: await waiting(host, "r2/1"), decision: { kind: "approve" } });
     await settled(host);
     const file = await waitFor(() => host.state().session?.file);
     await calls(host, chat).closeChat({});
@@ -141,6 +142,7 @@ describe("the host: a reopened chat's scripts", () => {
       status: "done",
       piTool: "codemode",
       result: expect.stringContaining("ran 42"),
+      scriptCalls: [{ id: "r2/1", name: "mcp__everything__echo", status: "ok" }],
     });
   });
 });

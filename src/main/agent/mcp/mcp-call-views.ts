@@ -5,6 +5,7 @@ import type {
   McpCallView,
   McpImage,
   McpResourceLink,
+  McpScriptCall,
   PiScriptTool,
 } from "../../../shared/mcp";
 import { blocksOf, textOf } from "../message-content";
@@ -62,6 +63,25 @@ export function resourceLinksOf(content: unknown): McpResourceLink[] {
         ...(mimeType ? { mimeType } : {}),
       };
     });
+}
+
+/** The most calls of a script a card lists (Pi records at most 256). */
+const CARD_SCRIPT_CALLS = 256;
+
+/** The calls a script made, from Pi's record on its result message (`nestedCalls`); plain strings only. */
+function scriptCallsOf(record: unknown): McpScriptCall[] {
+  // `{ calls, complete }`: `complete` false when Pi dropped calls or their arguments past its limits.
+  const calls = (record as { calls?: unknown } | undefined)?.calls;
+  if (!Array.isArray(calls)) return [];
+  return calls
+    .map((call) => call as { id?: unknown; name?: unknown; status?: unknown })
+    .filter((call) => typeof call.id === "string" && typeof call.name === "string")
+    .slice(0, CARD_SCRIPT_CALLS)
+    .map((call) => ({
+      id: call.id as string,
+      name: call.name as string,
+      status: call.status === "ok" || call.status === "error" ? call.status : "unfinished",
+    }));
 }
 
 /** The most audio clips a card plays, and the largest (base64 characters). */
@@ -157,8 +177,10 @@ export class McpCallViews {
     content: unknown,
     isError: boolean,
     live: boolean,
+    nestedCalls?: unknown,
   ): void {
     const text = textOf(content);
+    const scriptCalls = scriptCallsOf(nestedCalls);
     const view = this.byId.get(id);
     if (!view) return;
     const mine = details?.piDesk === "mcp-call" ? details : undefined;
@@ -170,6 +192,7 @@ export class McpCallViews {
       ...(mine?.editedByPerson ? { editedByPerson: true } : {}),
       ...(mine?.changes ? { changes: mine.changes } : {}),
       ...(mine?.links ? { links: mine.links } : {}),
+      ...(scriptCalls.length > 0 ? { scriptCalls } : {}),
       status,
       ...(status === "done" || status === "failed"
         ? { result: (mine?.resultText ?? text).slice(0, RESULT_CHARS) }

@@ -11,6 +11,8 @@ export const mcpEn = {
     inputLabel: "The script",
     apply: "Approve this script",
     editedByPerson: "Ran the script you edited.",
+    calls: "The calls the script made",
+    callStatus: { ok: "answered", error: "failed or refused", unfinished: "not ended" },
     fromScript: (id: string) => `Asked for by a script (call ${id}).`,
   },
   search: {

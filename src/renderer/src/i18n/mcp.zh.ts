@@ -13,6 +13,8 @@ export const mcpZh: typeof mcpEn = {
     inputLabel: "脚本",
     apply: "批准此脚本",
     editedByPerson: "已运行你编辑后的脚本。",
+    calls: "脚本发起的调用",
+    callStatus: { ok: "已应答", error: "失败或被拒绝", unfinished: "未结束" },
     fromScript: (id: string) => `由脚本发起（调用 ${id}）。`,
   },
   search: {

@@ -21,6 +21,19 @@ export function ScriptCallBody({ call }: { call: McpCallView }) {
           <CodeBlock language="javascript" code={code} />
         </div>
         <p className="muted">{t.mcp.script.note}</p>
+        {call.scriptCalls && call.scriptCalls.length > 0 && (
+          <div className="script-calls">
+            <div className="muted">{t.mcp.script.calls}</div>
+            <ul data-testid={tid("script-calls")}>
+              {call.scriptCalls.map((nested) => (
+                <li key={nested.id} data-testid={tid("script-call")} data-status={nested.status}>
+                  <code>{nested.name}</code>{" "}
+                  <span className="muted">{t.mcp.script.callStatus[nested.status]}</span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
       </div>
     );
   }
