@@ -208,6 +208,30 @@ describe("the host: the person's hand on a script", () => {
   });
 });
 
+describe("the host: a denied tool_search", () => {
+  it("declares nothing, and the model reads why; no rule decides it (an allow rule for every tool does not)", async () => {
+    const log = freshLog();
+    writeUserMcp({ everything: { ...loggedEverythingServer("cm-search", log), exposure: "deferred" } });
+    const { host } = await startHost([
+      [{ type: "toolCall", id: "q1", name: "tool_search", arguments: { query: "echo" } }],
+      [{ type: "text", text: "OK." }],
+    ]);
+    const workspaceId = host.state().workspaces[0]?.id as string;
+    await calls(host).setScriptsEnabled({ workspaceId, enabled: true });
+    await calls(host).newSession({});
+    await waitFor(() => host.state().session?.mcp?.servers[0]?.status === "connected");
+    await calls(host).addRule({ effect: "allow", match: "mcp-server", pattern: "pi", scope: "workspace" });
+    await calls(host).prompt({ text: "search" });
+    const approvalId = await waiting(host, "q1");
+    expect(callOf(host, "q1")).toMatchObject({ piTool: "tool_search", arguments: { query: "echo" } });
+    await calls(host).decide({ approvalId, decision: { kind: "deny", reason: "no new tools" } });
+    await settled(host);
+    expect(host.agentOf()?.getActiveToolNames()).not.toContain("mcp__everything__echo");
+    const told = host.agentOf()?.messages.find((message) => message.role === "toolResult");
+    expect(JSON.stringify(told)).toContain("The user denied this call: no new tools");
+  });
+});
+
 describe("the host: Stop while a script waits on its call", () => {
   it("ends the script and its waiting call as cancelled; nothing reaches the server", async () => {
     const log = freshLog();
