@@ -1,5 +1,7 @@
+import { writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 
 /*
  * A model server on 127.0.0.1 that speaks the OpenAI Chat Completions streaming protocol, for specs and
@@ -62,6 +64,30 @@ export interface OpenAiServer {
   refuseConnections(refuse: boolean): Promise<void>;
   /** Stops listening and drops open connections. */
   close(): Promise<void>;
+}
+
+/**
+ * Points Pi's agent folder at a loopback model server the way a person configures a local one: models.json
+ * names the provider `local` (`openai-completions` at `baseUrl`, model `m1` unless `models` says otherwise)
+ * and settings.json makes its first model Pi's default, with `settings` added.
+ */
+export function writeLocalProvider(
+  agentDir: string,
+  baseUrl: string,
+  options: { settings?: Record<string, unknown>; provider?: Record<string, unknown>; models?: object[] } = {},
+): void {
+  const models = options.models ?? [{ id: "m1", name: "M1" }];
+  const provider = { baseUrl, api: "openai-completions", apiKey: "test-key", ...options.provider };
+  const withLimits = models.map((model) => ({ contextWindow: 32000, maxTokens: 4096, ...model }));
+  writeFileSync(
+    join(agentDir, "models.json"),
+    JSON.stringify({ providers: { local: { ...provider, models: withLimits } } }),
+  );
+  const first = (models[0] as { id: string }).id;
+  writeFileSync(
+    join(agentDir, "settings.json"),
+    JSON.stringify({ defaultProvider: "local", defaultModel: first, ...options.settings }),
+  );
 }
 
 /** Starts a server on a free loopback port. */

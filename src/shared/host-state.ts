@@ -147,6 +147,11 @@ export interface SessionState {
   rewound?: RewoundState;
   /** Where the conversation shown branched on Pi's tree, and the other ways from there; absent: none. */
   branches?: BranchPoint[];
+  /**
+   * The project's folders of prompt templates and skills (`.pi/prompts`, `.pi/skills`, `.agents/skills`) not
+   * loaded because the project is not trusted in Pi; absent: none skipped.
+   */
+  projectSkipped?: string[];
 }
 
 /** How full the model's context window is, and what the chat has cost, as Pi reports them. */

@@ -164,6 +164,20 @@ describe("the / menu", () => {
     expect(api.compact).toHaveBeenCalledWith({ instructions: "keep the API notes" });
     expect(api.prompt).not.toHaveBeenCalled();
   });
+
+  it("says when the project's own templates and skills were left out because it is not trusted in Pi", async () => {
+    const api = fakeApi({ listSlashCommands: vi.fn(async () => commands) });
+    const skipped = ["/w/.pi/prompts", "/w/.agents/skills"];
+    const { rerender } = render(<Composer api={api} running={false} />);
+    const input = screen.getByTestId("prompt-input") as HTMLTextAreaElement;
+    fireEvent.change(input, { target: { value: "/" } });
+    await screen.findByTestId("slash-menu");
+    expect(screen.queryByTestId("slash-project-skipped")).toBeNull();
+    rerender(<Composer api={api} running={false} projectSkipped={skipped} />);
+    const said = screen.getByTestId("slash-project-skipped");
+    expect(said.textContent).toContain("not trusted in Pi");
+    expect(said.getAttribute("title")).toBe(skipped.join("\n"));
+  });
 });
 
 describe("the context meter", () => {

@@ -9,12 +9,16 @@ import {
   DefaultResourceLoader,
   type ExtensionFactory,
   getAgentDir,
+  getDocsPath,
+  getExamplesPath,
+  getReadmePath,
   SessionManager,
   SettingsManager,
   type ToolDefinition,
 } from "@earendil-works/pi-coding-agent";
 import { MCP_TOOLS_PATTERN, SCRIPT_TOOLS } from "./mcp/desk-mcp";
 import type { DeskModels } from "./model-runtime";
+import { skillFolders } from "./read-tools/skill-folders";
 import { createWorkspaceReadTools } from "./read-tools/workspace-reads";
 
 /**
@@ -75,6 +79,8 @@ export interface DeskSessionOptions {
    * (`mcp__*`), and the session is bound so that the servers connect.
    */
   mcp?: { extension: ExtensionFactory; scripts?: boolean };
+  /** The project's own prompt templates and skills, where the project is trusted (project-resources.ts). */
+  projectResources?: { prompts: string[]; skills: string[] };
 }
 
 /** A past conversation of a workspace, as a session list shows it. */
@@ -119,6 +125,8 @@ export async function createDeskSession(options: DeskSessionOptions): Promise<Cr
       ...(options.mcp ? [options.mcp.extension] : []),
     ],
     appendSystemPrompt: options.appendSystemPrompt,
+    additionalPromptTemplatePaths: options.projectResources?.prompts ?? [],
+    additionalSkillPaths: options.projectResources?.skills ?? [],
   });
   await resourceLoader.reload();
   const created = await createAgentSession({
@@ -139,7 +147,13 @@ export async function createDeskSession(options: DeskSessionOptions): Promise<Cr
       options.runCommandTool,
       ...(options.backgroundTools ?? []),
       ...(options.editTools ?? []),
-      ...createWorkspaceReadTools(workspace, options.hiddenPaths),
+      ...createWorkspaceReadTools(workspace, options.hiddenPaths, () => [
+        ...skillFolders(resourceLoader.getSkills().skills, [agentDir, ...(options.hiddenPaths ?? [])]),
+        // Pi's own documentation, which its system prompt points the model at when asked about Pi.
+        getReadmePath(),
+        getDocsPath(),
+        getExamplesPath(),
+      ]),
     ],
     resourceLoader,
     settingsManager,

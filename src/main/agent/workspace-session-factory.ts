@@ -19,8 +19,10 @@ import { createDeskMcp } from "./mcp/desk-mcp";
 import { gateMcpTool } from "./mcp/mcp-gated-tool";
 import { chatModelOf, startingModel } from "./model-choice";
 import type { DeskModels } from "./model-runtime";
+import { projectResources } from "./project-resources";
 import { HiddenFolders } from "./read-tools/hidden-folders";
 import { realExisting } from "./read-tools/pi-paths";
+import { skillFolders } from "./read-tools/skill-folders";
 import { RecordKeys } from "./record-keys";
 import { takeRecovered } from "./rewind/rewind-journal";
 import { SessionProjection } from "./session-projection";
@@ -138,7 +140,18 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
         if (writePreview) projection.updateCommand(request.toolCallId, { writePreview });
         return self.gate.approveCommand(request, signal);
       },
-      sandbox: () => ({ ...preferences.sandbox(), ...options.folder?.sandboxPaths?.() }),
+      sandbox: () => {
+        const folder = options.folder?.sandboxPaths?.();
+        // The session's skills, read-only: Pi tells the model to read them, and a skill may name a script there.
+        const skills = agent
+          ? skillFolders(agent.resourceLoader.getSkills().skills, options.hiddenPaths)
+          : [];
+        return {
+          ...preferences.sandbox(),
+          ...folder,
+          readOnlyPaths: [...(folder?.readOnlyPaths ?? []), ...skills],
+        };
+      },
       // The workspace's own limits over the host's, read as each command starts (settings.json's "limits").
       resourceLimits: () => preferences.value.limits,
       backgroundCapSeconds: () => self?.backgroundCapSeconds ?? DEFAULT_BACKGROUND_CAP_SECONDS,
@@ -186,6 +199,8 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
         isLocal: (server) => mcp.state().servers.find((one) => one.name === server)?.transport === "stdio",
       }),
   });
+  // The project's templates and skills where the workspace is trusted in Pi (a worktree by its workspace's trust).
+  const project = projectResources(getAgentDir(), workspace.path, options.workspace.path);
   const { session, modelFallbackMessage } = await createDeskSession({
     workspace: workspace.path,
     models: options.models,
@@ -196,6 +211,7 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
     open: options.open,
     hiddenPaths: toolHiddenPaths,
     ...(mcp.configured ? { mcp } : {}),
+    projectResources: project,
     ...(start.model ? { model: start.model } : {}),
     ...(isNew && preferences.value.thinkingLevel ? { thinkingLevel: preferences.value.thinkingLevel } : {}),
   });
@@ -254,6 +270,7 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
       leaveBackground();
     },
     ...(mcp.worthShowing ? { mcp } : {}),
+    ...(project.skipped.length > 0 ? { projectSkipped: project.skipped } : {}),
     ...(keys ? { recordKeys: keys } : {}),
     ...(changes ? { changes } : {}),
     root,

@@ -80,6 +80,8 @@ export interface WorkspaceSessionParts {
   recordKeys?: RecordKeys;
   /** The person's MCP servers in this chat; absent: none configured. */
   mcp?: DeskMcp;
+  /** The project's folders of templates and skills left out (not trusted in Pi); absent: none. */
+  projectSkipped?: string[];
   /** The chat's folder as the composer's `@` finder searches it. */
   files: FolderFiles;
   /** The chat's folder (the workspace's, or its worktree's). */
@@ -164,6 +166,7 @@ export class WorkspaceSession {
       ...(this.projection.queued.length > 0 ? { queued: [...this.projection.queued] } : {}),
       ...(this.composer.context ? { context: this.composer.context } : {}),
       ...(this.parts.mcp ? { mcp: this.parts.mcp.state() } : {}),
+      ...(this.parts.projectSkipped ? { projectSkipped: [...this.parts.projectSkipped] } : {}),
       ...(this.projection.mcpCalls.byId.size > 0
         ? { mcpCalls: Object.fromEntries(this.projection.mcpCalls.byId) }
         : {}),

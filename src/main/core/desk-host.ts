@@ -1,95 +1,35 @@
 import { randomUUID } from "node:crypto";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import type { AgentSession } from "@earendil-works/pi-coding-agent";
 import type { CommandView } from "../../shared/commands";
 import type { Unsubscribe } from "../../shared/desk-api";
 import type { ChatEventBody, HostEvent, HostEventBody } from "../../shared/host-events";
-import type { ChatSummary, HostState, SessionState, ShellKind, WorkspaceInfo } from "../../shared/host-state";
+import type { ChatSummary, HostState, SessionState, WorkspaceInfo } from "../../shared/host-state";
 import type { WorktreeChoice } from "../../shared/worktrees";
 import type { SessionChoice } from "../agent/agent-session-factory";
 import { DeskModels } from "../agent/model-runtime";
 import { modelsStateOf } from "../agent/models-state";
-import { forkSession } from "../agent/rewind/fork-session";
-import { worktreeFork } from "../agent/rewind/fork-worktree";
-import type { CommandSettings, WorkspaceSession } from "../agent/workspace-session";
 import { openWorkspaceSession } from "../agent/workspace-session-factory";
 import { checkSandbox, RunRegistry, type SandboxCheck } from "../run-command";
 import { loadPreferences, type Preferences, preferencesFile, savePreferences } from "../storage/preferences";
 import { WorktreeChats } from "../worktrees/worktree-chats";
-import type { WorktreeFolder } from "../worktrees/worktree-folder";
 import { chatCalls } from "./chat-calls";
+import { chatOpenCalls } from "./chat-open-calls";
 import { chatSummary } from "./chat-summary";
+import { type DeskChat, placeOf } from "./desk-chat";
 import type { DeskHandlers } from "./desk-handlers";
-import { DeskWorkspace, type WorkspaceChangesOptions } from "./desk-workspace";
+import { type DeskHostOptions, dataRootOf } from "./desk-host-options";
+import { DeskWorkspace } from "./desk-workspace";
 import { HostInbox } from "./host-inbox";
 import { endLastRunsLeftovers } from "./last-run-leftovers";
-import { reopenedIn } from "./past-chats";
+import { modelCalls } from "./model-calls";
 import { resolveWorkspace, type WorkspaceFolder } from "./workspace";
 import { workspaceCalls } from "./workspace-calls";
-
-export type { WorkspaceChangesOptions } from "./desk-workspace";
-
-/** Keeps provider API keys between runs; the desktop app's is backed by the OS keychain. */
-export interface SecretStore {
-  /** Every stored key, by provider. */
-  load(): Promise<Record<string, string>>;
-  /** Stores a provider's key. */
-  save(provider: string, key: string): Promise<void>;
-}
-
-/** How a shell sets up the host core. */
-export interface DeskHostOptions {
-  /** Which shell this is. */
-  shell: ShellKind;
-  /** Pi Desk's version. */
-  version: string;
-  /** The workspace to open at start, if any (already resolved), with a new chat in it. */
-  workspace?: WorkspaceFolder;
-  /** More workspaces to open at start, each with a new chat (the browser host's repeated `--workspace`). */
-  workspaces?: WorkspaceFolder[];
-  /** Opens a page in the person's browser (an MCP server's sign-in page); absent where the shell cannot. */
-  openExternal?: (url: string) => void;
-  /** Asks the person for a folder; absent where the shell has no folder dialog. */
-  pickFolder?: () => Promise<string | null>;
-  /** Where rules, audit logs and full outputs are kept: `PI_DESK_DATA_DIR`, else `~/.pi-desk`. */
-  dataRoot?: string;
-  /** The limits on commands. */
-  commands?: CommandSettings;
-  /** Where API keys given in the UI are kept; absent: in memory only, never written in plain text. */
-  secrets?: SecretStore;
-  /** How what commands change is recorded: the records' disk budget, the engine's limits; `false`: not at all. */
-  changes?: WorkspaceChangesOptions | false;
-  /**
-   * How a person reaches this host, written into the owner lock of the workspaces it opens, so a second
-   * Pi Desk on that folder can say where it is open: "desktop app" (the default in Electron), or
-   * "browser host on <URL without the token>" (see `setReach`; "browser host" until it listens).
-   */
-  reach?: string;
-}
-
-/** Where the host keeps its data: the option, else `PI_DESK_DATA_DIR`, else `~/.pi-desk`. */
-function dataRootOf(options: DeskHostOptions): string {
-  return options.dataRoot ?? process.env.PI_DESK_DATA_DIR ?? join(homedir(), ".pi-desk");
-}
+import { worktreeCalls } from "./worktree-calls";
 
 export type { DeskHandlers } from "./desk-handlers";
-
-/** An open chat as the host holds it. */
-interface DeskChat {
-  /** The id the host issued. */
-  id: string;
-  /** Its workspace. */
-  workspace: DeskWorkspace;
-  /** Pi's session with the person between it and every command. */
-  session: WorkspaceSession;
-  /** When it opened. */
-  openedAt: number;
-  /** Its summary as last sent, to send one only when it changed. */
-  sentSummary: string;
-  /** Its own git worktree, when it works in one rather than in the workspace's folder. */
-  folder?: WorktreeFolder;
-}
+export type { DeskHostOptions, SecretStore } from "./desk-host-options";
+export type { WorkspaceChangesOptions } from "./desk-workspace";
 
 /**
  * The host core both shells share. It holds the open workspaces and their chats, does what the calls ask,
@@ -209,6 +149,19 @@ export class DeskHost {
       sandbox: () => this.sandbox,
       limitsChanged: (workspace) => this.emitLimits(workspace),
     }),
+    ...worktreeCalls({
+      worktrees: () => this.worktrees,
+      workspaceOf: (workspaceId) => this.requireWorkspace(workspaceId),
+      chatOf: (chatId) => this.requireChat(chatId),
+      agentDir: () => this.models.agentDir,
+    }),
+    ...modelCalls({
+      models: () => this.models,
+      chatOf: (chatId) => this.requireChat(chatId),
+      chats: () => this.chats.values(),
+      emitChat: (chat, event) => this.emitChat(chat, event),
+      saveKey: async (provider, key) => this.options.secrets?.save(provider, key),
+    }),
     getState: async (params) => this.state(params?.chatId),
     chooseWorkspace: async () => {
       const pick = this.options.pickFolder;
@@ -219,62 +172,23 @@ export class DeskHost {
       return path === null ? null : this.openFolder(await resolveWorkspace(path));
     },
     openWorkspace: async ({ path }) => this.openFolder(await resolveWorkspace(path)),
-    newSession: async ({ workspaceId, worktree }) =>
-      this.summaryOf(await this.openChat(this.requireWorkspace(workspaceId), { kind: "new" }, worktree)),
-    listWorktrees: async ({ workspaceId }) => this.worktrees.list(this.requireWorkspace(workspaceId)),
-    worktreeSettings: async ({ workspaceId }) => this.worktrees.settings(this.requireWorkspace(workspaceId)),
-    setWorktreeSettings: async ({ workspaceId, settings }) =>
-      this.worktrees.setSettings(this.requireWorkspace(workspaceId), settings, this.models.agentDir),
-    reviewWorktree: async ({ chatId }) => this.worktrees.review(this.requireChat(chatId)),
-    bringIntoWorkspace: async ({ chatId }) => this.worktrees.bring(this.requireChat(chatId)),
-    keepBranch: async ({ chatId, message }) => this.worktrees.keep(this.requireChat(chatId), message),
-    discardWorktree: async ({ chatId }) => this.worktrees.discard(this.requireChat(chatId)),
-    openSession: async ({ workspaceId, path }) => {
-      const workspace = this.requireWorkspace(workspaceId);
-      const open = [...this.chats.values()].find((chat) => chat.session.agent.sessionFile === path);
-      if (open) this.lastOpened = open.id;
-      if (open) return this.summaryOf(open);
-      // A worktree chat's conversation reopens in its worktree.
-      const worktree = await reopenedIn(workspace.info.path, path);
-      return this.summaryOf(await this.openChat(workspace, { kind: "open", path }, worktree));
-    },
-    forkChat: async ({ chatId, entryId, where }) => {
-      const chat = this.requireChat(chatId);
-      if (chat.folder)
-        throw new Error("Fork from here works in the workspace's own folder only: fork a chat there.");
-      if (where === "worktree") {
-        // A new worktree from the chat's base, the session forked into it once it is there.
-        const fork = worktreeFork(chat.workspace.info.path, chat.session, entryId);
-        return { chat: this.summaryOf(await this.openChat(chat.workspace, fork.open, {})), text: fork.text };
-      }
-      const { path, text } = forkSession(chat.session.agent, entryId);
-      return { chat: this.summaryOf(await this.openChat(chat.workspace, { kind: "open", path })), text };
-    },
+    ...chatOpenCalls({
+      workspaceOf: (workspaceId) => this.requireWorkspace(workspaceId),
+      chatOf: (chatId) => this.requireChat(chatId),
+      showOpen: (sessionFile) => {
+        const open = [...this.chats.values()].find((chat) => chat.session.agent.sessionFile === sessionFile);
+        if (open) this.lastOpened = open.id;
+        return open;
+      },
+      open: (workspace, choice, worktree) => this.openChat(workspace, choice, worktree),
+      summaryOf: (chat) => this.summaryOf(chat),
+    }),
     closeChat: async ({ chatId }) => this.closeChat(this.requireChat(chatId)),
     closeWorkspace: async ({ workspaceId }) => this.closeWorkspace(this.requireWorkspace(workspaceId)),
     decide: async ({ approvalId, decision, rule }) => {
       const chat = [...this.chats.values()].find((open) => open.session.gate.isWaiting(approvalId));
       if (chat) return chat.session.gate.decide(approvalId, decision, rule);
       throw new Error(this.inbox.refusal(approvalId));
-    },
-    setModel: async ({ chatId, provider, id }) => {
-      const model = this.models.pick({ provider, id });
-      if (!model) throw new Error(`There is no model "${provider}/${id}". Pick one from the list.`);
-      const chat = this.requireChat(chatId);
-      await chat.session.setModel(model);
-      this.emitChat(chat, { type: "models-changed", models: modelsStateOf(this.models, chat?.session) });
-    },
-    setThinkingLevel: async ({ chatId, level }) => {
-      const chat = this.requireChat(chatId);
-      await chat.session.setThinkingLevel(level);
-      this.emitChat(chat, { type: "models-changed", models: modelsStateOf(this.models, chat?.session) });
-    },
-    setApiKey: async ({ provider, key }) => {
-      await this.models.setApiKey(provider, key.trim());
-      await this.options.secrets?.save(provider, key.trim());
-      for (const chat of this.chats.values()) {
-        this.emitChat(chat, { type: "models-changed", models: modelsStateOf(this.models, chat?.session) });
-      }
     },
     setNotifications: async ({ enabled }) => {
       const next = { ...this.preferences, notifications: enabled };
@@ -415,16 +329,7 @@ export class DeskHost {
   }
 
   private summaryOf(chat: DeskChat): ChatSummary {
-    return chatSummary(
-      {
-        id: chat.id,
-        workspaceId: chat.workspace.id,
-        folder: chat.folder?.worktree.path ?? chat.workspace.info.path,
-        openedAt: chat.openedAt,
-        ...(chat.folder ? { branch: chat.folder.worktree.branch } : {}),
-      },
-      chat.session,
-    );
+    return chatSummary(placeOf(chat), chat.session);
   }
 
   /** The chat a state holds in full: the one asked for, else the one last opened, else the newest. */

@@ -1,8 +1,13 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { errorReply, type OpenAiServer, startOpenAiServer } from "../../../harness/openai-server";
+import {
+  errorReply,
+  type OpenAiServer,
+  startOpenAiServer,
+  writeLocalProvider,
+} from "../../../harness/openai-server";
 import { DeskModels } from "../../../src/main/agent/model-runtime";
 import { openWorkspaceParts } from "../../../src/main/agent/workspace-parts";
 import type { WorkspaceSession } from "../../../src/main/agent/workspace-session";
@@ -79,24 +84,8 @@ describe("a provider failure in one chat of several", () => {
     });
     root = mkdtempSync(join(tmpdir(), "pi-desk-chats-"));
     const agentDir = process.env.PI_CODING_AGENT_DIR as string;
-    writeFileSync(
-      join(agentDir, "models.json"),
-      JSON.stringify({
-        providers: {
-          local: {
-            baseUrl: server.baseUrl,
-            api: "openai-completions",
-            apiKey: "test-key",
-            models: [{ id: "m1", name: "M1", contextWindow: 32000, maxTokens: 4096 }],
-          },
-        },
-      }),
-    );
     // No retries: one request per turn, so the order of the two chats' requests is the test's.
-    writeFileSync(
-      join(agentDir, "settings.json"),
-      JSON.stringify({ defaultProvider: "local", defaultModel: "m1", retry: { enabled: false } }),
-    );
+    writeLocalProvider(agentDir, server.baseUrl, { settings: { retry: { enabled: false } } });
     const models = await DeskModels.create();
     const a = await openChat(models, "a");
     const b = await openChat(models, "b");

@@ -1,10 +1,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { DeskHost } from "../../../src/main/core/desk-host";
-import type { NoticeItem } from "../../../src/shared/transcript";
+import { describe, expect, it } from "vitest";
 import { calls, runCommand } from "./host-harness";
-import { entryOf, rewindHost, turn, userTexts } from "./rewind-harness";
+import { crashAt, entryOf, nextStart, notices, rewindHost, turn, userTexts } from "./rewind-harness";
 
 const SCRIPT = [
   [runCommand("c1", "echo one > one.txt")],
@@ -15,10 +13,6 @@ const SCRIPT = [
 ];
 const FILES = ["one.txt", "two.txt", "three.txt"];
 
-afterEach(() => {
-  delete process.env.PI_DESK_REWIND_CRASH_AT;
-});
-
 /** A chat rewound from its first way (two files) to another (a third); a switch back cut short at `phase`. */
 async function cutShort(phase: "restoring" | "moving") {
   const started = await rewindHost(SCRIPT, {});
@@ -28,29 +22,9 @@ async function cutShort(phase: "restoring" | "moving") {
   await calls(host).rewind({ entryId: first });
   await turn(host, "other", ["c3"], "made three");
   const sessionFile = host.state().session?.file as string;
-  process.env.PI_DESK_REWIND_CRASH_AT = phase;
-  await expect(calls(host).switchBranch({ entryId: first })).rejects.toThrow(/Simulated crash/);
-  delete process.env.PI_DESK_REWIND_CRASH_AT;
+  await crashAt(phase, () => calls(host).switchBranch({ entryId: first }));
   const present = () => FILES.filter((file) => existsSync(join(workspace, file)));
   return { ...started, sessionFile, present };
-}
-
-/** A new host on the same data and workspace (the next start), with the cut-short chat opened again. */
-async function nextStart(root: string, workspace: string, sessionFile: string) {
-  const host = await DeskHost.create({
-    shell: "browser",
-    version: "test",
-    workspace: { path: workspace, name: "repo" },
-    dataRoot: join(root, "data"),
-  });
-  await calls(host).openSession({ path: sessionFile });
-  return host;
-}
-
-function notices(host: DeskHost): NoticeItem[] {
-  return (host.state().session?.transcript ?? []).filter(
-    (item): item is NoticeItem => item.kind === "notice",
-  );
 }
 
 describe("the session host: a branch switch cut short by the host's end", () => {

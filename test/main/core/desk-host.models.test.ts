@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type OpenAiServer, startOpenAiServer } from "../../../harness/openai-server";
+import { type OpenAiServer, startOpenAiServer, writeLocalProvider } from "../../../harness/openai-server";
 import { DeskHost } from "../../../src/main/core/desk-host";
 import { calls, waitFor } from "./host-harness";
 
@@ -30,29 +30,9 @@ afterEach(async () => {
 /** Pi's models.json in the agent dir test/setup made for this file: a local provider with these models. */
 function writeModels(ids: string[]) {
   const agentDir = process.env.PI_CODING_AGENT_DIR as string;
-  writeFileSync(
-    join(agentDir, "models.json"),
-    JSON.stringify({
-      providers: {
-        local: {
-          baseUrl: server.baseUrl,
-          api: "openai-completions",
-          apiKey: "test-key",
-          models: ids.map((id) => ({
-            id,
-            name: id.toUpperCase(),
-            reasoning: true,
-            contextWindow: 32000,
-            maxTokens: 4096,
-          })),
-        },
-      },
-    }),
-  );
-  writeFileSync(
-    join(agentDir, "settings.json"),
-    JSON.stringify({ defaultProvider: "local", defaultModel: ids[0] }),
-  );
+  writeLocalProvider(agentDir, server.baseUrl, {
+    models: ids.map((id) => ({ id, name: id.toUpperCase(), reasoning: true })),
+  });
 }
 
 async function startHost(): Promise<DeskHost> {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -7,6 +7,7 @@ import {
   type ModelReply,
   type OpenAiServer,
   startOpenAiServer,
+  writeLocalProvider,
 } from "../../../harness/openai-server";
 import { DeskHost } from "../../../src/main/core/desk-host";
 import type { TranscriptItem, TurnErrorKind } from "../../../src/shared/transcript";
@@ -87,27 +88,9 @@ async function startHost(first: () => ModelReply): Promise<DeskHost> {
   root = mkdtempSync(join(tmpdir(), "pi-desk-in-a-row-"));
   mkdirSync(join(root, "repo"));
   const agentDir = process.env.PI_CODING_AGENT_DIR as string;
-  writeFileSync(
-    join(agentDir, "models.json"),
-    JSON.stringify({
-      providers: {
-        local: {
-          baseUrl: server.baseUrl,
-          api: "openai-completions",
-          apiKey: "test-key",
-          models: [{ id: "m1", name: "M1", contextWindow: 32000, maxTokens: 4096 }],
-        },
-      },
-    }),
-  );
-  writeFileSync(
-    join(agentDir, "settings.json"),
-    JSON.stringify({
-      defaultProvider: "local",
-      defaultModel: "m1",
-      retry: { enabled: true, maxRetries: MAX_RETRIES, baseDelayMs: 10 },
-    }),
-  );
+  writeLocalProvider(agentDir, server.baseUrl, {
+    settings: { retry: { enabled: true, maxRetries: MAX_RETRIES, baseDelayMs: 10 } },
+  });
   host = await DeskHost.create({
     shell: "browser",
     version: "test",

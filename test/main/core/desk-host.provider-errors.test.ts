@@ -1,8 +1,13 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { errorReply, type OpenAiServer, startOpenAiServer } from "../../../harness/openai-server";
+import {
+  errorReply,
+  type OpenAiServer,
+  startOpenAiServer,
+  writeLocalProvider,
+} from "../../../harness/openai-server";
 import { DeskHost } from "../../../src/main/core/desk-host";
 import type { TurnErrorItem } from "../../../src/shared/transcript";
 import { calls, waitFor } from "./host-harness";
@@ -32,27 +37,7 @@ async function startHost(
   root = mkdtempSync(join(tmpdir(), "pi-desk-errors-"));
   mkdirSync(join(root, "repo"));
   const agentDir = process.env.PI_CODING_AGENT_DIR as string;
-  writeFileSync(
-    join(agentDir, "models.json"),
-    JSON.stringify({
-      providers: {
-        local: {
-          baseUrl: server.baseUrl,
-          api: "openai-completions",
-          apiKey: "test-key",
-          models: [{ id: "m1", name: "M1", contextWindow: 32000, maxTokens: 4096 }],
-        },
-      },
-    }),
-  );
-  writeFileSync(
-    join(agentDir, "settings.json"),
-    JSON.stringify({
-      defaultProvider: "local",
-      defaultModel: "m1",
-      retry: { maxRetries: 3, baseDelayMs: 10 },
-    }),
-  );
+  writeLocalProvider(agentDir, server.baseUrl, { settings: { retry: { maxRetries: 3, baseDelayMs: 10 } } });
   const host = await DeskHost.create({
     shell: "browser",
     version: "test",

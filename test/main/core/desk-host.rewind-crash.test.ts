@@ -1,10 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { DeskHost } from "../../../src/main/core/desk-host";
-import type { NoticeItem } from "../../../src/shared/transcript";
+import { describe, expect, it } from "vitest";
 import { calls, runCommand, waitFor } from "./host-harness";
-import { entryOf, rewindHost, turn, userTexts } from "./rewind-harness";
+import { crashAt, entryOf, nextStart, notices, rewindHost, turn, userTexts } from "./rewind-harness";
 
 const SCRIPT = [
   [runCommand("c1", "echo one > one.txt")],
@@ -15,41 +13,27 @@ const SCRIPT = [
 ];
 const FILES = ["one.txt", "two.txt", "three.txt", "four.txt"];
 
-afterEach(() => {
-  delete process.env.PI_DESK_REWIND_CRASH_AT;
-});
-
 /** A chat whose one message made four files; a rewind of it cut short at `phase`, as if the host died there. */
 async function cutShort(phase: "restoring" | "moving") {
   const started = await rewindHost(SCRIPT, {});
   const { host, workspace } = started;
   await turn(host, "make four", ["c1", "c2", "c3", "c4"], "done");
   const sessionFile = host.state().session?.file as string;
-  process.env.PI_DESK_REWIND_CRASH_AT = phase;
-  await expect(calls(host).rewind({ entryId: entryOf(host, "make four") })).rejects.toThrow(
-    /Simulated crash/,
-  );
-  delete process.env.PI_DESK_REWIND_CRASH_AT;
+  await crashAt(phase, () => calls(host).rewind({ entryId: entryOf(host, "make four") }));
   const present = () => FILES.filter((file) => existsSync(join(workspace, file)));
   return { ...started, sessionFile, present };
 }
 
-/** A new host on the same data and workspace (the next start), with the cut-short chat opened again. */
-async function nextStart(root: string, workspace: string, sessionFile: string) {
-  const host = await DeskHost.create({
-    shell: "browser",
-    version: "test",
-    workspace: { path: workspace, name: "repo" },
-    dataRoot: join(root, "data"),
-  });
-  await calls(host).openSession({ path: sessionFile });
-  return host;
-}
-
-function notices(host: DeskHost): NoticeItem[] {
-  return (host.state().session?.transcript ?? []).filter(
-    (item): item is NoticeItem => item.kind === "notice",
-  );
+/** The same chat rewound, then its "Back to where I was" cut short at `phase`. */
+async function backCutShort(phase: "back-restoring" | "back-moving") {
+  const started = await rewindHost(SCRIPT, {});
+  const { host, workspace } = started;
+  await turn(host, "make four", ["c1", "c2", "c3", "c4"], "done");
+  const sessionFile = host.state().session?.file as string;
+  await calls(host).rewind({ entryId: entryOf(host, "make four") });
+  await crashAt(phase, () => calls(host).rewindUndo({}));
+  const present = () => FILES.filter((file) => existsSync(join(workspace, file)));
+  return { ...started, sessionFile, present };
 }
 
 describe("the session host: a rewind cut short by the host's end", () => {
@@ -96,15 +80,7 @@ describe("the session host: a rewind cut short by the host's end", () => {
   });
 
   it("rolls back a Back to where I was cut short while putting files back: the chat stays rewound, Back still offered", async () => {
-    const started = await rewindHost(SCRIPT, {});
-    const { host, root, workspace } = started;
-    await turn(host, "make four", ["c1", "c2", "c3", "c4"], "done");
-    const sessionFile = host.state().session?.file as string;
-    const present = () => FILES.filter((file) => existsSync(join(workspace, file)));
-    await calls(host).rewind({ entryId: entryOf(host, "make four") });
-    process.env.PI_DESK_REWIND_CRASH_AT = "back-restoring";
-    await expect(calls(host).rewindUndo({})).rejects.toThrow(/Simulated crash/);
-    delete process.env.PI_DESK_REWIND_CRASH_AT;
+    const { host, root, workspace, sessionFile, present } = await backCutShort("back-restoring");
     expect(present()).toEqual(FILES); // the files were back, the conversation not yet
     await host.dispose();
 
@@ -122,15 +98,7 @@ describe("the session host: a rewind cut short by the host's end", () => {
   });
 
   it("finishes a Back to where I was whose files were done: the conversation returns at the next start", async () => {
-    const started = await rewindHost(SCRIPT, {});
-    const { host, root, workspace } = started;
-    await turn(host, "make four", ["c1", "c2", "c3", "c4"], "done");
-    const sessionFile = host.state().session?.file as string;
-    const present = () => FILES.filter((file) => existsSync(join(workspace, file)));
-    await calls(host).rewind({ entryId: entryOf(host, "make four") });
-    process.env.PI_DESK_REWIND_CRASH_AT = "back-moving";
-    await expect(calls(host).rewindUndo({})).rejects.toThrow(/Simulated crash/);
-    delete process.env.PI_DESK_REWIND_CRASH_AT;
+    const { host, root, workspace, sessionFile, present } = await backCutShort("back-moving");
     await host.dispose();
 
     const again = await nextStart(root, workspace, sessionFile);

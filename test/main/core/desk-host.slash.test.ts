@@ -1,7 +1,7 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { SessionManager } from "@earendil-works/pi-coding-agent";
-import { beforeAll, describe, expect, it } from "vitest";
+import { ProjectTrustStore, SessionManager } from "@earendil-works/pi-coding-agent";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { assistantSaid, calls, startHost } from "./host-harness";
 
 // This file's own agent dir (test/setup/pi-environment.ts makes one per file), as a person's ~/.pi/agent.
@@ -53,5 +53,51 @@ describe("the host: the composer's / commands", () => {
     const file = host.state().session?.file as string;
     expect(SessionManager.open(file).getSessionName()).toBe("Parser work");
     await expect(calls(host).renameChat({ name: "   " })).rejects.toThrow("Give the chat a name");
+  });
+});
+
+/** A project's own template (`.pi/prompts/ship.md`) and skill (`.agents/skills/house-style`). */
+function writeProjectResources(workspace: string): string[] {
+  mkdirSync(join(workspace, ".pi", "prompts"), { recursive: true });
+  writeFileSync(
+    join(workspace, ".pi", "prompts", "ship.md"),
+    "---\ndescription: Prepare a release of this project\n---\nBump the version and write the changelog.\n",
+  );
+  mkdirSync(join(workspace, ".agents", "skills", "house-style"), { recursive: true });
+  writeFileSync(
+    join(workspace, ".agents", "skills", "house-style", "SKILL.md"),
+    "---\nname: house-style\ndescription: This project's code style\n---\nTabs, never spaces.\n",
+  );
+  return [join(workspace, ".pi", "prompts"), join(workspace, ".agents", "skills")];
+}
+
+describe("the host: a project's own / commands", () => {
+  const agentDir = () => process.env.PI_CODING_AGENT_DIR as string;
+  afterEach(() => rmSync(join(agentDir(), "trust.json"), { force: true }));
+
+  it("lists and expands a trusted project's templates and skills, as pi does", async () => {
+    const { host } = await startHost([[{ type: "text", text: "Shipped." }]], {}, (folder) => {
+      writeProjectResources(folder);
+      new ProjectTrustStore(agentDir()).set(folder, true);
+    });
+    const names = (await calls(host).listSlashCommands()).map((command) => command.name);
+    expect(names).toEqual(expect.arrayContaining(["ship", "skill:house-style", "review"]));
+    expect(host.state().session?.projectSkipped).toBeUndefined();
+    await calls(host).prompt({ text: "/ship" });
+    await assistantSaid(host, "Shipped.");
+    const asked = host.agentOf()?.messages.find((message) => message.role === "user");
+    expect(JSON.stringify(asked?.content)).toContain("Bump the version and write the changelog.");
+  });
+
+  it("skips an untrusted project's templates and skills and says which folders", async () => {
+    let folders: string[] = [];
+    const { host } = await startHost([[{ type: "text", text: "ok" }]], {}, (folder) => {
+      folders = writeProjectResources(folder);
+    });
+    const names = (await calls(host).listSlashCommands()).map((command) => command.name);
+    expect(names).toContain("review");
+    expect(names).not.toContain("ship");
+    expect(names).not.toContain("skill:house-style");
+    expect(host.state().session?.projectSkipped).toEqual(folders);
   });
 });

@@ -39,12 +39,15 @@ export const runCommand = (id: string, command: string, timeout?: number) => ({
 export async function startHost(
   turns: Turn[] | Record<string, Turn[]>,
   options: Partial<DeskHostOptions> = {},
+  /** Runs on the new workspace folder before the host opens it (files its first chat should find). */
+  prepare?: (workspace: string) => void,
 ) {
   const root = mkdtempSync(join(tmpdir(), "pi-desk-host-"));
   const workspace = join(root, "repo");
   const script = join(root, "script.json");
   writeFileSync(script, JSON.stringify(turns));
   mkdirSync(workspace);
+  prepare?.(workspace);
   process.env.PI_DESK_SCRIPT = script;
   const host = await DeskHost.create({
     shell: "browser",

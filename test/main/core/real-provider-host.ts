@@ -1,8 +1,13 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
-import { type ModelReplies, type OpenAiServer, startOpenAiServer } from "../../../harness/openai-server";
+import {
+  type ModelReplies,
+  type OpenAiServer,
+  startOpenAiServer,
+  writeLocalProvider,
+} from "../../../harness/openai-server";
 import { DeskHost, type DeskHostOptions } from "../../../src/main/core/desk-host";
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -47,25 +52,9 @@ export async function startRealProviderHost(
   mkdirSync(workspace);
   mkdirSync(agentDir);
   const server = await startOpenAiServer(replies);
-  writeFileSync(
-    join(agentDir, "models.json"),
-    JSON.stringify({
-      providers: {
-        local: {
-          name: "Local",
-          baseUrl: server.baseUrl,
-          api: "openai-completions",
-          apiKey: "$PI_DESK_TEST_UNSET_KEY",
-          authHeader: true,
-          models: [{ id: "m1", name: "M1", contextWindow: 32000, maxTokens: 4096 }],
-        },
-      },
-    }),
-  );
-  writeFileSync(
-    join(agentDir, "settings.json"),
-    JSON.stringify({ defaultProvider: "local", defaultModel: "m1" }),
-  );
+  writeLocalProvider(agentDir, server.baseUrl, {
+    provider: { name: "Local", apiKey: "$PI_DESK_TEST_UNSET_KEY", authHeader: true },
+  });
   delete process.env.PI_DESK_SCRIPT;
   delete process.env.PI_DESK_TEST_UNSET_KEY;
   // Pi takes its agent folder from this variable whenever it looks.

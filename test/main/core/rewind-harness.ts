@@ -1,7 +1,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { DeskHost, DeskHostOptions } from "../../../src/main/core/desk-host";
+import { expect } from "vitest";
+import { DeskHost, type DeskHostOptions } from "../../../src/main/core/desk-host";
 import type { RewindFile } from "../../../src/shared/rewind";
+import type { NoticeItem } from "../../../src/shared/transcript";
 import { assistantSaid, calls, pendingApproval, startHost, type Turn, waitFor } from "./host-harness";
 
 /** Pi's `edit` tool call. */
@@ -59,5 +61,34 @@ export function outcomesOf(files: readonly RewindFile[]): Record<string, string>
 export function userTexts(host: DeskHost): string[] {
   return (host.state().session?.transcript ?? []).flatMap((item) =>
     item.kind === "user" ? [item.text] : [],
+  );
+}
+
+/** Runs `step` as if the host died at `phase` of a rewind, a switch or a Back (it throws "Simulated crash"). */
+export async function crashAt(phase: string, step: () => Promise<unknown>): Promise<void> {
+  process.env.PI_DESK_REWIND_CRASH_AT = phase;
+  try {
+    await expect(step()).rejects.toThrow(/Simulated crash/);
+  } finally {
+    delete process.env.PI_DESK_REWIND_CRASH_AT;
+  }
+}
+
+/** A new host on the same data and workspace (the next start), with the cut-short chat opened again. */
+export async function nextStart(root: string, workspace: string, sessionFile: string): Promise<DeskHost> {
+  const host = await DeskHost.create({
+    shell: "browser",
+    version: "test",
+    workspace: { path: workspace, name: "repo" },
+    dataRoot: join(root, "data"),
+  });
+  await calls(host).openSession({ path: sessionFile });
+  return host;
+}
+
+/** The notices of the conversation shown. */
+export function notices(host: DeskHost): NoticeItem[] {
+  return (host.state().session?.transcript ?? []).filter(
+    (item): item is NoticeItem => item.kind === "notice",
   );
 }

@@ -31,6 +31,17 @@ async function hostOnRepository(turns: Record<string, Turn[]>) {
   return started;
 }
 
+/** A temporary folder holding a repository (`repo`, a.txt committed) and where a host's data would go. */
+function repositoryFolders(prefix: string) {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  const workspace = join(root, "repo");
+  git(root, "init", "-q", "-b", "main", workspace);
+  writeFileSync(join(workspace, "a.txt"), "alpha\n");
+  git(workspace, "add", "-A");
+  git(workspace, "commit", "-q", "-m", "first");
+  return { root, workspace, dataRoot: join(root, "data") };
+}
+
 const read = (id: string, path: string) => ({
   type: "toolCall" as const,
   id,
@@ -211,13 +222,7 @@ describe("a chat in its own worktree", () => {
 
 describe("when a workspace opens", () => {
   it("its finished chats' clean worktrees past the settings' count and age are removed; one with uncommitted work stays", async () => {
-    const root = mkdtempSync(join(tmpdir(), "pi-desk-cleanup-"));
-    const workspace = join(root, "repo");
-    const dataRoot = join(root, "data");
-    git(root, "init", "-q", "-b", "main", workspace);
-    writeFileSync(join(workspace, "a.txt"), "alpha\n");
-    git(workspace, "add", "-A");
-    git(workspace, "commit", "-q", "-m", "first");
+    const { root, workspace, dataRoot } = repositoryFolders("pi-desk-cleanup-");
     const worktreesRoot = join(dataRoot, "worktrees");
     const done = await createWorktree({ workspace, worktreesRoot, name: "done" });
     const dirty = await createWorktree({ workspace, worktreesRoot, name: "dirty" });
@@ -251,34 +256,38 @@ describe("when a workspace opens", () => {
   });
 });
 
+/** A host on a repository (a.txt committed) whose workspace settings name `setup` as the worktree setup step. */
+async function hostWithSetup(setup: string, script: Turn[]) {
+  const { root, workspace, dataRoot } = repositoryFolders("pi-desk-setup-");
+  writeFileSync(
+    join(workspaceDataDir(dataRoot, workspace), "settings.json"),
+    JSON.stringify({ worktreeSetup: setup }),
+  );
+  writeFileSync(join(root, "script.json"), JSON.stringify(script));
+  process.env.PI_DESK_SCRIPT = join(root, "script.json");
+  const host = await DeskHost.create({
+    shell: "browser",
+    version: "test",
+    workspace: { path: workspace, name: "repo" },
+    dataRoot,
+    changes: false,
+  });
+  return { root, workspace, host };
+}
+
+/** The new worktree chat's setup command, once it waits for the person. */
+const setupWaiting = (host: DeskHost, chatId: string) =>
+  waitFor(() =>
+    Object.values(host.state(chatId).session?.commands ?? {}).find((command) => command.approvalId),
+  );
+
 describe("a workspace's setup step", () => {
   it("runs in a new worktree chat as an ordinary command: it waits for the person's approval, then runs there", async () => {
-    const root = mkdtempSync(join(tmpdir(), "pi-desk-setup-"));
-    const workspace = join(root, "repo");
-    const dataRoot = join(root, "data");
-    git(root, "init", "-q", "-b", "main", workspace);
-    writeFileSync(join(workspace, "a.txt"), "alpha\n");
-    git(workspace, "add", "-A");
-    git(workspace, "commit", "-q", "-m", "first");
     const setup = "printf 'set up\\n' > .setup-done";
-    writeFileSync(
-      join(workspaceDataDir(dataRoot, workspace), "settings.json"),
-      JSON.stringify({ worktreeSetup: setup }),
-    );
-    writeFileSync(join(root, "script.json"), JSON.stringify([]));
-    process.env.PI_DESK_SCRIPT = join(root, "script.json");
-    const host = await DeskHost.create({
-      shell: "browser",
-      version: "test",
-      workspace: { path: workspace, name: "repo" },
-      dataRoot,
-      changes: false,
-    });
+    const { root, workspace, host } = await hostWithSetup(setup, []);
     try {
       const chat = await calls(host).newSession({ worktree: { name: "set" } });
-      const waiting = await waitFor(() =>
-        Object.values(host.state(chat.id).session?.commands ?? {}).find((command) => command.approvalId),
-      );
+      const waiting = await setupWaiting(host, chat.id);
       expect(waiting.command).toBe(setup);
       expect(waiting.cwd).toBe(chat.folder);
       expect(host.state().inbox.map((entry) => entry.chatId)).toEqual([chat.id]);
@@ -305,32 +314,11 @@ describe("a workspace's setup step", () => {
   });
 
   it("keeps its card and outcome in the chat's conversation: reopened, the chat shows it as it ended", async () => {
-    const root = mkdtempSync(join(tmpdir(), "pi-desk-setup-"));
-    const workspace = join(root, "repo");
-    const dataRoot = join(root, "data");
-    git(root, "init", "-q", "-b", "main", workspace);
-    writeFileSync(join(workspace, "a.txt"), "alpha\n");
-    git(workspace, "add", "-A");
-    git(workspace, "commit", "-q", "-m", "first");
     const setup = "printf 'set up\\n'";
-    writeFileSync(
-      join(workspaceDataDir(dataRoot, workspace), "settings.json"),
-      JSON.stringify({ worktreeSetup: setup }),
-    );
-    writeFileSync(join(root, "script.json"), JSON.stringify([[{ type: "text", text: "Ready." }]]));
-    process.env.PI_DESK_SCRIPT = join(root, "script.json");
-    const host = await DeskHost.create({
-      shell: "browser",
-      version: "test",
-      workspace: { path: workspace, name: "repo" },
-      dataRoot,
-      changes: false,
-    });
+    const { root, host } = await hostWithSetup(setup, [[{ type: "text", text: "Ready." }]]);
     try {
       const chat = await calls(host).newSession({ worktree: { name: "kept" } });
-      const waiting = await waitFor(() =>
-        Object.values(host.state(chat.id).session?.commands ?? {}).find((command) => command.approvalId),
-      );
+      const waiting = await setupWaiting(host, chat.id);
       await calls(host, chat.id).decide({
         approvalId: waiting.approvalId as string,
         decision: { kind: "approve" },

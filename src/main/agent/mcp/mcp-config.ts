@@ -6,12 +6,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  type LoadedMcpConfig,
-  type McpServerConfig,
-  type McpServerEntry,
-  ProjectTrustStore,
-} from "@earendil-works/pi-coding-agent";
+import type { LoadedMcpConfig, McpServerConfig, McpServerEntry } from "@earendil-works/pi-coding-agent";
 import { isMcpServerOverride, mcpNamespace, validateMcpServerConfig } from "@earendil-works/pi-mcp";
 
 /** What a project entry may change of a user-level server of the same name (Pi's rule). */
@@ -23,15 +18,8 @@ export interface DeskMcpConfig extends LoadedMcpConfig {
   skippedProjectConfig?: string;
 }
 
-/** Whether the person trusts the workspace in Pi (`pi` asked them, or they ran it with trust). */
-export function projectTrusted(agentDir: string, workspace: string): boolean {
-  try {
-    return new ProjectTrustStore(agentDir).get(workspace) === true;
-  } catch {
-    // An unreadable trust store trusts nothing: the project's servers are skipped, and said so.
-    return false;
-  }
-}
+/** Whether the person trusts the workspace in Pi (see project-trust.ts). */
+export { projectTrusted } from "../project-trust";
 
 /**
  * Reads the servers. Pi's own loader is not exported by the SDK, so its rules are kept here with its own

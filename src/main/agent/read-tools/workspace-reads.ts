@@ -16,13 +16,20 @@ import { readTarget, realExisting, resolveLikePi } from "./pi-paths";
  * person, so left alone `read ~/.ssh/id_ed25519` or `read ~/.pi/agent/auth.json` would hand a key to the
  * model. A path outside the workspace (after `~`, `..` and symlinks), or inside a folder the host hides
  * (its data, Pi's agent folder), is refused with what to do instead: a command, which the person approves.
- * A hidden folder below the path asked is left out of what grep, find and ls show.
+ * A hidden folder below the path asked is left out of what grep, find and ls show. The one way out: the
+ * folders of the skills the session loaded and Pi's own docs, which Pi's system prompt tells the model to read.
  */
-export function createWorkspaceReadTools(workspace: string, hiddenPaths: readonly string[] = []) {
+export function createWorkspaceReadTools(
+  workspace: string,
+  hiddenPaths: readonly string[] = [],
+  /** Folders and files outside it the model is told to read: the loaded skills' folders, Pi's own docs. */
+  readable: () => readonly string[] = () => [],
+) {
   const root = realpathSync(workspace);
   const hidden = new HiddenFolders(hiddenPaths);
   const check = (tool: string, asked: string | undefined, target: string) => {
     const real = realExisting(target);
+    if (readable().some((place) => isInside(realExisting(place), real))) return;
     const why = !isInside(root, real)
       ? "is outside the workspace"
       : hidden.contains(real)

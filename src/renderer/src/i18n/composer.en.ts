@@ -48,6 +48,8 @@ export const composerEn = {
     `This folder is large: only its first ${searched.toLocaleString()} files and folders are searched.`,
   slashMenu: "Commands",
   slashNone: "No command starts like this",
+  slashProjectSkipped:
+    "This project's own templates and skills are not loaded (it is not trusted in Pi): run /trust in pi to use them.",
   slashKind: { template: "prompt template", skill: "skill", desk: "Pi Desk" },
   contextUsed: (percent: number, used: string, window: string) =>
     `Context ${percent}% (${used} of ${window})`,

@@ -44,6 +44,7 @@ export const composerZh: typeof composerEn = {
     `文件夹很大：只搜索了前 ${searched.toLocaleString()} 个文件和文件夹。`,
   slashMenu: "命令",
   slashNone: "没有以此开头的命令",
+  slashProjectSkipped: "此项目自带的模板和技能未加载（它在 Pi 中未被信任）：在 pi 中运行 /trust 即可使用。",
   slashKind: { template: "提示模板", skill: "技能", desk: "Pi Desk" },
   contextUsed: (percent: number, used: string, window: string) => `上下文 ${percent}%（${used} / ${window}）`,
   contextUnknown: (window: string) => `上下文：尚未计数（窗口 ${window}）`,

@@ -21,7 +21,7 @@ export const rewindEn = {
   confirmEdit: "Rewind and send",
   cancel: "Cancel",
   failed: (reason: string) => `Could not rewind: ${reason}`,
-  rewound: "You rewound this chat: the files and conversation after that message are set aside.",
+  rewound: "Rewound: the files and messages after that one are set aside.",
   back: "Back to where I was",
   backFailed: (reason: string) => `Could not go back: ${reason}`,
   branched: "The chat branched here. Other ways:",

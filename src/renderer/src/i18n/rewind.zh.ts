@@ -22,7 +22,7 @@ export const rewindZh: typeof rewindEn = {
   confirmEdit: "回退并发送",
   cancel: "取消",
   failed: (reason: string) => `无法回退：${reason}`,
-  rewound: "你回退了这个对话：那条消息之后的文件和对话已放在一边。",
+  rewound: "已回退：之后的文件和消息已放在一边。",
   back: "回到之前的位置",
   backFailed: (reason: string) => `无法返回：${reason}`,
   branched: "对话在这里分支了。其他分支：",

@@ -120,6 +120,7 @@ export function ChatView({ host, api }: { host: HostState; api: ChatApi }) {
             fill={fill}
             lastAsked={lastAsked?.kind === "user" ? lastAsked.entryId : undefined}
             lastAskedText={lastAsked?.kind === "user" ? lastAsked.text : undefined}
+            projectSkipped={session.projectSkipped}
           />
         </div>
       </div>

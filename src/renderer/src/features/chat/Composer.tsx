@@ -41,6 +41,7 @@ export const Composer = memo(function Composer({
   fill,
   lastAsked,
   lastAskedText,
+  projectSkipped,
 }: {
   api: ChatApi;
   running: boolean;
@@ -56,6 +57,8 @@ export const Composer = memo(function Composer({
   /** The entry id and text of the person's last message in Pi's session: what /rewind and /fork start from. */
   lastAsked?: string | undefined;
   lastAskedText?: string | undefined;
+  /** The project's folders of templates and skills left out (not trusted in Pi): the `/` menu says so. */
+  projectSkipped?: string[] | undefined;
 }) {
   const t = useT();
   const [text, setText] = useState("");
@@ -195,6 +198,7 @@ export const Composer = memo(function Composer({
           commands={slash.matches}
           selected={slash.selected}
           onPick={(command) => setText(`/${command.name} `)}
+          projectSkipped={projectSkipped}
         />
       )}
       {files.shown && !slash.shown && (

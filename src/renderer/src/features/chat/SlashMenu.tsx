@@ -20,15 +20,23 @@ export const SlashMenu = memo(function SlashMenu({
   commands,
   selected,
   onPick,
+  projectSkipped,
 }: {
   commands: SlashCommand[];
   selected: number;
   onPick: (command: SlashCommand) => void;
+  /** The project's folders of templates and skills left out (not trusted in Pi). */
+  projectSkipped?: string[] | undefined;
 }) {
   const t = useT();
   return (
     <div className="slash-menu" role="listbox" aria-label={t.chat.slashMenu} data-testid="slash-menu">
       {commands.length === 0 && <p className="muted slash-none">{t.chat.slashNone}</p>}
+      {projectSkipped && projectSkipped.length > 0 && (
+        <p className="muted slash-none" data-testid="slash-project-skipped" title={projectSkipped.join("\n")}>
+          {t.chat.slashProjectSkipped}
+        </p>
+      )}
       {commands.map((command, index) => (
         <div
           key={command.name}

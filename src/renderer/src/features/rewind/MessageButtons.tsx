@@ -1,9 +1,9 @@
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import type { UserItem } from "../../../../shared/transcript";
 import { useT } from "../../i18n/i18n";
 import { useMessageActions } from "./rewind-context";
 
-/** "Rewind to here" and "Edit" on one of the person's messages, once Pi has written it (it has an entry id). */
+/** "Rewind to here", "Edit" and "Fork from here" on one of the person's messages, once Pi has written it (it has an entry id). */
 export function MessageButtons({ item }: { item: UserItem }) {
   const t = useT();
   const actions = useMessageActions();
@@ -11,64 +11,68 @@ export function MessageButtons({ item }: { item: UserItem }) {
   const [choosing, setChoosing] = useState(false);
   const entryId = item.entryId;
   if (!actions || !entryId) return null;
+  const forkAsks = actions.forkIntoWorktree;
+  const forkTo = (where: "same-folder" | "worktree") => {
+    setChoosing(false);
+    actions.fork(entryId, where);
+  };
   return (
     <div className="message-actions">
-      <button
-        type="button"
-        className="small"
+      <Small
+        testId="rewind-button"
         title={t.rewind.rewindHint}
         onClick={() => actions.open(entryId, item.text, "rewind")}
-        data-testid="rewind-button"
       >
         {t.rewind.rewind}
-      </button>
-      <button
-        type="button"
-        className="small"
+      </Small>
+      <Small
+        testId="edit-message-button"
         title={t.rewind.editHint}
         onClick={() => actions.open(entryId, item.text, "edit")}
-        data-testid="edit-message-button"
       >
         {t.rewind.edit}
-      </button>
-      <button
-        type="button"
-        className="small"
+      </Small>
+      <Small
+        testId="fork-button"
         title={t.rewind.forkHint}
-        aria-expanded={actions.forkIntoWorktree ? choosing : undefined}
-        onClick={() => (actions.forkIntoWorktree ? setChoosing(!choosing) : actions.fork(entryId))}
-        data-testid="fork-button"
+        expanded={forkAsks ? choosing : undefined}
+        onClick={() => (forkAsks ? setChoosing(!choosing) : actions.fork(entryId))}
       >
         {t.rewind.fork}
-      </button>
-      {choosing && actions.forkIntoWorktree && (
+      </Small>
+      {choosing && forkAsks && (
         <span className="fork-choice" data-testid="fork-choice">
           <span className="muted">{t.rewind.forkWhere}</span>
-          <button
-            type="button"
-            className="small"
-            onClick={() => {
-              setChoosing(false);
-              actions.fork(entryId, "same-folder");
-            }}
-            data-testid="fork-here"
-          >
+          <Small testId="fork-here" onClick={() => forkTo("same-folder")}>
             {t.rewind.forkSameFolder}
-          </button>
-          <button
-            type="button"
-            className="small"
-            title={t.rewind.forkWorktreeHint}
-            onClick={() => {
-              setChoosing(false);
-              actions.fork(entryId, "worktree");
-            }}
-            data-testid="fork-worktree"
-          >
+          </Small>
+          <Small testId="fork-worktree" title={t.rewind.forkWorktreeHint} onClick={() => forkTo("worktree")}>
             {t.rewind.forkWorktree}
-          </button>
+          </Small>
         </span>
       )}
     </div>
+  );
+}
+
+/** One of the message's small buttons. */
+function Small(props: {
+  testId: string;
+  title?: string;
+  expanded?: boolean | undefined;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className="small"
+      title={props.title}
+      aria-expanded={props.expanded}
+      onClick={props.onClick}
+      data-testid={props.testId}
+    >
+      {props.children}
+    </button>
   );
 }
