@@ -127,4 +127,17 @@ describe("Settings: Scripts and tool search", () => {
     fireEvent.click(toggle);
     expect(api.setScriptsEnabled).toHaveBeenCalledWith({ enabled: true });
   });
+
+  it("follows the host once it has told the choice: turned off elsewhere, the switch is off here too", () => {
+    const api = fakeApi();
+    const { rerender } = render(<ScriptsSetting scripts={{ on: false, inThisChat: false }} api={api} />);
+    const toggle = screen.getByTestId("codemode-toggle") as HTMLInputElement;
+    fireEvent.click(toggle);
+    expect(toggle.checked).toBe(true);
+    rerender(<ScriptsSetting scripts={{ on: true, inThisChat: false }} api={api} />);
+    expect(toggle.checked).toBe(true);
+    rerender(<ScriptsSetting scripts={{ on: false, inThisChat: false }} api={api} />);
+    expect(toggle.checked).toBe(false);
+    expect(screen.getByTestId("codemode-this-chat").textContent).toContain("This chat started without them.");
+  });
 });

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { McpScriptsState } from "../../../../shared/mcp";
 import type { ChatApi } from "../../client/chat-api";
 import { useT } from "../../i18n/i18n";
@@ -14,7 +14,12 @@ export function ScriptsSetting({ scripts, api }: { scripts: McpScriptsState | un
   // The host's word once it has told this chat; until then, what the person just chose.
   const [chosen, setChosen] = useState<boolean | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const on = scripts?.on ?? chosen ?? false;
+  const told = scripts?.on;
+  // Once the host tells the choice, its word holds again (another window may change it later).
+  useEffect(() => {
+    if (told !== undefined) setChosen((mine) => (mine === told ? null : mine));
+  }, [told]);
+  const on = chosen ?? told ?? false;
   const toggle = (enabled: boolean) => {
     setError(null);
     setChosen(enabled);
@@ -28,7 +33,7 @@ export function ScriptsSetting({ scripts, api }: { scripts: McpScriptsState | un
       <label>
         <input
           type="checkbox"
-          checked={chosen ?? on}
+          checked={on}
           onChange={(e) => toggle(e.target.checked)}
           data-testid="codemode-toggle"
         />{" "}
