@@ -58,6 +58,7 @@ export const WORKSPACE_CALLS = [
   "addAllowedHosts",
   "setBackgroundCap",
   "setMcpServerEnabled",
+  "setScriptsEnabled",
   "setResourceLimits",
   "getHistory",
 ] as const satisfies readonly DeskMethod[];

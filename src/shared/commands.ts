@@ -261,6 +261,8 @@ export interface WritePreview {
 export interface CommandView {
   /** The agent's tool call id: stable for the whole life of the command. */
   id: string;
+  /** The codemode call whose script asked for this command (Pi's `parentToolCallId`); absent otherwise. */
+  parentToolCallId?: string;
   /** Where it is now. */
   phase: CommandPhase;
   /** The command: as asked while pending, as run once approved (edits included). */

@@ -191,6 +191,12 @@ export interface DeskApi {
    */
   setMcpServerEnabled(params: { workspaceId: string; name: string; enabled: boolean }): Promise<void>;
   /**
+   * Turn Pi's codemode and tool_search on (or off) in this workspace, kept in its settings.json; off by
+   * default. From each chat's next start: on, a script or a search is a request at the gate and each tool
+   * call a script makes waits too; the servers' configured exposure holds. Off: every MCP tool is direct.
+   */
+  setScriptsEnabled(params: { workspaceId: string; enabled: boolean }): Promise<void>;
+  /**
    * Set the most memory (bytes) and processes each command of this workspace may use (kept for the
    * workspace); an absent one goes back to the host's. Refused, saying what to do, below the smallest
    * (`MIN_RESOURCE_LIMITS`). From the next command on; a `limits-changed` event tells the new limits.
@@ -329,6 +335,7 @@ export const DESK_METHODS = [
   "keepRunning",
   "setBackgroundCap",
   "setMcpServerEnabled",
+  "setScriptsEnabled",
   "setResourceLimits",
   "getHistory",
   "setNotifications",

@@ -101,6 +101,8 @@ export interface FileEditDetails {
 export interface EditView {
   /** The agent's tool call id. */
   id: string;
+  /** The codemode call whose script asked for this edit (Pi's `parentToolCallId`); absent otherwise. */
+  parentToolCallId?: string;
   /** Which tool. */
   tool: EditTool;
   /** The file, relative to the workspace with `/` separators (as the agent named it until it is resolved). */

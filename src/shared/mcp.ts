@@ -62,6 +62,16 @@ export interface McpServersState {
   errors: string[];
   /** The workspace's `.pi/mcp.json`, when it exists and was skipped because the project is not trusted in Pi. */
   skippedProjectConfig?: string;
+  /** Pi's codemode and tool_search ("Scripts and tool search", off by default); absent from older hosts. */
+  scripts?: McpScriptsState;
+}
+
+/** Whether Pi's codemode and tool_search are on in the workspace, and in this chat. */
+export interface McpScriptsState {
+  /** The workspace's setting now: chats started from now on load them. */
+  on: boolean;
+  /** Whether this chat loaded them (it took the setting when it started). */
+  inThisChat: boolean;
 }
 
 /** A server's own notes about a tool (MCP's annotations): shown on the card, never taken as a decision. */
@@ -82,10 +92,25 @@ export type McpCallStatus =
   /** Stopped before it was decided, or cancelled while it ran. */
   | "cancelled";
 
-/** Everything the page shows of one call to an MCP tool. */
+/** Pi's own tools that reach MCP tools, shown and decided like an MCP call: a script, a tool search. */
+export type PiScriptTool = "codemode" | "tool_search";
+
+/** Everything the page shows of one call to an MCP tool (or to Pi's codemode or tool_search, `piTool`). */
 export interface McpCallView {
   /** The agent's tool call id. */
   id: string;
+  /**
+   * Pi's codemode (its script in `arguments.code`) or tool_search (its query in `arguments.query`), not a
+   * server's tool; `server` is then "pi". Absent for a server's tool.
+   */
+  piTool?: PiScriptTool;
+  /** The codemode call whose script made this call (Pi's `parentToolCallId`); absent for the agent's own calls. */
+  parentToolCallId?: string;
+  /**
+   * A reopened chat's codemode call: the calls its script made, as Pi recorded them on its result (their
+   * own cards are shown live only). Absent while live and for other calls.
+   */
+  scriptCalls?: McpScriptCall[];
   /** The server's name in `mcp.json`. */
   server: string;
   /** The tool's own name on its server. */
@@ -124,6 +149,16 @@ export interface McpCallView {
   reverts?: RevertEntry[];
   /** Its change record was dropped to keep the records within their budget: no undo any more. */
   changesDropped?: boolean;
+}
+
+/** One call a codemode script made, as Pi records it on the script's result. */
+export interface McpScriptCall {
+  /** Its tool call id (`<script's call id>/<n>`). */
+  id: string;
+  /** The tool's name (`mcp__everything__echo`, `run_command`). */
+  name: string;
+  /** How it ended: answered, failed or refused, or not ended when the script did. */
+  status: "ok" | "error" | "unfinished";
 }
 
 /** An image of a tool's result. */

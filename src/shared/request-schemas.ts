@@ -178,6 +178,7 @@ export const requestSchemas = {
     name: Type.String({ minLength: 1, maxLength: 200, pattern: "^[A-Za-z0-9_-]+$" }),
     enabled: Type.Boolean(),
   }),
+  setScriptsEnabled: Params({ workspaceId: Id, enabled: Type.Boolean() }),
   setBackgroundCap: Params({
     workspaceId: Id,
     seconds: Type.Integer({

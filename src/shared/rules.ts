@@ -84,6 +84,16 @@ export interface AuditEntry {
   server?: string;
   /** An MCP call's arguments as JSON, values of secret-named keys hidden (`kind: "mcp-call"`). */
   arguments?: string;
+  /**
+   * A codemode script as decided (`kind: "mcp-call"`, `server` "pi", `tool` "codemode"), in full up to 64 KiB
+   * (cut longer, `scriptSha256` then names the whole): what ran must be readable later, and the model wrote
+   * it (the nested calls' arguments, where secrets would be, have their own lines, secrets hidden).
+   */
+  script?: string;
+  /** The SHA-256 (hex) of the whole script, so a cut one can be matched with the chat's session file. */
+  scriptSha256?: string;
+  /** The codemode call whose script made this call (a command's or an MCP call's line); absent for the agent's own. */
+  parentToolCallId?: string;
   /** The command as decided (after any edit); absent for a file edit. */
   command?: string;
   /** A file edit's tool (`edit` or `write`). */

@@ -188,6 +188,25 @@ describe("history", () => {
     );
   });
 
+  it("keeps a codemode script's decision with the script as decided", async () => {
+    const decided: AuditEntry = {
+      at: Date.now(),
+      sessionId: "s1",
+      commandId: "c1",
+      kind: "mcp-call",
+      server: "pi",
+      tool: "codemode",
+      script: 'return await tools.mcp__everything__echo({ message: "hi" });',
+      scriptSha256: "ab".repeat(32),
+      event: "approved",
+      by: "person",
+    };
+    render(<HistoryView api={fakeApi({ getHistory: vi.fn(async () => [decided]) })} />);
+    await screen.findAllByTestId("history-entry");
+    expect(screen.getByTestId("history-tool").textContent).toContain("pi/codemode");
+    expect(screen.getByTestId("history-script").textContent).toBe(decided.script);
+  });
+
   it("says when nothing matches", async () => {
     render(<HistoryView api={fakeApi({ getHistory: vi.fn(async () => []) })} />);
     expect(await screen.findByText("No decisions recorded yet.")).toBeTruthy();

@@ -16,7 +16,7 @@ import {
   SettingsManager,
   type ToolDefinition,
 } from "@earendil-works/pi-coding-agent";
-import { MCP_TOOLS_PATTERN } from "./mcp/desk-mcp";
+import { MCP_TOOLS_PATTERN, SCRIPT_TOOLS } from "./mcp/desk-mcp";
 import type { DeskModels } from "./model-runtime";
 import { skillFolders } from "./read-tools/skill-folders";
 import { createWorkspaceReadTools } from "./read-tools/workspace-reads";
@@ -78,7 +78,7 @@ export interface DeskSessionOptions {
    * The person's MCP servers (mcp/desk-mcp.ts): their extension is loaded, their tools pass the allowlist
    * (`mcp__*`), and the session is bound so that the servers connect.
    */
-  mcp?: { extension: ExtensionFactory };
+  mcp?: { extension: ExtensionFactory; scripts?: boolean };
   /** The project's own prompt templates and skills, where the project is trusted (project-resources.ts). */
   projectResources?: { prompts: string[]; skills: string[] };
 }
@@ -139,6 +139,7 @@ export async function createDeskSession(options: DeskSessionOptions): Promise<Cr
       ...SESSION_TOOLS,
       ...[...(options.backgroundTools ?? []), ...(options.editTools ?? [])].map((tool) => tool.name),
       ...(options.mcp ? [MCP_TOOLS_PATTERN] : []),
+      ...(options.mcp?.scripts ? SCRIPT_TOOLS : []),
     ],
     // Pi's read, grep, find and ls, kept to the workspace (workspace-reads.ts); find with a fallback for a
     // missing or too old fd (find-tool.ts).

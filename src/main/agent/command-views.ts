@@ -30,7 +30,7 @@ export class CommandViews {
   ) {}
 
   /** The agent asked for a command: its view starts pending. */
-  started(id: string, args: Record<string, unknown>, live: boolean): void {
+  started(id: string, args: Record<string, unknown>, live: boolean, parentToolCallId?: string): void {
     const view: CommandView = {
       id,
       phase: "pending",
@@ -43,6 +43,7 @@ export class CommandViews {
       output: "",
       totalBytes: 0,
       totalLines: 0,
+      ...(parentToolCallId ? { parentToolCallId } : {}),
     };
     this.byId.set(id, view);
     if (live) this.emit({ type: "command-update", command: view });

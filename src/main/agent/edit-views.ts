@@ -17,12 +17,19 @@ export class EditViews {
   constructor(private readonly emit: (event: ChatEventBody) => void) {}
 
   /** The agent asked for an edit: its card starts pending (its diff comes once the host has computed it). */
-  started(id: string, tool: EditTool, args: Record<string, unknown>, live: boolean): void {
+  started(
+    id: string,
+    tool: EditTool,
+    args: Record<string, unknown>,
+    live: boolean,
+    parentToolCallId?: string,
+  ): void {
     const view: EditView = {
       id,
       tool,
       path: typeof args.path === "string" ? args.path : "",
       status: "pending",
+      ...(parentToolCallId ? { parentToolCallId } : {}),
     };
     this.byId.set(id, view);
     if (live) this.emit({ type: "edit-update", edit: view });

@@ -241,12 +241,12 @@ export class SessionProjection {
         return;
       }
       case "tool_execution_start":
-        this.toolStarted({
-          type: "toolCall",
-          id: event.toolCallId,
-          name: event.toolName,
-          arguments: event.args,
-        });
+        this.toolStarted(
+          { type: "toolCall", id: event.toolCallId, name: event.toolName, arguments: event.args },
+          true,
+          // A call a codemode script made: its card says so.
+          (event as { parentToolCallId?: string }).parentToolCallId,
+        );
         return;
       case "tool_execution_update":
         this.views.progress(
@@ -299,13 +299,22 @@ export class SessionProjection {
     return this.views.update(id, patch);
   }
 
+  /** The codemode call whose script made this call (its card says so, and so does its audit line). */
+  parentOf(id: string): string | undefined {
+    return (
+      this.mcpCalls.byId.get(id)?.parentToolCallId ??
+      this.views.byId.get(id)?.parentToolCallId ??
+      this.edits.byId.get(id)?.parentToolCallId
+    );
+  }
+
   /** What the agent said in the message that asked for a command: its reason, when it gave one. */
   reasonFor(): string | undefined {
     const text = this.lastAssistantText.trim();
     return text ? text.slice(-2000) : undefined;
   }
 
-  private toolStarted(block: ContentBlock, live = true): void {
+  private toolStarted(block: ContentBlock, live = true, parentToolCallId?: string): void {
     const id = block.id ?? this.nextId("t");
     if (this.index.has(id)) return;
     const args = (block.arguments ?? {}) as Record<string, unknown>;
@@ -314,17 +323,17 @@ export class SessionProjection {
       return;
     }
     if (block.name === "run_command") {
-      this.views.started(id, args, live);
+      this.views.started(id, args, live, parentToolCallId);
       this.put({ kind: "command", id }, live);
       return;
     }
     if (block.name && EDIT_TOOLS.includes(block.name)) {
-      this.edits.started(id, block.name as EditTool, args, live);
+      this.edits.started(id, block.name as EditTool, args, live, parentToolCallId);
       this.put({ kind: "edit", id }, live);
       return;
     }
     if (isMcpTool(block.name)) {
-      this.mcpCalls.started(id, block.name as string, args, live);
+      this.mcpCalls.started(id, block.name as string, args, live, parentToolCallId);
       this.put({ kind: "mcp-call", id }, live);
       return;
     }
@@ -339,7 +348,7 @@ export class SessionProjection {
 
   private toolEnded(
     id: string,
-    result: { content?: unknown; details?: unknown; isError?: boolean },
+    result: { content?: unknown; details?: unknown; isError?: boolean; nestedCalls?: unknown },
     live: boolean,
   ) {
     const text = textOf(result.content);
@@ -363,6 +372,8 @@ export class SessionProjection {
         text,
         result.isError === true,
         live,
+        // A stored result message carries Pi's record of the calls a script made.
+        result.nestedCalls,
       );
       return;
     }

@@ -179,6 +179,9 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
     agentDir: getAgentDir(),
     workspace: workspace.path,
     off: preferences.value.mcpServersOff ?? [],
+    // Taken when the chat starts: Pi's tools and their declarations are set up once per session.
+    scripts: preferences.value.scripts === true,
+    scriptsSetting: () => preferences.value.scripts === true,
     ...(options.openExternal ? { openExternal: options.openExternal } : {}),
     ...(options.mcpSignedIn ? { signedIn: options.mcpSignedIn } : {}),
     onChange: () => {

@@ -324,7 +324,12 @@ export class ApprovalGate {
     by: AuditEntry["by"],
     extra: Partial<AuditEntry>,
   ): Promise<void> {
-    return this.write(subject.id, event, by, { ...auditSubject(subject), ...extra });
+    const parent = this.options.cards.parentOf?.(subject.id);
+    return this.write(subject.id, event, by, {
+      ...auditSubject(subject),
+      ...(parent ? { parentToolCallId: parent } : {}),
+      ...extra,
+    });
   }
 
   private async write(

@@ -3,9 +3,11 @@
  * shows, which decisions fit it and what a rule matches it by. A new kind adds a subject here and a body
  * on the renderer's approval card; the gate's flow (rules, claim, audit, resolve) stays the same.
  */
+
+import { createHash } from "node:crypto";
 import type { ApprovalDecision, CommandView } from "../../shared/commands";
 import type { EditDecision, EditShape, EditTool, EditView, ProposedDiff } from "../../shared/edits";
-import type { McpCallView, McpDecision, McpToolHint } from "../../shared/mcp";
+import type { McpCallView, McpDecision, McpToolHint, PiScriptTool } from "../../shared/mcp";
 import type { NetworkMode } from "../../shared/network";
 import type { AuditEntry } from "../../shared/rules";
 import type { CommandRequest, ParsedCommandLine } from "../run-command";
@@ -18,7 +20,9 @@ export type AnyDecision = ApprovalDecision | EditDecision | McpDecision;
 export type RuleSubject =
   | { kind: "command"; parsed: ParsedCommandLine }
   | { kind: "file-edit"; path: string }
-  | { kind: "mcp-tool"; server: string; tool: string };
+  | { kind: "mcp-tool"; server: string; tool: string }
+  /** Pi's codemode or tool_search: no rule matches it (each script differs; see `mcpSubject`). */
+  | { kind: "pi-tool"; tool: PiScriptTool };
 
 /** A command waiting at the gate. */
 export interface CommandSubject {
@@ -59,6 +63,8 @@ export interface McpSubject {
   server: string;
   /** The tool's name on its server. */
   tool: string;
+  /** Pi's codemode or tool_search rather than a server's tool. */
+  piTool?: PiScriptTool;
   /** The arguments as the agent asked. */
   arguments: Record<string, unknown>;
   /** Why arguments the person edited do not fit the tool's schema; undefined when they fit. */
@@ -87,6 +93,8 @@ export interface McpRequest {
   server: string;
   /** The tool's name on its server. */
   tool: string;
+  /** Pi's codemode or tool_search rather than a server's tool (`server` is then "pi"). */
+  piTool?: PiScriptTool;
   /** The tool's description, as its server gives it. */
   description?: string;
   /** The arguments as the agent asked. */
@@ -127,6 +135,8 @@ export interface ApprovalCards {
   updateMcpCall(id: string, patch: Partial<McpCallView>): unknown;
   /** The agent's words just before its tool call: why it wants the command or the edit. */
   reasonFor(): string | undefined;
+  /** The codemode call whose script made this call, if a script made it. */
+  parentOf?(id: string): string | undefined;
 }
 
 /** How a decision changes a card: it stops offering a decision, and says who decided and what they chose. */
@@ -236,9 +246,15 @@ export function mcpSubject(request: McpRequest): McpSubject {
     id: request.toolCallId,
     server: request.server,
     tool: request.tool,
+    ...(request.piTool ? { piTool: request.piTool } : {}),
     arguments: request.arguments,
     check: request.check,
-    matchable: { kind: "mcp-tool", server: request.server, tool: request.tool },
+    // A script or a search is never decided by a rule: each script is new code (an "always allow" would
+    // allow whatever the model writes next), and a search is asked for as rarely as a script (Pi's
+    // MCP extension turns it on only for `deferred` servers); every call either leads to still waits.
+    matchable: request.piTool
+      ? { kind: "pi-tool", tool: request.piTool }
+      : { kind: "mcp-tool", server: request.server, tool: request.tool },
     protected: false,
   };
 }
@@ -251,13 +267,21 @@ export function mcpCard(request: McpRequest, why: string | undefined): Partial<M
     tool: request.tool,
     arguments: request.arguments,
     hints: request.hints,
-    ...(request.description ? { description: request.description } : {}),
+    // Pi's own long tool description (how scripts work) is for the model, not the card.
+    ...(request.description && !request.piTool ? { description: request.description } : {}),
     ...(why ? { why } : {}),
   };
 }
 
 /** How a subject is named on every audit line about it. */
 export function auditSubject(subject: ApprovalSubject): Partial<AuditEntry> {
+  if (subject.kind === "mcp-call" && subject.piTool === "codemode")
+    return {
+      kind: "mcp-call",
+      server: subject.server,
+      tool: subject.tool,
+      ...auditScript(subject.arguments),
+    };
   if (subject.kind === "mcp-call")
     return {
       kind: "mcp-call",
@@ -275,6 +299,7 @@ export function decisionAudit(subject: ApprovalSubject, decision: AnyDecision): 
   const reason = decision.kind === "deny" && decision.reason ? { reason: decision.reason } : {};
   if (subject.kind === "mcp-call") {
     const edited = decision.kind === "approve" && "arguments" in decision ? decision.arguments : undefined;
+    if (edited && subject.piTool === "codemode") return { ...reason, edited: true, ...auditScript(edited) };
     return { ...reason, ...(edited ? { edited: true, arguments: auditArguments(edited) } : {}) };
   }
   if (subject.kind === "file-edit") {
@@ -336,6 +361,18 @@ export function auditArguments(args: Record<string, unknown>): string {
     key && SECRET_NAME.test(key) && value !== null && typeof value !== "object" ? "[hidden]" : value,
   );
   return text.length > AUDIT_ARGUMENTS_CHARS ? `${text.slice(0, AUDIT_ARGUMENTS_CHARS)}…` : text;
+}
+
+/** The most of a script an audit line keeps (characters); a longer one is cut and named by its hash. */
+const AUDIT_SCRIPT_CHARS = 64 * 1024;
+
+/** A codemode script as an audit line keeps it: in full up to the bound, with the hash of the whole. */
+function auditScript(args: Record<string, unknown>): Pick<AuditEntry, "script" | "scriptSha256"> {
+  const code = typeof args.code === "string" ? args.code : JSON.stringify(args);
+  return {
+    script: code.length > AUDIT_SCRIPT_CHARS ? `${code.slice(0, AUDIT_SCRIPT_CHARS)}…` : code,
+    scriptSha256: createHash("sha256").update(code).digest("hex"),
+  };
 }
 
 /** Whether a decision gives the command the full network (`true`, or the choice "full"); host rules do not. */

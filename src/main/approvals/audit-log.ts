@@ -33,6 +33,9 @@ const FIELDS = [
   "refusal",
   "server",
   "arguments",
+  "script",
+  "scriptSha256",
+  "parentToolCallId",
   "files",
 ] as const satisfies readonly (keyof AuditEntry)[];
 

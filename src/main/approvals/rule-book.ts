@@ -169,6 +169,8 @@ export class RuleBook {
   /** What the rules say about a request at the gate, whatever its kind; null when no rule decides. */
   decideFor(subject: RuleSubject): RuleVerdict | null {
     if (subject.kind === "command") return this.decide(subject.parsed);
+    // Pi's codemode and tool_search: no rule decides them (approval-kinds.ts, `mcpSubject`).
+    if (subject.kind === "pi-tool") return null;
     if (subject.kind === "mcp-tool")
       return mcpRuleFor([...this.sessionRules, ...this.workspaceRules], subject.server, subject.tool) ?? null;
     return editRuleFor([...this.sessionRules, ...this.workspaceRules], subject.path) ?? null;

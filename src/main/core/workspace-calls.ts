@@ -12,6 +12,7 @@ type WorkspaceCall =
   | "addAllowedHosts"
   | "setBackgroundCap"
   | "setMcpServerEnabled"
+  | "setScriptsEnabled"
   | "setResourceLimits"
   | "getHistory";
 
@@ -68,6 +69,12 @@ export function workspaceCalls(host: WorkspaceCallsHost): Pick<DeskHandlers, Wor
       await Promise.all(
         host.chatsOf(workspace).map((chat) => chat.mcpServers.setOffInWorkspace(name, !enabled)),
       );
+    },
+    setScriptsEnabled: async ({ workspaceId, enabled }) => {
+      const workspace = host.workspaceOf(workspaceId);
+      await workspace.parts.preferences.save({ scripts: enabled });
+      // From each chat's next start: Pi sets up a session's tools once. Open chats' Settings say so.
+      for (const chat of host.chatsOf(workspace)) chat.mcpServers.scriptsSettingChanged();
     },
     setResourceLimits: async ({ workspaceId, ...limits }) => {
       const workspace = host.workspaceOf(workspaceId);

@@ -28,6 +28,8 @@ export interface WorkspaceSettings {
   worktreeSetup?: string;
   /** MCP servers (by their mcp.json name) turned off in this workspace: its new chats do not start them. */
   mcpServersOff?: string[];
+  /** Pi's codemode and tool_search in this workspace's new chats; absent: off (a script runs code the model wrote). */
+  scripts?: boolean;
   /** How many finished chats' clean worktrees stay, and how many days, before they are removed; absent: 5, 7. */
   worktreeCleanup?: { keep: number; olderThanDays: number };
   /** Which new-chat choice is offered first; absent: the workspace's folder. */
@@ -102,6 +104,8 @@ export async function loadWorkspaceSettings(
   if (typeof setup === "string" && setup.trim()) settings.worktreeSetup = setup;
   const off = stored.mcpServersOff;
   if (Array.isArray(off) && off.every((name) => typeof name === "string")) settings.mcpServersOff = off;
+  // Only a stored `true` turns scripts on: anything else keeps the default, off.
+  if (stored.scripts === true) settings.scripts = true;
   const cleanup = stored.worktreeCleanup as { keep?: unknown; olderThanDays?: unknown } | undefined;
   const count = (value: unknown) => typeof value === "number" && Number.isInteger(value) && value >= 0;
   if (count(cleanup?.keep) && count(cleanup?.olderThanDays)) {

@@ -22,6 +22,15 @@ describe("workspace settings", () => {
     expect(await loadWorkspaceSettings(file, true)).toEqual(settings);
   });
 
+  it("keeps scripts on only when stored as true: anything else is the default, off", async () => {
+    const on = fileWith(JSON.stringify({ sandbox: { enabled: true, network: false }, scripts: true }));
+    expect((await loadWorkspaceSettings(on, true)).scripts).toBe(true);
+    for (const stored of ["yes", 1, null, false]) {
+      const file = fileWith(JSON.stringify({ sandbox: { enabled: true, network: false }, scripts: stored }));
+      expect((await loadWorkspaceSettings(file, true)).scripts).toBeUndefined();
+    }
+  });
+
   it("drops only the part that is bad: a damaged model entry keeps the sandbox choice", async () => {
     const file = fileWith(
       JSON.stringify({

@@ -1,5 +1,13 @@
 import type { ChatEventBody } from "../../../shared/host-events";
-import type { McpAudio, McpCallDetails, McpCallView, McpImage, McpResourceLink } from "../../../shared/mcp";
+import type {
+  McpAudio,
+  McpCallDetails,
+  McpCallView,
+  McpImage,
+  McpResourceLink,
+  McpScriptCall,
+  PiScriptTool,
+} from "../../../shared/mcp";
 import { blocksOf, textOf } from "../message-content";
 
 /** The result's images a card may show: a few, each small enough to send to the page. */
@@ -57,6 +65,25 @@ export function resourceLinksOf(content: unknown): McpResourceLink[] {
     });
 }
 
+/** The most calls of a script a card lists (Pi records at most 256). */
+const CARD_SCRIPT_CALLS = 256;
+
+/** The calls a script made, from Pi's record on its result message (`nestedCalls`); plain strings only. */
+function scriptCallsOf(record: unknown): McpScriptCall[] {
+  // `{ calls, complete }`: `complete` false when Pi dropped calls or their arguments past its limits.
+  const calls = (record as { calls?: unknown } | undefined)?.calls;
+  if (!Array.isArray(calls)) return [];
+  return calls
+    .map((call) => call as { id?: unknown; name?: unknown; status?: unknown })
+    .filter((call) => typeof call.id === "string" && typeof call.name === "string")
+    .slice(0, CARD_SCRIPT_CALLS)
+    .map((call) => ({
+      id: call.id as string,
+      name: call.name as string,
+      status: call.status === "ok" || call.status === "error" ? call.status : "unfinished",
+    }));
+}
+
 /** The most audio clips a card plays, and the largest (base64 characters). */
 const CARD_AUDIO = 2;
 const CARD_AUDIO_CHARS = 4 * 1024 * 1024;
@@ -74,13 +101,29 @@ const CARD_IMAGE_CHARS = 1024 * 1024;
 /** Pi's resource tools, which reach every server with resources: MCP calls like a server's tools. */
 const RESOURCE_TOOLS = ["list_mcp_resources", "list_mcp_resource_templates", "read_mcp_resource"];
 
-/** Whether a tool name is an MCP tool's (`mcp__<server>__<tool>`, or one of the resource tools). */
+/** The `server` a codemode or tool_search call's view names: Pi itself. */
+export const PI_SCRIPT_SERVER = "pi";
+
+/** Pi's codemode or tool_search, by tool name; undefined for any other tool. */
+export function piScriptTool(name: string | undefined): PiScriptTool | undefined {
+  return name === "codemode" || name === "tool_search" ? name : undefined;
+}
+
+/**
+ * Whether a tool name is an MCP tool's (`mcp__<server>__<tool>`, or one of the resource tools), or Pi's
+ * codemode or tool_search, which are shown and decided like one.
+ */
 export function isMcpTool(name: string | undefined): boolean {
-  return name !== undefined && (name.startsWith("mcp__") || RESOURCE_TOOLS.includes(name));
+  return (
+    name !== undefined &&
+    (name.startsWith("mcp__") || RESOURCE_TOOLS.includes(name) || piScriptTool(name) !== undefined)
+  );
 }
 
 /** The server and tool a tool name says, until the gate names them exactly (names are sanitised by Pi). */
-function namesOf(name: string): { server: string; tool: string } {
+function namesOf(name: string): { server: string; tool: string; piTool?: PiScriptTool } {
+  const piTool = piScriptTool(name);
+  if (piTool) return { server: PI_SCRIPT_SERVER, tool: piTool, piTool };
   const match = /^mcp__(.+?)__(.+)$/.exec(name);
   return match ? { server: match[1] as string, tool: match[2] as string } : { server: "mcp", tool: name };
 }
@@ -95,9 +138,22 @@ export class McpCallViews {
 
   constructor(private readonly emit: (event: ChatEventBody) => void) {}
 
-  /** The agent asked for a call: its card starts pending. */
-  started(id: string, name: string, args: Record<string, unknown>, live: boolean): void {
-    const view: McpCallView = { id, ...namesOf(name), arguments: args, hints: [], status: "pending" };
+  /** The agent (or a script, `parentToolCallId`) asked for a call: its card starts pending. */
+  started(
+    id: string,
+    name: string,
+    args: Record<string, unknown>,
+    live: boolean,
+    parentToolCallId?: string,
+  ): void {
+    const view: McpCallView = {
+      id,
+      ...namesOf(name),
+      arguments: args,
+      hints: [],
+      status: "pending",
+      ...(parentToolCallId ? { parentToolCallId } : {}),
+    };
     this.byId.set(id, view);
     if (live) this.emit({ type: "mcp-call-update", call: view });
   }
@@ -121,8 +177,10 @@ export class McpCallViews {
     content: unknown,
     isError: boolean,
     live: boolean,
+    nestedCalls?: unknown,
   ): void {
     const text = textOf(content);
+    const scriptCalls = scriptCallsOf(nestedCalls);
     const view = this.byId.get(id);
     if (!view) return;
     const mine = details?.piDesk === "mcp-call" ? details : undefined;
@@ -134,6 +192,7 @@ export class McpCallViews {
       ...(mine?.editedByPerson ? { editedByPerson: true } : {}),
       ...(mine?.changes ? { changes: mine.changes } : {}),
       ...(mine?.links ? { links: mine.links } : {}),
+      ...(scriptCalls.length > 0 ? { scriptCalls } : {}),
       status,
       ...(status === "done" || status === "failed"
         ? { result: (mine?.resultText ?? text).slice(0, RESULT_CHARS) }

@@ -33,6 +33,8 @@ export function loadDeskMcpConfig(options: {
   trusted: boolean;
   /** Servers the workspace's settings turn off. */
   off?: readonly string[];
+  /** Codemode and tool_search are loaded: each server's configured exposure holds. */
+  scripts?: boolean;
 }): DeskMcpConfig {
   const servers = new Map<string, McpServerEntry>();
   const errors: string[] = [];
@@ -41,7 +43,7 @@ export function loadDeskMcpConfig(options: {
   if (options.trusted) readConfigFile(projectFile, "project", servers, errors);
   const skipped = !options.trusted && existsSync(projectFile);
   return {
-    servers: [...servers.values()].map(deskExposure).map((entry) =>
+    servers: [...servers.values()].map(options.scripts ? (entry) => entry : deskExposure).map((entry) =>
       // Pi keeps the server (so turning it on in an open chat reconnects it); Pi Desk makes no transport.
       options.off?.includes(entry.name) ? { ...entry, offInWorkspace: true } : entry,
     ),
@@ -52,9 +54,9 @@ export function loadDeskMcpConfig(options: {
 }
 
 /**
- * Every tool of a server is declared to the model (`direct`) unless the person hid it: Pi Desk does not
- * turn on `codemode` or `tool_search` (a script's calls could not each be shown at the gate yet), and
- * without them a `codemode` or `deferred` tool could not be called at all.
+ * Without scripts (the workspace's "Scripts and tool search" off, the default) every tool of a server is
+ * declared to the model (`direct`) unless the person hid it: without codemode and tool_search a `codemode`
+ * or `deferred` tool could not be called at all.
  */
 function deskExposure(entry: McpServerEntry): McpServerEntry {
   const config = entry.config;

@@ -6,10 +6,23 @@
  */
 import type { ToolDefinition } from "@earendil-works/pi-coding-agent";
 import { Compile } from "typebox/compile";
-import type { McpCallDetails, McpCallView, McpDecision, McpToolHint } from "../../../shared/mcp";
+import type {
+  McpCallDetails,
+  McpCallView,
+  McpDecision,
+  McpToolHint,
+  PiScriptTool,
+} from "../../../shared/mcp";
 import type { GateAnswer, McpRequest } from "../../approvals/approval-gate";
 import type { CommandRecorder } from "../../run-command";
-import { audioOf, imagesOf, RESULT_CHARS, resourceLinksOf } from "./mcp-call-views";
+import {
+  audioOf,
+  imagesOf,
+  PI_SCRIPT_SERVER,
+  piScriptTool,
+  RESULT_CHARS,
+  resourceLinksOf,
+} from "./mcp-call-views";
 
 /** What the wrapped tools need of their chat. */
 export interface McpGate {
@@ -36,12 +49,17 @@ const HINTS: [string, McpToolHint][] = [
   ["openWorldHint", "open-world"],
 ];
 
-/** The tool, asking the gate before every call. */
+/**
+ * The tool, asking the gate before every call. Pi's codemode and tool_search pass here too: a script is
+ * approved (or edited) before it runs, a search before it declares tools; the calls a script makes reach
+ * their own gated tools through Pi's tool pipeline and wait there.
+ */
 export function gateMcpTool(tool: ToolDefinition, gate: McpGate): ToolDefinition {
+  const piTool: PiScriptTool | undefined = piScriptTool(tool.name);
   // Pi labels a server's tool `server/tool`; the resource tools reach every server.
   const slash = tool.label.indexOf("/");
-  const server = slash > 0 ? tool.label.slice(0, slash) : "mcp";
-  const name = slash > 0 ? tool.label.slice(slash + 1) : tool.name;
+  const server = piTool ? PI_SCRIPT_SERVER : slash > 0 ? tool.label.slice(0, slash) : "mcp";
+  const name = piTool ?? (slash > 0 ? tool.label.slice(slash + 1) : tool.name);
   const annotations = (tool as { annotations?: Record<string, boolean> }).annotations ?? {};
   const hints = HINTS.filter(([key]) => annotations[key] === true).map(([, hint]) => hint);
   const check = schemaCheck(tool.parameters);
@@ -60,7 +78,16 @@ export function gateMcpTool(tool: ToolDefinition, gate: McpGate): ToolDefinition
         ...more,
       });
       const answer = await gate.approve(
-        { toolCallId, server, tool: name, description: tool.description, arguments: asked, hints, check },
+        {
+          toolCallId,
+          server,
+          tool: name,
+          ...(piTool ? { piTool } : {}),
+          description: tool.description,
+          arguments: asked,
+          hints,
+          check,
+        },
         signal,
       );
       if (answer.kind === "cancelled") {
@@ -113,6 +140,8 @@ export function gateMcpTool(tool: ToolDefinition, gate: McpGate): ToolDefinition
             }
           });
         const failed = (result as { isError?: boolean }).isError === true;
+        // A codemode script returns (with its partial output) rather than throwing when it is stopped.
+        const stopped = stoppedReason(cancel.signal, signal);
         // The card keeps the server's own answer and its images: Pi leaves images out for a model without
         // image input, and the notes below are for the model.
         const images = imagesOf(result.content);
@@ -137,16 +166,21 @@ export function gateMcpTool(tool: ToolDefinition, gate: McpGate): ToolDefinition
             ? [
                 {
                   type: "text" as const,
-                  text: `(The user edited the arguments before approving: ${JSON.stringify(args)})`,
+                  text:
+                    piTool === "codemode" && typeof args.code === "string"
+                      ? `(The user edited the script before approving; this is the script that ran:)\n${args.code}`
+                      : `(The user edited the arguments before approving: ${JSON.stringify(args)})`,
                 },
               ]
             : []),
+          ...(stopped ? [{ type: "text" as const, text: stopped }] : []),
         ];
         return {
           ...result,
           content: [...result.content, ...note],
-          details: details(failed ? "failed" : "done", {
+          details: details(stopped ? "cancelled" : failed ? "failed" : "done", {
             ...sent,
+            ...(stopped ? { reason: stopped } : {}),
             resultText,
             ...(links.length > 0 ? { links } : {}),
             ...(changes ? { changes } : {}),
@@ -156,11 +190,7 @@ export function gateMcpTool(tool: ToolDefinition, gate: McpGate): ToolDefinition
         const message = error instanceof Error ? error.message : String(error);
         // The person's Cancel on the card, or Stop (the turn's signal): either way the server was told.
         const cancelled = cancel.signal.aborted || signal?.aborted === true;
-        const reason = cancel.signal.aborted
-          ? "The user cancelled this call while it ran."
-          : signal?.aborted
-            ? "The turn was stopped while this call ran."
-            : message;
+        const reason = stoppedReason(cancel.signal, signal) ?? message;
         return {
           content: [{ type: "text", text: reason }],
           details: details(cancelled ? "cancelled" : "failed", { ...sent, reason }),
@@ -171,6 +201,13 @@ export function gateMcpTool(tool: ToolDefinition, gate: McpGate): ToolDefinition
       }
     },
   };
+}
+
+/** Why a running call stopped: the person's Cancel on its card, or Stop (the turn's signal); undefined: it did not. */
+function stoppedReason(cancel: AbortSignal, turn: AbortSignal | undefined): string | undefined {
+  if (cancel.aborted) return "The user cancelled this call while it ran.";
+  if (turn?.aborted) return "The turn was stopped while this call ran.";
+  return undefined;
 }
 
 /** The tool's JSON Schema compiled once (TypeBox checks plain JSON Schema); its first error, said plainly. */

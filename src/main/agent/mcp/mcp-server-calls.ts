@@ -57,6 +57,11 @@ export class McpServerCalls {
     }
   }
 
+  /** The workspace's "Scripts and tool search" changed: Settings shows it (the chat keeps what it started with). */
+  scriptsSettingChanged(): void {
+    this.mcp?.changed();
+  }
+
   /** Starts Pi's sign-in; resolves once the authorization page is known (see `McpSignIns.signIn`). */
   signIn(name: string): Promise<void> {
     return this.signIns().signIn(name, this.run);

@@ -290,6 +290,7 @@ export const en = {
     },
     exit: (code: number) => `exit ${code}`,
     rule: (rule: string) => `rule: ${rule}`,
+    script: "The script, as decided",
     rewindFiles: (restored: number, kept: number, notRecorded: number) =>
       `Files: ${restored} put back, ${kept} kept as changed since, ${notRecorded} not recorded`,
   },

@@ -1,6 +1,26 @@
 /** The English messages of MCP tool calls and servers: their cards and Settings' list. */
 export const mcpEn = {
   cardLabel: (server: string, tool: string) => `Call of ${tool} on ${server}`,
+  script: {
+    cardLabel: "A script the agent wrote (codemode)",
+    title: "Script (codemode)",
+    label: "The script, in full (JavaScript)",
+    note: "It runs in a sandbox with no files, network or timers: it reaches the outside only through tools, and each tool call it makes waits for your approval or a rule.",
+    edit: "Edit script",
+    editHint: "Change the script before it runs: exactly what you approve runs",
+    inputLabel: "The script",
+    apply: "Approve this script",
+    editedByPerson: "Ran the script you edited.",
+    calls: "The calls the script made",
+    callStatus: { ok: "answered", error: "failed or refused", unfinished: "not ended" },
+    fromScript: (id: string) => `Asked for by a script (call ${id}).`,
+  },
+  search: {
+    cardLabel: "A tool search (tool_search)",
+    title: "Tool search",
+    label: "Search for tools",
+    note: "Approved, the tools that match are declared to the agent; each call to one of them still waits for you or a rule.",
+  },
   status: {
     pending: "Needs approval",
     running: "Running",
@@ -89,7 +109,16 @@ export const mcpEn = {
     skippedProject: (path: string) =>
       `Skipped ${path}: this project is not trusted in Pi, and a repository must not start programs just by being opened. Trust it with the pi command line (pi, then "Trust"), then open a new chat.`,
     configError: "In mcp.json:",
-    codemode:
-      "Pi's codemode and tool_search are off: a script's calls could not each wait for your approval yet, so every MCP tool is offered to the agent directly.",
+    scripts: {
+      heading: "Scripts and tool search",
+      toggle: "Let the agent use Pi's codemode and tool_search in this workspace",
+      why: "Off by default: a codemode script runs code the model wrote. Each script is shown to you in full and waits for your approval before it runs, and each tool call it makes still waits for you or a rule. A tool search waits too, before it declares tools.",
+      exposure:
+        "On, each server's exposure in mcp.json holds (codemode, deferred, direct, hidden). Off, every tool is offered to the agent directly.",
+      fromNextChat: "Applies to the chats you open next: a chat keeps what it started with.",
+      thisChatOn: "This chat has them.",
+      thisChatOff: "This chat started without them.",
+      toggleFailed: (reason: string) => `Not changed: ${reason}`,
+    },
   },
 };

@@ -3,6 +3,26 @@ import type { mcpEn } from "./mcp.en";
 /** MCP 工具调用与服务器的中文文案。 */
 export const mcpZh: typeof mcpEn = {
   cardLabel: (server: string, tool: string) => `调用 ${server} 上的 ${tool}`,
+  script: {
+    cardLabel: "智能体编写的脚本（codemode）",
+    title: "脚本（codemode）",
+    label: "完整脚本（JavaScript）",
+    note: "它在沙箱中运行，没有文件、网络或定时器：只能通过工具接触外部，而它发起的每次工具调用都要等你批准或由规则决定。",
+    edit: "编辑脚本",
+    editHint: "在运行前修改脚本：运行的正是你批准的内容",
+    inputLabel: "脚本",
+    apply: "批准此脚本",
+    editedByPerson: "已运行你编辑后的脚本。",
+    calls: "脚本发起的调用",
+    callStatus: { ok: "已应答", error: "失败或被拒绝", unfinished: "未结束" },
+    fromScript: (id: string) => `由脚本发起（调用 ${id}）。`,
+  },
+  search: {
+    cardLabel: "工具搜索（tool_search）",
+    title: "工具搜索",
+    label: "搜索工具",
+    note: "批准后，匹配的工具会声明给智能体；调用其中任何一个仍要等你批准或由规则决定。",
+  },
   status: {
     pending: "等待批准",
     running: "运行中",
@@ -90,7 +110,16 @@ export const mcpZh: typeof mcpEn = {
     skippedProject: (path: string) =>
       `已跳过 ${path}：此项目在 Pi 中未被信任，仓库不能仅因被打开就启动程序。请用 pi 命令行信任它（运行 pi，选择“Trust”），然后新建对话。`,
     configError: "mcp.json 中：",
-    codemode:
-      "Pi 的 codemode 和 tool_search 已关闭：脚本中的每次调用暂时还无法逐一等你批准，所以每个 MCP 工具都直接提供给智能体。",
+    scripts: {
+      heading: "脚本与工具搜索",
+      toggle: "允许智能体在此工作区使用 Pi 的 codemode 和 tool_search",
+      why: "默认关闭：codemode 脚本运行的是模型编写的代码。每个脚本都会完整展示给你，运行前等你批准；它发起的每次工具调用仍要等你批准或由规则决定。工具搜索在声明工具前也会等待批准。",
+      exposure:
+        "开启后，mcp.json 中每个服务器的 exposure 生效（codemode、deferred、direct、hidden）。关闭时，每个工具都直接提供给智能体。",
+      fromNextChat: "对之后打开的对话生效：对话保持其开始时的设置。",
+      thisChatOn: "此对话已启用。",
+      thisChatOff: "此对话开始时未启用。",
+      toggleFailed: (reason: string) => `未更改：${reason}`,
+    },
   },
 };

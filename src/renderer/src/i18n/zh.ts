@@ -271,6 +271,7 @@ export const zh: Messages = {
     },
     exit: (code: number) => `退出码 ${code}`,
     rule: (rule: string) => `规则：${rule}`,
+    script: "脚本（按决定时的内容）",
     rewindFiles: (restored: number, kept: number, notRecorded: number) =>
       `文件：恢复 ${restored} 个，保留 ${kept} 个（之后有改动），${notRecorded} 个未记录`,
   },

@@ -42,6 +42,7 @@ export function CardFrame({
       data-chat-id={trayChat?.id}
       data-command-id={command.id}
       data-status={status}
+      data-parent-tool-call-id={command.parentToolCallId}
       aria-label={t.command.cardLabel(command.command)}
       // Focusable so Enter approves and Esc denies from the card itself.
       tabIndex={status === "pending" ? 0 : -1}
@@ -52,6 +53,15 @@ export function CardFrame({
         <StatusBadge command={command} />
         {detail}
       </header>
+      {command.parentToolCallId && (
+        <p
+          className="muted from-script"
+          data-testid={tid("from-script")}
+          data-parent-tool-call-id={command.parentToolCallId}
+        >
+          {t.mcp.script.fromScript(command.parentToolCallId)}
+        </p>
+      )}
       <CommandText
         command={command.command}
         parts={command.parts}

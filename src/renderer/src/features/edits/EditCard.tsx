@@ -8,6 +8,7 @@ import { ApprovalActions, approvalKeys } from "../commands/ApprovalActions";
 import { CardPlaceContext, TrayChatContext, TrayChatName, useTestId } from "../commands/card-scope";
 import { DenyForm } from "../commands/PendingForms";
 import { useDecision } from "../commands/use-decision";
+import { FromScriptNote } from "../mcp/ScriptCall";
 import { AlwaysAllowEditForm, type EditRuleChoice, editRule } from "./AlwaysAllowEditForm";
 import { EditDiff } from "./EditDiff";
 
@@ -69,6 +70,7 @@ export const EditCard = memo(function EditCard({ edit, api }: { edit: EditView; 
       data-tool={edit.tool}
       data-path={edit.path}
       data-status={edit.status}
+      data-parent-tool-call-id={edit.parentToolCallId}
       aria-label={t.edits.cardLabel(edit.path)}
       tabIndex={waiting ? 0 : -1}
       onKeyDown={onKeyDown}
@@ -89,6 +91,7 @@ export const EditCard = memo(function EditCard({ edit, api }: { edit: EditView; 
           <span className="edit-counts">{t.edits.counts(edit.diff.added, edit.diff.removed)}</span>
         )}
       </header>
+      <FromScriptNote parent={edit.parentToolCallId} />
       {edit.why && waiting && (
         <p className="command-why plain">
           <strong>{t.edits.why}: </strong>

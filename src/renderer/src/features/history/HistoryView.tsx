@@ -90,6 +90,19 @@ export function HistoryView({ api, refreshKey }: { api: ChatApi; refreshKey?: un
               ) : (
                 <code className="history-command">{entry.command}</code>
               )}
+              {entry.parentToolCallId && (
+                <p className="muted" data-testid="history-from-script">
+                  {t.mcp.script.fromScript(entry.parentToolCallId)}
+                </p>
+              )}
+              {entry.script !== undefined && (
+                <details className="history-script">
+                  <summary className="muted">{t.history.script}</summary>
+                  <pre className="mono" data-testid="history-script">
+                    {entry.script}
+                  </pre>
+                </details>
+              )}
               {entry.host !== undefined && <HostLine entry={entry} />}
               {entry.files && (
                 <p className="muted" data-testid="history-rewind-files">

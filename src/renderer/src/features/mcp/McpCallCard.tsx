@@ -11,6 +11,7 @@ import { useDecision } from "../commands/use-decision";
 import { AlwaysAllowToolForm, type ToolRuleChoice, toolRule } from "./AlwaysAllowToolForm";
 import { ArgumentsEditor, ArgumentsView } from "./McpArguments";
 import { McpResultMedia } from "./McpResultMedia";
+import { FromScriptNote, ScriptCallBody, ScriptEditor } from "./ScriptCall";
 
 type Mode = "idle" | "deny" | "edit" | "always";
 
@@ -19,7 +20,9 @@ type Mode = "idle" | "deny" | "edit" | "always";
  * (read-only, destructive, open-world) shown as its claims. While it waits: Approve (Enter), Deny (Esc)
  * with a reason the agent reads, Edit arguments (checked against the tool's schema by the host before
  * anything is sent), "Always allow" this tool or its server (a rule the person makes; a hint never does).
- * While it runs: Cancel. Then its result.
+ * While it runs: Cancel. Then its result. Pi's codemode and tool_search (`piTool`) use the same card with
+ * the script in full (Edit script) or the query in place of the arguments, and no "Always allow": each
+ * script is new code, so no rule may approve the next one.
  */
 export const McpCallCard = memo(function McpCallCard({ call, api }: { call: McpCallView; api: ChatApi }) {
   const t = useT();
@@ -34,6 +37,10 @@ export const McpCallCard = memo(function McpCallCard({ call, api }: { call: McpC
   const [choice, setChoice] = useState<ToolRuleChoice>({ what: "tool", scope: "session" });
   const { busy, error, send } = useDecision(api, call.approvalId, t.mcp.decideFailed);
   const waiting = call.status === "pending" && call.approvalId !== undefined && !call.decidedBy;
+  const script = call.piTool === "codemode";
+  const label = call.piTool
+    ? t.mcp[script ? "script" : "search"].cardLabel
+    : t.mcp.cardLabel(call.server, call.tool);
 
   const approve = () => send({ kind: "approve" });
   const deny = () => {
@@ -70,10 +77,11 @@ export const McpCallCard = memo(function McpCallCard({ call, api }: { call: McpC
       data-testid={place === "tray" ? "tray-item" : "tool-card"}
       data-chat-id={trayChat?.id}
       data-tool-call-id={call.id}
-      data-server={call.server}
+      data-server={call.piTool ? undefined : call.server}
       data-tool={call.tool}
       data-status={call.status}
-      aria-label={t.mcp.cardLabel(call.server, call.tool)}
+      data-parent-tool-call-id={call.parentToolCallId}
+      aria-label={label}
       tabIndex={waiting ? 0 : -1}
       onKeyDown={onKeyDown}
     >
@@ -82,10 +90,15 @@ export const McpCallCard = memo(function McpCallCard({ call, api }: { call: McpC
         <span className={`status-badge status-${call.status === "done" ? "succeeded" : call.status}`}>
           {t.mcp.status[call.status]}
         </span>
-        <code className="mcp-tool-name">
-          {call.server}/{call.tool}
-        </code>
+        {call.piTool ? (
+          <strong className="mcp-tool-name">{t.mcp[script ? "script" : "search"].title}</strong>
+        ) : (
+          <code className="mcp-tool-name">
+            {call.server}/{call.tool}
+          </code>
+        )}
       </header>
+      <FromScriptNote parent={call.parentToolCallId} />
       {call.description && <p className="mcp-description plain">{call.description}</p>}
       {call.hints.length > 0 && (
         <ul className="mcp-hints" title={t.mcp.hintsNote}>
@@ -107,18 +120,29 @@ export const McpCallCard = memo(function McpCallCard({ call, api }: { call: McpC
           {call.why}
         </p>
       )}
-      {mode === "edit" && waiting ? (
+      {mode === "edit" && waiting && script ? (
+        <ScriptEditor
+          initial={typeof call.arguments.code === "string" ? call.arguments.code : ""}
+          busy={busy}
+          onApply={(code) => send({ kind: "approve", arguments: { code } })}
+          onBack={back}
+        />
+      ) : mode === "edit" && waiting ? (
         <ArgumentsEditor
           initial={call.arguments}
           busy={busy}
           onApply={(args) => send({ kind: "approve", arguments: args })}
           onBack={back}
         />
+      ) : call.piTool ? (
+        <ScriptCallBody call={call} />
       ) : (
         <ArgumentsView args={call.arguments} />
       )}
       {call.decidedBy === "rule" && call.rule && <p className="muted">{t.mcp.allowedBy(call.rule)}</p>}
-      {call.editedByPerson && <p className="muted">{t.mcp.editedByPerson}</p>}
+      {call.editedByPerson && (
+        <p className="muted">{script ? t.mcp.script.editedByPerson : t.mcp.editedByPerson}</p>
+      )}
       {call.reason && call.status !== "done" && (
         <p className={call.status === "failed" ? "error" : "muted"} data-testid={tid("tool-reason")}>
           {call.reason}
@@ -179,11 +203,11 @@ export const McpCallCard = memo(function McpCallCard({ call, api }: { call: McpC
           deny={{ label: t.mcp.deny, hint: t.mcp.denyHint, onClick: () => setMode("deny") }}
           change={{
             testId: "edit-arguments-button",
-            label: t.mcp.editArguments,
-            hint: t.mcp.editArgumentsHint,
+            label: script ? t.mcp.script.edit : t.mcp.editArguments,
+            hint: script ? t.mcp.script.editHint : t.mcp.editArgumentsHint,
             onClick: () => setMode("edit"),
           }}
-          always={{ label: t.mcp.alwaysAllow, onClick: () => setMode("always") }}
+          {...(call.piTool ? {} : { always: { label: t.mcp.alwaysAllow, onClick: () => setMode("always") } })}
         />
       )}
       {call.status === "running" && (

@@ -8,7 +8,7 @@ import { McpSignIn } from "./McpSignIn";
 /**
  * Settings' list of the chat's MCP servers: each with its state (connected with N tools, needs sign-in,
  * failed with the reason and what to do, disabled), Reconnect, and Sign in / Sign out for OAuth servers; what was wrong in mcp.json; a project file that was
- * skipped because the project is not trusted; and why codemode and tool_search are off.
+ * skipped because the project is not trusted. Codemode and tool_search have their own section (ScriptsSetting).
  */
 export function McpServersSettings({ mcp, api }: { mcp: McpServersState | undefined; api: ChatApi }) {
   const t = useT();
@@ -39,7 +39,6 @@ export function McpServersSettings({ mcp, api }: { mcp: McpServersState | undefi
           </ul>
         </div>
       )}
-      <p className="muted">{t.mcp.servers.codemode}</p>
     </div>
   );
 }

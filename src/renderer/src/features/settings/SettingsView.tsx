@@ -6,6 +6,7 @@ import { formatBytes } from "../../lib/format";
 import { SnapshotProgress } from "../changes/SnapshotProgress";
 import { WatchLimitNote } from "../changes/WatchLimitNote";
 import { McpServersSettings } from "../mcp/McpServersSettings";
+import { ScriptsSetting } from "../mcp/ScriptsSetting";
 import { ModelSetup } from "../models/ModelSetup";
 import { AllowedHostsSettings } from "./AllowedHostsSettings";
 import { BackgroundCapSetting } from "./BackgroundCapSetting";
@@ -46,6 +47,10 @@ export function SettingsView({ host, api }: { host: HostState; api: ChatApi }) {
       <section className="settings-section">
         <h3>{t.mcp.servers.heading}</h3>
         <McpServersSettings mcp={host.session?.mcp} api={api} />
+      </section>
+      <section className="settings-section">
+        <h3>{t.mcp.servers.scripts.heading}</h3>
+        <ScriptsSetting scripts={host.session?.mcp?.scripts} api={api} />
       </section>
       <section className="settings-section">
         <h3>{t.settings.limits}</h3>
