@@ -113,8 +113,15 @@ export function entryAwaitsPerson(entry: InboxEntry): boolean {
 export const WAITING_TOOL_TITLE = "Pi Desk: a tool call waits for your approval";
 
 /** A notification's body for a waiting MCP call: the server and the tool, never the arguments. */
-export function waitingToolBody(call: Pick<McpCallView, "server" | "tool">): string {
-  return `${call.server}/${call.tool}`.slice(0, MAX_BODY);
+export function waitingToolBody(call: Pick<McpCallView, "server" | "tool" | "piTool">): string {
+  return mcpCallLabel(call).slice(0, MAX_BODY);
+}
+
+/** A call in one line of English (the sidebar, a notification): `server/tool`, or Pi's own script or search. */
+export function mcpCallLabel(call: Pick<McpCallView, "server" | "tool" | "piTool">): string {
+  if (call.piTool === "codemode") return "Script (codemode)";
+  if (call.piTool === "tool_search") return "Tool search";
+  return `${call.server}/${call.tool}`;
 }
 
 /** A notification's body naming the chat it waits in, when the chat has a name. */

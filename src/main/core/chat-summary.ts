@@ -1,4 +1,4 @@
-import { awaitsPerson, editAwaitsPerson } from "../../shared/attention";
+import { awaitsPerson, editAwaitsPerson, mcpCallAwaitsPerson, mcpCallLabel } from "../../shared/attention";
 import type { ChatActivity, ChatSummary } from "../../shared/host-state";
 import type { TranscriptItem } from "../../shared/transcript";
 import type { WorkspaceSession } from "../agent/workspace-session";
@@ -26,6 +26,7 @@ export function chatSummary(place: ChatPlace, chat: WorkspaceSession): ChatSumma
   let waiting = 0;
   for (const command of commands.values()) if (awaitsPerson(command)) waiting++;
   for (const edit of edits.byId.values()) if (editAwaitsPerson(edit)) waiting++;
+  for (const call of chat.view.mcpCalls.byId.values()) if (mcpCallAwaitsPerson(call)) waiting++;
   const firstAsked = transcript.find((item) => item.kind === "user");
   const file = chat.agent.sessionFile;
   return {
@@ -74,7 +75,7 @@ function lineOf(item: TranscriptItem, chat: WorkspaceSession): string {
     }
     case "mcp-call": {
       const call = chat.view.mcpCalls.byId.get(item.id);
-      return call ? `${call.server}/${call.tool}` : "";
+      return call ? mcpCallLabel(call) : "";
     }
     case "turn-error":
       return firstLine(item.message);

@@ -65,6 +65,9 @@ describe("the host: a codemode script is a request at the gate", () => {
       arguments: { code: ECHO_SCRIPT },
     });
     expect(host.state().inbox.map((entry) => entry.kind)).toEqual(["mcp-call"]);
+    // The sidebar counts it as waiting and names it as a script, not as a server "pi" and its tool.
+    const summary = host.state().chats.find((chat) => chat.id === host.state().chatId);
+    expect(summary).toMatchObject({ activity: "waiting", waiting: 1, lastLine: "Script (codemode)" });
     await calls(host).decide({ approvalId, decision: { kind: "deny", reason: "not now" } });
     await settled(host);
     expect(callOf(host, "s1")?.status).toBe("denied");

@@ -12,7 +12,7 @@ import { CommandCard } from "../commands/CommandCard";
 import { awaitsPerson, editAwaitsPerson } from "../commands/command-status";
 import { keepOutputsHeld } from "../commands/use-command-output";
 import { EditCard } from "../edits/EditCard";
-import { McpCallCard } from "../mcp/McpCallCard";
+import { McpCallCard, mcpCallTitle } from "../mcp/McpCallCard";
 import { BranchSwitch } from "../rewind/BranchSwitch";
 import { branchPlaces } from "../rewind/branch-places";
 import { PendingLine } from "./PendingLine";
@@ -237,7 +237,7 @@ const Entry = memo(function Entry({
       if (!call) return null;
       // Waiting: decided in the tray; here a line that leads there.
       return mcpCallAwaitsPerson(call) ? (
-        <PendingLine target={{ kind: "mcp-call", id: call.id, label: `${call.server}/${call.tool}` }} />
+        <PendingLine target={{ kind: "mcp-call", id: call.id, label: mcpCallTitle(t, call) }} />
       ) : (
         <McpCallCard call={call} api={api} />
       );

@@ -1,6 +1,7 @@
 import { type KeyboardEvent, memo, useContext, useRef, useState } from "react";
 import type { McpCallView } from "../../../../shared/mcp";
 import type { ChatApi } from "../../client/chat-api";
+import type { Messages } from "../../i18n/en";
 import { useT } from "../../i18n/i18n";
 import { reasonOf } from "../../lib/format";
 import { ChangesSection } from "../changes/ChangesSection";
@@ -231,3 +232,9 @@ export const McpCallCard = memo(function McpCallCard({ call, api }: { call: McpC
     </article>
   );
 });
+
+/** A call in one line (the transcript's pending line): `server/tool`, or Pi's own script or search by name. */
+export function mcpCallTitle(t: Messages, call: Pick<McpCallView, "server" | "tool" | "piTool">): string {
+  if (call.piTool) return t.mcp[call.piTool === "codemode" ? "script" : "search"].title;
+  return `${call.server}/${call.tool}`;
+}
