@@ -178,6 +178,7 @@ export async function openWorkspaceSession(options: WorkspaceSessionOptions): Pr
   const mcp = createDeskMcp({
     agentDir: getAgentDir(),
     workspace: workspace.path,
+    trustFolder: options.workspace.path,
     off: preferences.value.mcpServersOff ?? [],
     // Taken when the chat starts: Pi's tools and their declarations are set up once per session.
     scripts: preferences.value.scripts === true,

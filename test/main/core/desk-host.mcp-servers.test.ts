@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ProjectTrustStore } from "@earendil-works/pi-coding-agent";
@@ -116,6 +117,29 @@ describe("the host: the person's MCP servers", () => {
         .session?.mcp?.servers.find((one) => one.name === "from-repo" && one.status === "connected"),
     );
     expect(trusted.host.state().session?.mcp?.skippedProjectConfig).toBeUndefined();
+  });
+
+  it("reads a worktree chat's .pi/mcp.json by its workspace's trust (the worktree's own folder is never trusted by path)", async () => {
+    const marker = `worktree-${process.pid}-${Date.now()}`;
+    const { host, workspace } = await startHost([[{ type: "text", text: "ok" }]], { changes: false });
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=T", "-c", "user.email=t@t", ...args], { cwd: workspace });
+    mkdirSync(join(workspace, ".pi"), { recursive: true });
+    writeFileSync(
+      join(workspace, ".pi", "mcp.json"),
+      JSON.stringify({ mcpServers: { "from-repo": everythingServer(marker) } }),
+    );
+    git("init", "-q", "-b", "main");
+    git("add", "-A");
+    git("commit", "-q", "-m", "first");
+    new ProjectTrustStore(agentFolder()).set(workspace, true);
+    const chat = await calls(host).newSession({ worktree: {} });
+    await waitFor(() =>
+      host
+        .state(chat.id)
+        .session?.mcp?.servers.find((one) => one.name === "from-repo" && one.status === "connected"),
+    );
+    expect(host.state(chat.id).session?.mcp?.skippedProjectConfig).toBeUndefined();
   });
 
   it("shows a server that cannot start as failed, with the reason and what to do, beside one that connected", async () => {

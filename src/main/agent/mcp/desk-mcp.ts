@@ -51,6 +51,8 @@ export interface DeskMcpOptions {
   agentDir: string;
   /** The chat's folder (the project whose `.pi/mcp.json` may be read, the servers' working directory). */
   workspace: string;
+  /** The folder whose trust in Pi decides whether `.pi/mcp.json` is read (a worktree chat: its workspace's); default `workspace`. */
+  trustFolder?: string;
   /** Called when a server's state changed. */
   onChange: () => void;
   /** Servers the workspace's settings turn off. */
@@ -75,7 +77,7 @@ export function createDeskMcp(options: DeskMcpOptions): DeskMcp {
   const config: DeskMcpConfig = loadDeskMcpConfig({
     agentDir: options.agentDir,
     workspace: options.workspace,
-    trusted: projectTrusted(options.agentDir, options.workspace),
+    trusted: projectTrusted(options.agentDir, options.trustFolder ?? options.workspace),
     ...(options.off ? { off: options.off } : {}),
     ...(options.scripts ? { scripts: true } : {}),
   });
