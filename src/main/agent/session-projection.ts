@@ -1,18 +1,19 @@
 import type { AgentSession, AgentSessionEvent } from "@earendil-works/pi-coding-agent";
-import type { CommandView, RunCommandDetails, RunCommandProgress } from "../../shared/commands";
-import type { EditTool, EditView, FileEditDetails } from "../../shared/edits";
+import type { CommandView, RunCommandProgress } from "../../shared/commands";
+import type { EditView } from "../../shared/edits";
 import type { ChatEventBody } from "../../shared/host-events";
 import type { QueuedMessage } from "../../shared/host-state";
 import type { NoticeText } from "../../shared/host-text";
-import type { McpCallDetails, McpCallView } from "../../shared/mcp";
+import type { McpCallView } from "../../shared/mcp";
 import type { AssistantItem, ToolItem, TranscriptItem } from "../../shared/transcript";
 import { REVERT_MESSAGE_TYPE, type RevertMessageDetails } from "./change-actions";
 import { CommandViews } from "./command-views";
-import { EDIT_TOOLS, EditViews } from "./edit-views";
+import { EditViews } from "./edit-views";
 import { hostCommandOf } from "./host-command-message";
-import { isMcpTool, McpCallViews } from "./mcp/mcp-call-views";
+import { McpCallViews } from "./mcp/mcp-call-views";
 import { blocksOf, type ContentBlock, imagesOf, isFailed, textOf } from "./message-content";
 import type { ResponseHint } from "./provider-error";
+import { ToolCards, type ToolResult } from "./tool-cards";
 import { type FailedRequest, TurnErrors } from "./turn-errors";
 
 /** A message of a session's conversation, as Pi stores it. */
@@ -37,6 +38,8 @@ export class SessionProjection {
   running = false;
   /** The person's messages waiting to reach the model, as Pi last said (its queue_update). */
   queued: QueuedMessage[] = [];
+  /** Which card each tool call gets. */
+  private readonly cards: ToolCards;
   private readonly index = new Map<string, number>();
   private assistantCount = 0;
   private currentAssistant: AssistantItem | undefined;
@@ -60,6 +63,7 @@ export class SessionProjection {
     this.views = new CommandViews(emit, cwd, maxTimeoutSeconds);
     this.edits = new EditViews(emit);
     this.mcpCalls = new McpCallViews(emit);
+    this.cards = new ToolCards(this.views, this.edits, this.mcpCalls);
     this.turnErrors = new TurnErrors(
       {
         put: (item, live) => this.put(item, live),
@@ -301,11 +305,7 @@ export class SessionProjection {
 
   /** The codemode call whose script made this call (its card says so, and so does its audit line). */
   parentOf(id: string): string | undefined {
-    return (
-      this.mcpCalls.byId.get(id)?.parentToolCallId ??
-      this.views.byId.get(id)?.parentToolCallId ??
-      this.edits.byId.get(id)?.parentToolCallId
-    );
+    return this.cards.parentOf(id);
   }
 
   /** What the agent said in the message that asked for a command: its reason, when it gave one. */
@@ -322,19 +322,9 @@ export class SessionProjection {
       this.put({ kind: this.views.byId.has(id) ? "command" : "edit", id }, live);
       return;
     }
-    if (block.name === "run_command") {
-      this.views.started(id, args, live, parentToolCallId);
-      this.put({ kind: "command", id }, live);
-      return;
-    }
-    if (block.name && EDIT_TOOLS.includes(block.name)) {
-      this.edits.started(id, block.name as EditTool, args, live, parentToolCallId);
-      this.put({ kind: "edit", id }, live);
-      return;
-    }
-    if (isMcpTool(block.name)) {
-      this.mcpCalls.started(id, block.name as string, args, live, parentToolCallId);
-      this.put({ kind: "mcp-call", id }, live);
+    const card = this.cards.started(id, block.name, args, live, parentToolCallId);
+    if (card) {
+      this.put({ kind: card, id }, live);
       return;
     }
     const summary = Object.values(args)
@@ -346,41 +336,12 @@ export class SessionProjection {
     );
   }
 
-  private toolEnded(
-    id: string,
-    result: { content?: unknown; details?: unknown; isError?: boolean; nestedCalls?: unknown },
-    live: boolean,
-  ) {
-    const text = textOf(result.content);
-    if (this.known?.has(id)) return;
-    if (this.views.byId.has(id)) {
-      // The output is the first block; a second one tells the model what the command changed, which
-      // the card shows in its own place.
-      const output = textOf(blocksOf(result.content).slice(0, 1));
-      this.views.ended(id, result.details as RunCommandDetails | undefined, output, live);
-      return;
-    }
-    if (this.edits.byId.has(id)) {
-      const said = textOf(blocksOf(result.content).slice(0, 1));
-      this.edits.ended(id, result.details as FileEditDetails | undefined, said, live);
-      return;
-    }
-    if (this.mcpCalls.byId.has(id)) {
-      this.mcpCalls.ended(
-        id,
-        result.details as McpCallDetails | undefined,
-        text,
-        result.isError === true,
-        live,
-        // A stored result message carries Pi's record of the calls a script made.
-        result.nestedCalls,
-      );
-      return;
-    }
+  private toolEnded(id: string, result: ToolResult, live: boolean) {
+    if (this.known?.has(id) || this.cards.ended(id, result, live)) return;
     const at = this.index.get(id);
     const item = at === undefined ? undefined : this.transcript[at];
     if (item?.kind !== "tool") return;
-    const preview = text.split("\n").slice(0, TOOL_RESULT_PREVIEW_LINES).join("\n");
+    const preview = textOf(result.content).split("\n").slice(0, TOOL_RESULT_PREVIEW_LINES).join("\n");
     const next: ToolItem = { ...item, state: result.isError ? "failed" : "done", result: preview };
     if (live) this.replace(next);
     else this.transcript[at as number] = next;
