@@ -155,8 +155,9 @@ export class CommandLimiter {
    * What the kept one holds of the last command is at most reclaimable page cache (v1 leaves it charged).
    *
    * Kept at once, as the result goes out (an assignment): an agent's next command often starts before the
-   * event loop turns again, and found no spare in 2 of 30 back-to-back calls when this waited for a
-   * setImmediate, so it made its folders on its path. Removing and making folders waits for that turn.
+   * event loop turns again. When this waited for a setImmediate, 200 back-to-back `run_command` calls made
+   * 41 and 50 cgroups (folders made and limits written on a command's path); now they share one. Removing
+   * and making folders still waits for that turn.
    */
   private keepSpare(limits: ResourceLimits, ended: CommandCgroup, clean: boolean): void {
     if (!spare && clean) {
