@@ -56,7 +56,8 @@ export async function createContender(
   const name = CONTENDER_NAMES[id];
   switch (id) {
     case "a":
-      return runCommandContender(id, setup, false);
+      // `--aa-control`: (a) as (u), so the limits' ratio shows the noise floor (run-command.bench.ts).
+      return runCommandContender(id, setup, false, process.env.BENCH_AA_CONTROL !== "1");
     case "s":
       return runCommandContender(id, setup, true);
     case "u":

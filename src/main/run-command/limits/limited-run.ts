@@ -39,9 +39,9 @@ export interface CgroupRun extends LimitedRun {
 }
 
 /**
- * A command in a cgroup of its own. Once its result is on its way, `afterResult` keeps the cgroup for the
- * next command or removes it (told whether it is `clean`: seen empty, no limit reached); one that moved to
- * its workspace's group is removed.
+ * A command in a cgroup of its own. As its result goes out, `afterResult` keeps the cgroup for the next
+ * command or removes it (told whether it is `clean`: seen empty, no limit reached), keeping at once and
+ * leaving the kernel's work for later; one that moved to its workspace's group is removed.
  */
 export function cgroupRun(
   layer: ResourceLimitsLayer,
@@ -73,13 +73,11 @@ export function cgroupRun(
       const emptied = await ended.empty();
       // Read once nothing is left to add to the counts.
       const stop = limitStop();
-      // Kept or removed off the command's path: the result does not wait for the kernel to let the folders
-      // go. Until then it is on the exit's list: a process ending right after its last command leaves none.
+      // On the exit's list until it is removed: a process ending right after its last command leaves none.
       cgroupsAtExit.add(ended);
-      setImmediate(() => {
-        if (moved) void ended.removeWhenEmpty().then(() => cgroupsAtExit.delete(ended));
-        else afterResult(emptied && stop === undefined);
-      });
+      // Removed off the command's path: the result does not wait for the kernel to let the folders go.
+      if (moved) setImmediate(() => void ended.removeWhenEmpty().then(() => cgroupsAtExit.delete(ended)));
+      else afterResult(emptied && stop === undefined);
       return stop ? { stop } : {};
     },
     moveInto: async () => {},

@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -64,6 +64,24 @@ describe.skipIf(!writable.ok)(
       const next = await limitedRun("echo fine", limits);
       expect(next.outcome.output.text).toContain("fine");
       expect(next.outcome.limit).toBeUndefined();
+    });
+
+    it("gives a command started the moment the previous result is out that command's cgroup, not new folders", async () => {
+      // Limits no other test here uses: the kept cgroup is the process's one, and these find only their own.
+      const limits = { memoryBytes: 96 * MiB, processes: 48 };
+      const limiter = machineLimiter();
+      const first = limiter.start(limits) as LimitedRun;
+      const ran = spawnSync("/bin/bash", first.wrap(["/bin/bash", "-c", "cat /proc/self/cgroup"]).slice(1), {
+        encoding: "utf8",
+      });
+      expect(ran.stdout).toContain(first.cgroupDirs[0]?.split("/").at(-1));
+      await first.finish();
+      // No turn of the event loop in between, as when an agent's next command follows at once: it must not
+      // pay for making folders and writing limits on its path (seen failing when the cgroup was kept only
+      // after a setImmediate: the second command made new folders).
+      const second = limiter.start(limits) as LimitedRun;
+      expect(second.cgroupDirs).toEqual(first.cgroupDirs);
+      await second.finish();
     });
 
     it("stops a fork bomb at its process limit within seconds, while another command runs, and leaves nothing", async () => {
