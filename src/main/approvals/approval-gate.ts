@@ -74,7 +74,7 @@ export class ApprovalGate {
   /** `run_command`'s approval hook: rules first, then the person. */
   async approveCommand(request: CommandRequest, signal: AbortSignal | undefined): Promise<ApprovalDecision> {
     const { cards } = this.options;
-    cards.updateCommand(request.toolCallId, commandCard(request, cards.reasonFor()));
+    cards.updateCommand(request.toolCallId, commandCard(request, this.why(request.toolCallId)));
     const answer = await this.ask(commandSubject(request), signal);
     if (answer.kind === "cancelled")
       return { kind: "deny", reason: "The turn was stopped before the user decided." };
@@ -84,15 +84,27 @@ export class ApprovalGate {
   /** The edit tools' approval hook: rules first (never for protected paths), then the person. */
   approveEdit(request: EditRequest, signal: AbortSignal | undefined): Promise<GateAnswer<EditDecision>> {
     const { cards } = this.options;
-    cards.updateEdit(request.toolCallId, { status: "pending", ...editCard(request, cards.reasonFor()) });
+    cards.updateEdit(request.toolCallId, {
+      status: "pending",
+      ...editCard(request, this.why(request.toolCallId)),
+    });
     return this.ask(editSubject(request), signal);
   }
 
   /** The MCP tools' approval hook: rules first, then the person (a server's hints never decide). */
   approveMcpCall(request: McpRequest, signal: AbortSignal | undefined): Promise<GateAnswer<McpDecision>> {
     const { cards } = this.options;
-    cards.updateMcpCall(request.toolCallId, mcpCard(request, cards.reasonFor()));
+    cards.updateMcpCall(request.toolCallId, mcpCard(request, this.why(request.toolCallId)));
     return this.ask(mcpSubject(request), signal);
+  }
+
+  /**
+   * Why the agent asks, for the card: its words before the call. A call a script made has none of its own
+   * (those words were the script's, shown on the script's card, which this card names).
+   */
+  private why(toolCallId: string): string | undefined {
+    const { cards } = this.options;
+    return cards.parentOf?.(toolCallId) ? undefined : cards.reasonFor();
   }
 
   /** Delivers the person's decision on a pending request, with an optional rule for next time. */

@@ -81,7 +81,7 @@ describe("the host: a codemode script is a request at the gate", () => {
   it("approved, its MCP call waits at the gate naming the script; approved too, the script's output reaches the model", async () => {
     const log = freshLog();
     const { host } = await scriptsHost("cm-approve", log, [
-      [script("s2", ECHO_SCRIPT)],
+      [{ type: "text", text: "A script can echo it." }, script("s2", ECHO_SCRIPT)],
       [{ type: "text", text: "Done." }],
     ]);
     await calls(host).prompt({ text: "run a script" });
@@ -96,6 +96,9 @@ describe("the host: a codemode script is a request at the gate", () => {
       tool: "echo",
       arguments: { message: "from the script" },
     });
+    // The agent's words were why it wrote the script: on the script's card, not on each call it makes.
+    expect(callOf(host, "s2")?.why).toBe("A script can echo it.");
+    expect(nested.why).toBeUndefined();
     expect(callsReceived(log)).toEqual([]);
     await calls(host).decide({ approvalId: nested.approvalId as string, decision: { kind: "approve" } });
     await settled(host);
