@@ -186,3 +186,13 @@ function names(paths: readonly string[]): string {
   const shown = paths.slice(0, MAX_NAMED).join(", ");
   return paths.length > MAX_NAMED ? `${shown} and ${paths.length - MAX_NAMED} more` : shown;
 }
+
+/** The undo or restore a stored message of the host's told the model of, to show again on its card. */
+export function storedRevertOf(message: unknown): RevertMessageDetails | undefined {
+  const m = message as { role: string; customType?: string; details?: Partial<RevertMessageDetails> };
+  if (m.role !== "custom" || m.customType !== REVERT_MESSAGE_TYPE) return undefined;
+  const details = m.details;
+  return typeof details?.commandId === "string" && details.entry
+    ? (details as RevertMessageDetails)
+    : undefined;
+}

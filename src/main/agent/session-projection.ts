@@ -6,7 +6,7 @@ import type { QueuedMessage } from "../../shared/host-state";
 import type { NoticeText } from "../../shared/host-text";
 import type { McpCallView } from "../../shared/mcp";
 import type { AssistantItem, ToolItem, TranscriptItem } from "../../shared/transcript";
-import { REVERT_MESSAGE_TYPE, type RevertMessageDetails } from "./change-actions";
+import { storedRevertOf } from "./change-actions";
 import { CommandViews } from "./command-views";
 import { EditViews } from "./edit-views";
 import { hostCommandOf } from "./host-command-message";
@@ -124,7 +124,7 @@ export class SessionProjection {
         this.toolStarted(call, false);
         this.toolEnded(hosted.toolCallId, hosted.result, false);
       }
-      const revert = this.known ? undefined : revertOf(message);
+      const revert = this.known ? undefined : storedRevertOf(message);
       if (revert) {
         this.views.addStoredRevert(revert.commandId, revert.entry);
         this.edits.addStoredRevert(revert.commandId, revert.entry);
@@ -154,16 +154,7 @@ export class SessionProjection {
 
   /** Cards of a reopened chat whose change records are gone (pruned since): they stop offering undo. */
   markDropped(recorded: (id: string) => boolean): void {
-    const commands = [...this.views.byId.values()].filter((view) => view.details?.changes?.recorded);
-    this.views.changesDropped(
-      commands.filter((view) => !recorded(view.id)).map((view) => view.id),
-      false,
-    );
-    const edits = [...this.edits.byId.values()].filter((view) => view.changes?.recorded);
-    this.edits.changesDropped(
-      edits.filter((view) => !recorded(view.id)).map((view) => view.id),
-      false,
-    );
+    this.cards.markDropped(recorded);
   }
 
   /** Every command's view by id (what the cards show). */
@@ -402,14 +393,4 @@ export class SessionProjection {
     this.assistantCount += 1;
     return `#${prefix}${this.assistantCount}`;
   }
-}
-
-/** The undo or restore a stored message of the host's told the model of, to show again on its card. */
-function revertOf(message: AgentMessage): RevertMessageDetails | undefined {
-  const m = message as { role: string; customType?: string; details?: Partial<RevertMessageDetails> };
-  if (m.role !== "custom" || m.customType !== REVERT_MESSAGE_TYPE) return undefined;
-  const details = m.details;
-  return typeof details?.commandId === "string" && details.entry
-    ? (details as RevertMessageDetails)
-    : undefined;
 }

@@ -84,6 +84,20 @@ export class ToolCards {
     return false;
   }
 
+  /** Cards of a reopened chat whose change records are gone (pruned since): they stop offering undo. */
+  markDropped(recorded: (id: string) => boolean): void {
+    const commands = [...this.views.byId.values()].filter((view) => view.details?.changes?.recorded);
+    this.views.changesDropped(
+      commands.filter((view) => !recorded(view.id)).map((view) => view.id),
+      false,
+    );
+    const edits = [...this.edits.byId.values()].filter((view) => view.changes?.recorded);
+    this.edits.changesDropped(
+      edits.filter((view) => !recorded(view.id)).map((view) => view.id),
+      false,
+    );
+  }
+
   /** The codemode call whose script made this call (its card says so, and so does its audit line). */
   parentOf(id: string): string | undefined {
     return (

@@ -14,14 +14,15 @@ import type { WatchLimit } from "./folder-watcher";
 import { type PruneResult, pruneRecords } from "./prune";
 import { RecorderGate } from "./recorder-gate";
 import { offReason, openSnapshotter, RecorderScans } from "./recorder-scans";
-import type {
-  AfterResult,
-  BeforeResult,
-  ChangeRecorderOptions,
-  NotRecorded,
-  RecorderState,
+import {
+  type AfterResult,
+  type BeforeResult,
+  type ChangeRecorderOptions,
+  notRecorded,
+  type RecorderState,
+  refusedAll,
 } from "./recorder-types";
-import { type CommandRecord, overlapping, RecordStore, windowOf } from "./records";
+import { overlapping, RecordStore, windowOf } from "./records";
 import { ShadowRepo } from "./shadow-repo";
 import type { Snapshot, Snapshotter } from "./snapshot";
 import { StoredObjects } from "./stored-objects";
@@ -273,8 +274,8 @@ export class ChangeRecorder {
   previewUndoChain(commandIds: readonly string[], redoIds: readonly string[] = []): Promise<ChainFile[]> {
     return this.gate.guard(
       async (store, repo, objects) => {
-        const chain = completeRecords(store, commandIds);
-        const redo = completeRecords(store, redoIds);
+        const chain = store.complete(commandIds);
+        const redo = store.complete(redoIds);
         const ids = new Set([...commandIds, ...redoIds]);
         const others = store.list().filter((record) => !ids.has(record.commandId));
         return previewUndoChain(repo, objects, chain, others, this.maxFileBytes, redo);
@@ -291,13 +292,7 @@ export class ChangeRecorder {
   undoChain(commandIds: readonly string[], redoIds: readonly string[] = []): Promise<RevertResult[]> {
     return this.gate.guard(
       (store, repo, objects) =>
-        undoChainNow(
-          repo,
-          objects,
-          completeRecords(store, commandIds),
-          this.maxFileBytes,
-          completeRecords(store, redoIds),
-        ),
+        undoChainNow(repo, objects, store.complete(commandIds), this.maxFileBytes, store.complete(redoIds)),
       (reason) => [refusedAll(reason)],
     );
   }
@@ -308,7 +303,7 @@ export class ChangeRecorder {
    */
   writeBefore(commandIds: readonly string[], target: string): Promise<RevertResult> {
     return this.gate.guard(
-      (store, repo, objects) => writeBeforeChain(repo, objects, completeRecords(store, commandIds), target),
+      (store, repo, objects) => writeBeforeChain(repo, objects, store.complete(commandIds), target),
       refusedAll,
     );
   }
@@ -402,20 +397,4 @@ export class ChangeRecorder {
     }
     this.snapshots?.close();
   }
-}
-
-function notRecorded(reason: string): NotRecorded {
-  return { recorded: false, reason };
-}
-
-/** The complete records of `commandIds`, in the order given. */
-function completeRecords(store: RecordStore, commandIds: readonly string[]): CommandRecord[] {
-  return commandIds.flatMap((id) => {
-    const record = store.get(id);
-    return record?.after ? [record] : [];
-  });
-}
-
-function refusedAll(reason: string): RevertResult {
-  return { restored: [], conflicts: [], refused: [{ path: "", reason }] };
 }

@@ -1,4 +1,4 @@
-import type { ChangeSet, CommandWindow } from "../../shared/changes";
+import type { ChangeSet, CommandWindow, RevertResult } from "../../shared/changes";
 import type { GitCheckout } from "./git-index-seed";
 import type { ScanProgress } from "./snapshot";
 
@@ -74,3 +74,13 @@ export type AfterResult =
       overlapping: CommandWindow[];
     }
   | NotRecorded;
+
+/** A command that goes unrecorded, and why. */
+export function notRecorded(reason: string): NotRecorded {
+  return { recorded: false, reason };
+}
+
+/** A revert that put back nothing, and why (the whole call was refused). */
+export function refusedAll(reason: string): RevertResult {
+  return { restored: [], conflicts: [], refused: [{ path: "", reason }] };
+}

@@ -54,6 +54,14 @@ export class RecordStore {
     return this.records.get(commandId);
   }
 
+  /** The complete records (with an after-state) of `commandIds`, in the order given; the others left out. */
+  complete(commandIds: readonly string[]): CommandRecord[] {
+    return commandIds.flatMap((id) => {
+      const record = this.records.get(id);
+      return record?.after ? [record] : [];
+    });
+  }
+
   /** Every record, oldest first (by when its before-state was taken). */
   list(): CommandRecord[] {
     return [...this.records.values()].sort((a, b) => a.before.startedAt - b.before.startedAt);

@@ -11,6 +11,7 @@ import {
   commandOf,
   pendingApproval,
   runCommand,
+  sandboxOnHere,
   startHost,
   type Turn,
   waitFor,
@@ -76,15 +77,6 @@ function audit(root: string, workspace: string): AuditEntry[] {
     .split("\n")
     .map((line) => JSON.parse(line) as AuditEntry);
 }
-
-const sandboxOnHere = (() => {
-  try {
-    execFileSync("bwrap", ["--ro-bind", "/", "/", "true"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 describe.each([
   { sandbox: true, name: "with the sandbox on" },

@@ -1,31 +1,18 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { DeskHost } from "../../../src/main/core/desk-host";
-import type { McpCallView } from "../../../src/shared/mcp";
 import { calls, settled, startHost, waitFor } from "./host-harness";
-import { agentFolder, callsReceived, loggedEverythingServer, writeUserMcp } from "./mcp-harness";
+import {
+  agentFolder,
+  callOf,
+  callsReceived,
+  freshLog,
+  loggedEverythingServer,
+  waiting,
+  writeUserMcp,
+} from "./mcp-harness";
 
-const logs: string[] = [];
-afterEach(() => {
-  rmSync(join(agentFolder(), "mcp.json"), { force: true });
-  for (const dir of logs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function freshLog(): string {
-  const dir = mkdtempSync(join(tmpdir(), "pi-desk-codemode-log-"));
-  logs.push(dir);
-  return join(dir, "received.jsonl");
-}
-
-function callOf(host: DeskHost, id: string): McpCallView | undefined {
-  return host.state().session?.mcpCalls?.[id];
-}
-
-function waiting(host: DeskHost, id: string): Promise<string> {
-  return waitFor(() => callOf(host, id)?.approvalId);
-}
+afterEach(() => rmSync(join(agentFolder(), "mcp.json"), { force: true }));
 
 const script = (id: string, code: string) => ({
   type: "toolCall" as const,

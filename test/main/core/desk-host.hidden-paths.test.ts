@@ -1,23 +1,21 @@
-import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DeskHost } from "../../../src/main/core/desk-host";
-import { assistantSaid, calls, commandOf, pendingApproval, runCommand, type Turn } from "./host-harness";
+import {
+  assistantSaid,
+  calls,
+  commandOf,
+  pendingApproval,
+  runCommand,
+  sandboxOnHere,
+  type Turn,
+} from "./host-harness";
 
 const AGENT_SECRET = "agent-folder-secret-7f3a";
 const DATA_SECRET = "data-folder-secret-91c2";
 const VISIBLE = "visible-workspace-line-42";
-
-const sandboxOnHere = (() => {
-  try {
-    execFileSync("bwrap", ["--ro-bind", "/", "/", "true"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 const cleanups: (() => Promise<void>)[] = [];
 const agentDirBefore = process.env.PI_CODING_AGENT_DIR;

@@ -1,34 +1,19 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { DeskHost } from "../../../src/main/core/desk-host";
-import type { McpCallView } from "../../../src/shared/mcp";
 import { calls, settled, startHost, waitFor } from "./host-harness";
-import { agentFolder, callsReceived, loggedEverythingServer, writeUserMcp } from "./mcp-harness";
+import {
+  agentFolder,
+  callOf,
+  callsReceived,
+  freshLog,
+  loggedEverythingServer,
+  waiting,
+  writeUserMcp,
+} from "./mcp-harness";
 import { startRealProviderHost } from "./real-provider-host";
 
-const logs: string[] = [];
-afterEach(() => {
-  rmSync(join(agentFolder(), "mcp.json"), { force: true });
-  for (const dir of logs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A fresh log file for a logged server. */
-function freshLog(): string {
-  const dir = mkdtempSync(join(tmpdir(), "pi-desk-mcp-log-"));
-  logs.push(dir);
-  return join(dir, "received.jsonl");
-}
-
-function callOf(host: DeskHost, id: string): McpCallView | undefined {
-  return host.state().session?.mcpCalls?.[id];
-}
-
-/** Waits until the call waits for the person, and returns its approval id. */
-function waiting(host: DeskHost, id: string): Promise<string> {
-  return waitFor(() => callOf(host, id)?.approvalId);
-}
+afterEach(() => rmSync(join(agentFolder(), "mcp.json"), { force: true }));
 
 const echo = (id: string, message: unknown) => ({
   type: "toolCall" as const,

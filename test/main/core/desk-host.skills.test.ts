@@ -1,22 +1,20 @@
-import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { getDocsPath } from "@earendil-works/pi-coding-agent";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { DeskHost } from "../../../src/main/core/desk-host";
-import { assistantSaid, calls, commandOf, pendingApproval, runCommand, startHost } from "./host-harness";
+import {
+  assistantSaid,
+  calls,
+  commandOf,
+  pendingApproval,
+  runCommand,
+  sandboxOnHere,
+  startHost,
+} from "./host-harness";
 
 const SKILL_TEXT = "house-rules-skill-body-5d1e";
 const AGENT_SECRET = "agent-folder-secret-0b7c";
-
-const sandboxOnHere = (() => {
-  try {
-    execFileSync("bwrap", ["--ro-bind", "/", "/", "true"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 // This file's own agent dir (test/setup/pi-environment.ts makes one per file), hidden by the host as a person's ~/.pi/agent.
 const agentDir = () => process.env.PI_CODING_AGENT_DIR as string;

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -105,3 +106,13 @@ export async function assistantSaid(host: DeskHost, text: string): Promise<void>
       ),
   );
 }
+
+/** Whether bubblewrap can run here (sandbox tests are skipped, and say so by their `runIf`, where it cannot). */
+export const sandboxOnHere = (() => {
+  try {
+    execFileSync("bwrap", ["--ro-bind", "/", "/", "true"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();

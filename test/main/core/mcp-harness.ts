@@ -1,6 +1,11 @@
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { afterEach } from "vitest";
+import type { DeskHost } from "../../../src/main/core/desk-host";
+import type { McpCallView } from "../../../src/shared/mcp";
+import { waitFor } from "./host-harness";
 
 const require = createRequire(import.meta.url);
 
@@ -89,3 +94,25 @@ export const FILESYSTEM_SERVER = join(
   "dist",
   "index.js",
 );
+
+const logs: string[] = [];
+afterEach(() => {
+  for (const dir of logs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh log file for a logged server, removed after the test. */
+export function freshLog(): string {
+  const dir = mkdtempSync(join(tmpdir(), "pi-desk-mcp-log-"));
+  logs.push(dir);
+  return join(dir, "received.jsonl");
+}
+
+/** The view of an MCP call (or a script or search) in the shown chat. */
+export function callOf(host: DeskHost, id: string): McpCallView | undefined {
+  return host.state().session?.mcpCalls?.[id];
+}
+
+/** Waits until the call waits for the person, and returns its approval id. */
+export function waiting(host: DeskHost, id: string): Promise<string> {
+  return waitFor(() => callOf(host, id)?.approvalId);
+}

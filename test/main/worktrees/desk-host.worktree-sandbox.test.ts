@@ -8,17 +8,9 @@ import {
   commandOf,
   pendingApproval,
   runCommand,
+  sandboxOnHere,
   startHost,
 } from "../core/host-harness";
-
-const sandboxOnHere = (() => {
-  try {
-    execFileSync("bwrap", ["--ro-bind", "/", "/", "true"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", ["-c", "user.name=T", "-c", "user.email=t@t", ...args], { cwd, encoding: "utf8" });
