@@ -75,6 +75,11 @@ test("Scripts on in Settings: a codemode card shows the script in full; approved
 
   await page.getByTestId("new-chat-button").click();
   await page.getByTestId("new-chat-here").first().click();
+  // Pi turns codemode on when a server that needs it connects: the new chat's server first, then the ask.
+  await expect(page.locator('[data-testid="mcp-server"][data-name="everything"]')).toHaveAttribute(
+    "data-state",
+    "connected",
+  );
   await page.getByTestId("nav-chat").click();
   await send(page, "script: ask the server");
 
